@@ -1,0 +1,27 @@
+"""skperf: the distribution of a model's score, with honest statistics.
+
+skperf refits scikit-learn estimators over seeded splits, initializations and
+hyperparameter searches, and turns the scores into a
+:class:`PerformanceDistribution` with quantile and mean intervals and
+probability-of-outperforming comparisons.
+"""
+
+from ._distribution import PerformanceDistribution
+from ._evaluator import RepeatedEvaluator, repeated_cross_val_score
+from ._variance import variance_sources
+from .report import ModelSelectionReport, compare_models
+from .stats import Comparison, Interval, QuantileCI
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "Comparison",
+    "Interval",
+    "ModelSelectionReport",
+    "PerformanceDistribution",
+    "QuantileCI",
+    "RepeatedEvaluator",
+    "compare_models",
+    "repeated_cross_val_score",
+    "variance_sources",
+]

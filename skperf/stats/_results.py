@@ -1,0 +1,388 @@
+"""Result objects: :class:`Interval`, :class:`QuantileCI`, :class:`Comparison`.
+
+Results hold raw numbers and never change after construction. Scalar fields
+hold Python floats; array fields (a batch of samples, or an array of quantile
+levels) are read-only NumPy arrays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["Comparison", "Interval", "QuantileCI"]
+
+
+def _freeze(value, dtype=float):
+    """Python scalar for 0-d input, read-only array otherwise."""
+    if value is None:
+        return None
+    arr = np.asarray(value, dtype=dtype)
+    if arr.ndim == 0:
+        return arr.item()
+    arr = arr.copy()
+    arr.flags.writeable = False
+    return arr
+
+
+def _fmt(x, digits=4):
+    if isinstance(x, float | int | np.floating | np.integer):
+        return f"{float(x):.{digits}g}"
+    return np.array2string(np.asarray(x), precision=digits, separator=", ")
+
+
+class _ResultMixin:
+    """Shared helpers: ``to_dict``/``to_frame`` for array or scalar fields."""
+
+    _array_fields: tuple = ()
+
+    def to_dict(self):
+        """Fields as a plain dict (arrays as lists).
+
+        Returns
+        -------
+        dict
+        """
+        out = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, np.ndarray):
+                v = v.tolist()
+            out[f.name] = v
+        return out
+
+    def to_frame(self):
+        """One row per interval (per quantile level or batch element).
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pandas as pd
+
+        values = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if not isinstance(getattr(self, f.name), Interval | dict)
+        }
+        shapes = [v.shape for v in values.values() if isinstance(v, np.ndarray)]
+        shape = np.broadcast_shapes(*shapes) if shapes else ()
+        cols = {}
+        for name, v in values.items():
+            if isinstance(v, np.ndarray):
+                cols[name] = np.broadcast_to(v, shape).ravel()
+            else:
+                cols[name] = [v] * int(np.prod(shape, dtype=int))
+        return pd.DataFrame(cols)
+
+
+@dataclass(frozen=True, eq=False)
+class Interval(_ResultMixin):
+    """A point estimate with a confidence interval.
+
+    Parameters
+    ----------
+    estimate : float or ndarray
+        Point estimate (on the original sample, never a bootstrap mean).
+    low, high : float or ndarray
+        Interval bounds.
+    confidence : float
+        Nominal confidence level, e.g. 0.95.
+    method : str
+        Method that produced the interval (``"t"``, ``"bca"``, ``"wilson"`` ...).
+    n : int
+        Number of observations the interval is based on.
+    n_boot : int or None, default=None
+        Number of bootstrap resamples, for bootstrap methods.
+    n_undefined : int, default=0
+        Resamples on which the statistic was undefined (bootstrap methods);
+        they are excluded from the interval and reported here.
+    note : str, default=""
+        What the interval describes and anything the user must know
+        (e.g. "uncertainty from the finite test set, not from retraining").
+
+    Examples
+    --------
+    >>> from skperf import Interval
+    >>> Interval(0.9, 0.85, 0.95, confidence=0.95, method="t", n=25)
+    Interval(estimate=0.9, low=0.85, high=0.95, confidence=0.95, method='t', n=25)
+    """
+
+    estimate: float
+    low: float
+    high: float
+    confidence: float
+    method: str
+    n: int
+    n_boot: int | None = None
+    n_undefined: int = 0
+    note: str = ""
+
+    def __post_init__(self):
+        for name in ("estimate", "low", "high"):
+            object.__setattr__(self, name, _freeze(getattr(self, name)))
+        object.__setattr__(self, "confidence", float(self.confidence))
+        object.__setattr__(self, "n", _freeze(self.n, dtype=np.int64))
+        if self.n_boot is not None:
+            object.__setattr__(self, "n_boot", int(self.n_boot))
+        object.__setattr__(self, "n_undefined", _freeze(self.n_undefined, dtype=np.int64))
+
+    @property
+    def length(self):
+        """Interval length ``high - low``."""
+        return self.high - self.low
+
+    def __repr__(self):
+        parts = [
+            f"estimate={_fmt(self.estimate)}",
+            f"low={_fmt(self.low)}",
+            f"high={_fmt(self.high)}",
+            f"confidence={self.confidence:g}",
+            f"method={self.method!r}",
+            f"n={self.n!r}" if not isinstance(self.n, np.ndarray) else f"n={_fmt(self.n)}",
+        ]
+        if self.n_boot is not None:
+            parts.append(f"n_boot={self.n_boot}")
+        if np.any(np.asarray(self.n_undefined) > 0):
+            parts.append(f"n_undefined={_fmt(self.n_undefined)}")
+        if self.note:
+            parts.append(f"note={self.note!r}")
+        return f"Interval({', '.join(parts)})"
+
+
+@dataclass(frozen=True, eq=False)
+class QuantileCI(_ResultMixin):
+    """Point estimates and confidence intervals for quantiles.
+
+    Fields are arrays when ``q`` is an array (one entry per quantile level,
+    after any leading batch axes), Python scalars otherwise.
+
+    Parameters
+    ----------
+    q : float or ndarray
+        Quantile levels in (0, 1).
+    estimate : float or ndarray
+        Point estimates of the quantiles.
+    low, high : float or ndarray
+        Interval bounds.
+    confidence : float
+        Nominal confidence level.
+    method : str or ndarray of str
+        Method per quantile (``"exact"``, ``"asymptotic"``, ``"bootstrap"``);
+        with ``method="auto"`` the method chosen for each level.
+    n : int
+        Sample size.
+    coverage : float or ndarray or None, default=None
+        Guaranteed (binomial) coverage of the exact interval; ``None`` for
+        other methods (NaN entries in a mixed ``auto`` result).
+    sign_transformed : bool or ndarray of bool, default=False
+        Whether the interval was computed on the sign-flipped sample
+        (Lehmann & Paromau, eq. 3) because only that interval is valid.
+    n_boot : int or None, default=None
+        Number of bootstrap resamples, for the bootstrap method.
+    note : str, default=""
+        Anything the user must know about the result.
+    """
+
+    q: float
+    estimate: float
+    low: float
+    high: float
+    confidence: float
+    method: str
+    n: int
+    coverage: float | None = None
+    sign_transformed: bool = False
+    n_boot: int | None = None
+    note: str = ""
+
+    def __post_init__(self):
+        for name in ("q", "estimate", "low", "high", "coverage"):
+            object.__setattr__(self, name, _freeze(getattr(self, name)))
+        object.__setattr__(self, "confidence", float(self.confidence))
+        object.__setattr__(self, "n", int(self.n))
+        if not isinstance(self.method, str):
+            object.__setattr__(self, "method", _freeze(self.method, dtype=object))
+        object.__setattr__(self, "sign_transformed", _freeze(self.sign_transformed, dtype=bool))
+        if self.n_boot is not None:
+            object.__setattr__(self, "n_boot", int(self.n_boot))
+
+    @property
+    def length(self):
+        """Interval length ``high - low``."""
+        return self.high - self.low
+
+    def __repr__(self):
+        method = self.method if isinstance(self.method, str) else self.method.tolist()
+        parts = [
+            f"q={_fmt(self.q)}",
+            f"estimate={_fmt(self.estimate)}",
+            f"low={_fmt(self.low)}",
+            f"high={_fmt(self.high)}",
+            f"confidence={self.confidence:g}",
+            f"method={method!r}",
+            f"n={self.n}",
+        ]
+        if self.coverage is not None:
+            parts.append(f"coverage={_fmt(self.coverage)}")
+        if np.any(self.sign_transformed):
+            parts.append(f"sign_transformed={np.asarray(self.sign_transformed).tolist()!r}")
+        if self.n_boot is not None:
+            parts.append(f"n_boot={self.n_boot}")
+        if self.note:
+            parts.append(f"note={self.note!r}")
+        return f"QuantileCI({', '.join(parts)})"
+
+
+#: Decisions of :class:`Comparison`, from the side of the first distribution
+#: (Bouthillier et al. 2021, App. C.6).
+DECISIONS = (
+    "better",  # CI low > 0.5 and CI high >= gamma: significant and meaningful
+    "better, not meaningful",  # CI low > 0.5 and CI high < gamma
+    "no significant difference",  # CI contains 0.5
+    "worse, not meaningful",  # mirrored
+    "worse",  # mirrored
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """Result of :meth:`PerformanceDistribution.compare`.
+
+    Parameters
+    ----------
+    estimate : float
+        P(self > other): probability that ``self`` outperforms ``other``
+        (ties count 1/2, ``greater_is_better`` respected).
+    low, high : float
+        Percentile-bootstrap confidence interval for ``estimate``.
+    confidence : float
+        Confidence level.
+    gamma : float
+        Threshold of a meaningful difference (Bouthillier et al., App. C.6).
+    decision : str
+        One of ``"better"``, ``"better, not meaningful"``,
+        ``"no significant difference"``, ``"worse, not meaningful"``,
+        ``"worse"`` (from the side of ``self``).
+    paired : bool
+        Whether observations were paired.
+    n_self, n_other : int
+        Sample sizes.
+    mean_difference : Interval
+        Difference of means ``self - other`` (in the metric's direction
+        as given) with its interval (paired t or Welch).
+    p_value : float
+        p-value of the test named in ``test``.
+    test : str
+        ``"wilcoxon"`` (paired) or ``"mannwhitneyu"`` (unpaired).
+    noether_n : int
+        Noether sample size for ``gamma`` at alpha = beta = 0.05
+        (Bouthillier et al., App. C.3).
+    n_boot : int
+        Number of bootstrap resamples.
+    names : tuple of str, default=("self", "other")
+        Names of the two distributions.
+    metric : str or None, default=None
+        Name of the metric compared.
+    note : str, default=""
+        Anything the user must know (e.g. n below the Noether size).
+    """
+
+    estimate: float
+    low: float
+    high: float
+    confidence: float
+    gamma: float
+    decision: str
+    paired: bool
+    n_self: int
+    n_other: int
+    mean_difference: Interval
+    p_value: float
+    test: str
+    noether_n: int
+    n_boot: int
+    names: tuple = ("self", "other")
+    metric: str | None = None
+    note: str = field(default="")
+
+    def __post_init__(self):
+        for name in ("estimate", "low", "high", "confidence", "gamma", "p_value"):
+            object.__setattr__(self, name, float(getattr(self, name)))
+        for name in ("n_self", "n_other", "noether_n", "n_boot"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        object.__setattr__(self, "paired", bool(self.paired))
+        object.__setattr__(self, "names", tuple(str(n) for n in self.names))
+        if self.decision not in DECISIONS:
+            raise ValueError(
+                f"`decision` must be one of {DECISIONS}; got {self.decision!r}."
+            )
+
+    @property
+    def significant(self):
+        """Whether the CI of P(self > other) excludes 0.5."""
+        return self.decision != "no significant difference"
+
+    @property
+    def meaningful(self):
+        """Whether the difference is significant and reaches ``gamma``."""
+        return self.decision in ("better", "worse")
+
+    @property
+    def winner(self):
+        """Name of the significantly better distribution, or ``None``."""
+        if self.decision.startswith("better"):
+            return self.names[0]
+        if self.decision.startswith("worse"):
+            return self.names[1]
+        return None
+
+    def to_dict(self):
+        """Fields as a plain dict (the mean difference flattened).
+
+        Returns
+        -------
+        dict
+        """
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        md = out.pop("mean_difference")
+        out["names"] = list(self.names)
+        out["mean_difference"] = md.estimate
+        out["mean_difference_low"] = md.low
+        out["mean_difference_high"] = md.high
+        out["mean_difference_method"] = md.method
+        return out
+
+    def __str__(self):
+        a, b = self.names
+        pct = f"{self.confidence:.0%}"
+        p = (
+            f"P({a} > {b}) = {self.estimate:.3f} "
+            f"[{pct} CI {self.low:.3f}, {self.high:.3f}]"
+        )
+        if self.decision == "no significant difference":
+            verdict = f"no significant difference between {a} and {b}"
+        elif self.decision.endswith("not meaningful"):
+            w, l_ = (a, b) if self.decision.startswith("better") else (b, a)
+            verdict = (
+                f"{w} is significantly better than {l_}, but the difference is "
+                f"not meaningful (CI does not reach gamma = {self.gamma:g})"
+            )
+        else:
+            w, l_ = (a, b) if self.decision == "better" else (b, a)
+            verdict = (
+                f"{w} is significantly and meaningfully better than {l_} "
+                f"(gamma = {self.gamma:g})"
+            )
+        kind = "paired" if self.paired else "unpaired"
+        return f"{verdict}: {p}, {kind}, n = {self.n_self}/{self.n_other}."
+
+    def __repr__(self):
+        return (
+            f"Comparison(estimate={self.estimate:.4g}, low={self.low:.4g}, "
+            f"high={self.high:.4g}, decision={self.decision!r}, "
+            f"paired={self.paired}, p_value={self.p_value:.4g}, "
+            f"n_self={self.n_self}, n_other={self.n_other})"
+        )

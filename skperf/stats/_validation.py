@@ -1,0 +1,115 @@
+"""Input validation shared by the statistics core (SciPy style ``_iv`` helpers).
+
+Every message names the parameter, shows the value and says what is valid.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__: list[str] = []
+
+
+def _check_confidence(confidence, name="confidence"):
+    """Return ``confidence`` as float in (0, 1) or raise a helpful error."""
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+        raise TypeError(f"`{name}` must be a float in (0, 1); got {confidence!r}.")
+    c = float(confidence)
+    if not 0 < c < 1:
+        hint = ""
+        if 1 < c < 100:
+            hint = f" Did you mean {c / 100:g}?"
+        raise ValueError(f"`{name}` must be in (0, 1); got {confidence!r}.{hint}")
+    return c
+
+
+def _check_q(q, name="q"):
+    """Return ``q`` as float array (0-d for a scalar) in (0, 1)."""
+    try:
+        arr = np.asarray(q, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"`{name}` must be a float or array of floats in (0, 1); got {q!r}."
+        ) from None
+    if arr.ndim > 1:
+        raise ValueError(f"`{name}` must be a scalar or 1-D; got shape {arr.shape}.")
+    bad = ~((arr > 0) & (arr < 1))
+    if np.any(bad):
+        vals = np.atleast_1d(arr)[np.atleast_1d(bad)].tolist()
+        hint = ""
+        if all(1 < v < 100 for v in vals):
+            hint = " Did you mean " + ", ".join(f"{v / 100:g}" for v in vals) + "?"
+        raise ValueError(
+            f"`{name}` must be in (0, 1) (exclusive); got {q!r} "
+            f"(invalid: {vals}).{hint}"
+        )
+    return arr
+
+
+def _check_sample(x, *, axis=-1, min_n=2, name="x"):
+    """Float array with the working axis last; finite, at least ``min_n`` long."""
+    arr = np.asarray(x)
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)
+    ):
+        try:
+            arr = np.asarray(x, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"`{name}` must be numeric; got an array of dtype {arr.dtype}."
+            ) from None
+    if np.iscomplexobj(arr):
+        raise TypeError(f"`{name}` must be real-valued; got complex values.")
+    arr = np.asarray(arr, dtype=float)
+    if arr.ndim == 0:
+        raise ValueError(f"`{name}` must have at least {min_n} values; got a scalar.")
+    arr = np.moveaxis(arr, axis, -1)
+    n = arr.shape[-1]
+    if n < min_n:
+        raise ValueError(f"`{name}` must have at least {min_n} values; got {n}.")
+    finite = np.isfinite(arr)
+    if not finite.all():
+        bad = np.argwhere(~finite)
+        where = ", ".join(str(tuple(int(i) for i in b)) if len(b) > 1 else str(int(b[0])) for b in bad[:5])
+        more = " ..." if len(bad) > 5 else ""
+        n_nan = int(np.isnan(arr).sum())
+        n_inf = int(np.isinf(arr).sum())
+        raise ValueError(
+            f"`{name}` must be finite; found {n_nan} NaN and {n_inf} infinite "
+            f"value(s) at index {where}{more}. Remove or impute them explicitly; "
+            "skperf never drops values silently."
+        )
+    return arr
+
+
+def _check_method(method, options, name="method"):
+    """Return ``method`` if it is one of ``options``."""
+    if not isinstance(method, str) or method not in options:
+        raise ValueError(
+            f"`{name}` must be one of {sorted(options)}; got {method!r}."
+        )
+    return method
+
+
+def _check_rng(random_state):
+    """A ``numpy.random.Generator`` from None, int, SeedSequence, RandomState or Generator."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        # derive a Generator from the legacy state, advancing it
+        return np.random.default_rng(random_state.randint(0, 2**32 - 1, dtype=np.uint64))
+    if random_state is None or isinstance(
+        random_state, numbers.Integral | np.random.SeedSequence
+    ):
+        if isinstance(random_state, numbers.Integral) and random_state < 0:
+            raise ValueError(
+                f"`random_state` must be None, a non-negative int or a Generator; "
+                f"got {random_state}."
+            )
+        return np.random.default_rng(random_state)
+    raise TypeError(
+        "`random_state` must be None, an int, a numpy SeedSequence, RandomState "
+        f"or Generator; got {random_state!r}."
+    )
