@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
-from .stats._validation import _check_sample
+from . import stats as _stats
+from .exceptions import DependentObservationsWarning, SmallSampleWarning, TiesWarning
+from .stats._validation import _check_confidence, _check_rng, _check_sample
 
 __all__ = ["PerformanceDistribution"]
 
@@ -193,6 +196,535 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             f"PerformanceDistribution({label}{metric}n={self.n}, "
             f"mean={self._scores.mean():.4g}, sd={self._scores.std(ddof=1):.4g})"
         )
+
+
+    # ------------------------------------------------------------------
+    # statistics
+    def _warn_assumptions(self, what, independent=True):
+        """Typed warnings for ties and dependent observations."""
+        n_unique = np.unique(self._scores).size
+        if what == "quantile" and n_unique < self.n:
+            warnings.warn(
+                f"The scores contain ties ({self.n - n_unique} repeated value(s) among "
+                f"{self.n}). Quantile intervals assume a continuous distribution; with "
+                "ties the order statistics are not distinct and the stated coverage "
+                "is only approximate (typically conservative for the exact interval).",
+                TiesWarning,
+                stacklevel=3,
+            )
+        if independent and self._groups is not None:
+            n_groups = np.unique(self._groups).size
+            if n_groups < self.n:
+                warnings.warn(
+                    f"The {self.n} scores form {n_groups} groups of dependent "
+                    "observations (e.g. folds of one repeat). Intervals that assume "
+                    "independent scores are too narrow; aggregate per group first "
+                    "(dist.aggregate()) or use one out-of-bootstrap split per repeat.",
+                    DependentObservationsWarning,
+                    stacklevel=3,
+                )
+
+    def quantile(self, q, method="linear"):
+        """Quantile point estimates.
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Quantile levels in (0, 1).
+        method : str, default="linear"
+            Any :func:`numpy.quantile` method (``"inverted_cdf"`` is Q̂ of
+            Lehmann & Paromau eq. 5, ``"weibull"`` is Q̂_L of eq. 6) or
+            ``"hutson"`` (Q̂_T, eq. 12).
+
+        Returns
+        -------
+        float or ndarray
+            One estimate per level (a float for scalar ``q``).
+
+        Examples
+        --------
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution([0.81, 0.84, 0.85, 0.86, 0.90])
+        >>> print(round(d.quantile(0.5), 3), round(d.quantile(0.5, method="inverted_cdf"), 3))
+        0.85 0.85
+        """
+        return _stats.quantile(self._scores, q, method=method)
+
+    def quantile_ci(self, q, confidence=0.95, method="auto", n_boot=2000, random_state=None):
+        """Point estimates and confidence intervals for quantiles of the scores.
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Quantile levels in (0, 1).
+        confidence : float, default=0.95
+            Confidence level in (0, 1).
+        method : {"auto", "exact", "asymptotic", "bootstrap"}, default="auto"
+            ``"exact"``: binomial order-statistic interval, shortest pair
+            (Lehmann & Paromau, Sec. 3.2.1); ``"asymptotic"``: eqs. 10-11
+            (Sec. 3.2.2); ``"bootstrap"``: Hutson's semiparametric bootstrap
+            (Sec. 3.2.3); ``"auto"``: per level, asymptotic, then exact, then
+            the sign-transformed interval (eq. 3), then the bootstrap with a
+            :class:`~skperf.exceptions.SmallSampleWarning` naming the
+            minimum n of the others.
+        n_boot : int, default=2000
+            Resamples for the bootstrap method.
+        random_state : int, numpy.random.Generator or None, default=None
+            Seed for the bootstrap method.
+
+        Returns
+        -------
+        QuantileCI
+            Fields are arrays when ``q`` is an array.
+
+        Raises
+        ------
+        ValueError
+            If the sample is too small for an explicitly requested method
+            (the message names the minimum n).
+
+        Warns
+        -----
+        TiesWarning
+            When scores are tied (coverage then only approximate).
+        DependentObservationsWarning
+            When ``groups`` marks dependent scores.
+
+        Notes
+        -----
+        See :func:`skperf.stats.quantile_ci` and the "Statistical
+        background" page for validity conditions and measured coverage.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 50))
+        >>> ci = d.quantile_ci(0.5, method="exact")
+        >>> print(f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}] coverage={ci.coverage:.3f}")
+        0.898 [0.893, 0.904] coverage=0.967
+        """
+        self._warn_assumptions("quantile")
+        rng = _check_rng(random_state)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = _stats.quantile_ci(
+                self._scores, q, confidence=confidence, method=method, n_boot=n_boot, rng=rng
+            )
+        _rewarn(caught)
+        return res
+
+    def mean_ci(self, confidence=0.95, method="t", n_boot=2000, random_state=None, n_train=None, n_test=None):
+        """Confidence interval for the mean score.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Confidence level in (0, 1).
+        method : {"t", "bootstrap", "bca", "corrected-t"}, default="t"
+            ``"t"``: Student t (Lehmann & Paromau eq. 7); ``"bootstrap"``:
+            percentile bootstrap; ``"bca"``: bias-corrected and accelerated
+            bootstrap; ``"corrected-t"``: Nadeau & Bengio (2003) corrected
+            resampled t for scores from overlapping resampling splits
+            (needs ``n_train`` and ``n_test``).
+        n_boot : int, default=2000
+            Resamples for the bootstrap methods.
+        random_state : int, numpy.random.Generator or None, default=None
+            Seed for the bootstrap methods.
+        n_train, n_test : int, optional
+            Training and test set sizes, for ``"corrected-t"``.
+
+        Returns
+        -------
+        Interval
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 25))
+        >>> ci = d.mean_ci()
+        >>> print(f"{ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}] {ci.method}")
+        0.8978 [0.8896, 0.9060] t
+        """
+        self._warn_assumptions("mean", independent=method != "corrected-t")
+        rng = _check_rng(random_state)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = _stats.mean_ci(
+                self._scores, confidence=confidence, method=method, n_boot=n_boot,
+                rng=rng, n_train=n_train, n_test=n_test,
+            )
+        _rewarn(caught)
+        return res
+
+    def min_sample_size(self, q, confidence=0.95, method="exact"):
+        """Minimum number of scores for a quantile interval (Tables 1 and 2).
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Quantile levels in (0, 1).
+        confidence : float, default=0.95
+            Confidence level in (0, 1).
+        method : {"exact", "asymptotic"}, default="exact"
+            Interval method (Lehmann & Paromau, Table 1 exact, Table 2
+            asymptotic).
+
+        Returns
+        -------
+        int or ndarray of int
+
+        Examples
+        --------
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution([0.8, 0.9, 0.85])
+        >>> int(d.min_sample_size(0.9, confidence=0.95))
+        29
+        """
+        return _stats.min_sample_size(q, confidence=confidence, method=method)
+
+    def compare(self, other, *, gamma=0.75, confidence=0.95, paired="auto", n_boot=2000, random_state=None):
+        """Probability that this model outperforms ``other``, with a decision.
+
+        Parameters
+        ----------
+        other : PerformanceDistribution or array-like
+            Scores of the other model (same metric and direction).
+        gamma : float, default=0.75
+            Threshold of a meaningful difference (Bouthillier et al. 2021,
+            App. C.6).
+        confidence : float, default=0.95
+            Confidence level of the percentile-bootstrap interval.
+        paired : {"auto", True, False}, default="auto"
+            ``"auto"`` pairs when both distributions carry identical seeds.
+        n_boot : int, default=2000
+            Bootstrap resamples.
+        random_state : int, numpy.random.Generator or None, default=None
+            Seed for the bootstrap.
+
+        Returns
+        -------
+        Comparison
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skperf import PerformanceDistribution
+        >>> rng = np.random.default_rng(0)
+        >>> a = PerformanceDistribution(rng.normal(0.90, 0.01, 30), name="A")
+        >>> b = PerformanceDistribution(rng.normal(0.88, 0.01, 30), name="B")
+        >>> c = a.compare(b, random_state=0)
+        >>> c.decision
+        'better'
+        """
+        from ._compare import compare
+
+        if not isinstance(other, PerformanceDistribution):
+            other = PerformanceDistribution(
+                other, metric=self.metric, greater_is_better=self.greater_is_better
+            )
+        return compare(
+            self, other, gamma=gamma, confidence=confidence, paired=paired,
+            n_boot=n_boot, random_state=random_state,
+        )
+
+    def aggregate(self, func="mean"):
+        """One score per group (e.g. the mean over the folds of one repeat).
+
+        Parameters
+        ----------
+        func : {"mean", "median"} or callable, default="mean"
+            Reduction applied to the scores of each group.
+
+        Returns
+        -------
+        PerformanceDistribution
+            Independent observations, one per group, in order of first
+            appearance; seeds taken from each group's first observation.
+
+        Examples
+        --------
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution([0.8, 0.9, 0.7, 0.9], groups=[0, 0, 1, 1])
+        >>> d.aggregate().tolist()
+        [0.85, 0.8]
+        """
+        if self._groups is None:
+            return self
+        reducers = {"mean": np.mean, "median": np.median}
+        if isinstance(func, str):
+            if func not in reducers:
+                raise ValueError(f"`func` must be 'mean', 'median' or a callable; got {func!r}.")
+            func = reducers[func]
+        _, first, inverse = np.unique(self._groups, return_index=True, return_inverse=True)
+        order = np.argsort(first)
+        values = np.array([func(self._scores[inverse == g]) for g in order])
+        seeds = None if self._seeds is None else {k: v[first[order]] for k, v in self._seeds.items()}
+        return PerformanceDistribution(
+            values, metric=self.metric, greater_is_better=self.greater_is_better,
+            name=self.name, seeds=seeds,
+        )
+
+    def summary(self, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9), confidence=0.95):
+        """A table separating spread (of the scores) from uncertainty (of estimates).
+
+        Parameters
+        ----------
+        quantiles : sequence of float, default=(0.1, 0.25, 0.5, 0.75, 0.9)
+            Quantile levels to report.
+        confidence : float, default=0.95
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per statistic. ``describes`` says whether the value
+            measures the *spread* of scores across runs (sd, quantiles) or
+            their *location* (mean); ``ci_low``/``ci_high`` are the
+            *uncertainty* of that estimate (``ci_method`` names the method,
+            empty where no interval is given).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 50))
+        >>> d.summary(quantiles=(0.5,))[["statistic", "describes", "ci_method"]]
+          statistic   describes ci_method
+        0         n                      
+        1      mean    location         t
+        2        sd      spread          
+        3       q50  spread (quantile)  asymptotic
+        """
+        import pandas as pd
+
+        confidence = _check_confidence(confidence)
+        rows = [
+            {"statistic": "n", "describes": "", "value": float(self.n),
+             "ci_low": np.nan, "ci_high": np.nan, "ci_method": ""},
+        ]
+        m = self.mean_ci(confidence=confidence)
+        rows.append({"statistic": "mean", "describes": "location", "value": m.estimate,
+                     "ci_low": m.low, "ci_high": m.high, "ci_method": m.method})
+        rows.append({"statistic": "sd", "describes": "spread",
+                     "value": float(self._scores.std(ddof=1)),
+                     "ci_low": np.nan, "ci_high": np.nan, "ci_method": ""})
+        if len(quantiles):
+            qs = np.asarray(quantiles, dtype=float)
+            with warnings.catch_warnings():
+                # the summary always answers; the method column says which
+                warnings.simplefilter("ignore", SmallSampleWarning)
+                ci = self.quantile_ci(qs, confidence=confidence, method="auto", random_state=0)
+            methods = np.broadcast_to(np.asarray(ci.method, dtype=object), qs.shape)
+            for i, qv in enumerate(qs):
+                rows.append({
+                    "statistic": f"q{100 * qv:g}", "describes": "spread (quantile)",
+                    "value": float(ci.estimate[i]), "ci_low": float(ci.low[i]),
+                    "ci_high": float(ci.high[i]), "ci_method": str(methods[i]),
+                })
+        frame = pd.DataFrame(rows)
+        frame["confidence"] = confidence
+        frame.attrs["note"] = (
+            "value: the statistic of the scores (spread across runs for sd and "
+            "quantiles); ci_low/ci_high: uncertainty of that estimate from the "
+            f"finite number of runs (n = {self.n})."
+        )
+        return frame
+
+    # ------------------------------------------------------------------
+    # I/O
+    def to_frame(self):
+        """Scores (with groups and seeds) as a DataFrame, one row per score.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pandas as pd
+
+        cols = {"score": self._scores}
+        if self._groups is not None:
+            cols["group"] = self._groups
+        if self._seeds is not None:
+            for k, v in self._seeds.items():
+                cols[f"{k}_seed"] = v
+        frame = pd.DataFrame(cols)
+        frame.attrs.update(metric=self.metric, name=self.name,
+                           greater_is_better=self.greater_is_better)
+        return frame
+
+    def to_dict(self):
+        """A JSON-friendly dict that :meth:`from_dict` turns back into an equal object.
+
+        Returns
+        -------
+        dict
+        """
+        return {
+            "scores": self._scores.tolist(),
+            "metric": self.metric,
+            "greater_is_better": self.greater_is_better,
+            "name": self.name,
+            "groups": None if self._groups is None else self._groups.tolist(),
+            "seeds": None if self._seeds is None else {k: v.tolist() for k, v in self._seeds.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data):
+        """Build from the output of :meth:`to_dict`.
+
+        Parameters
+        ----------
+        data : dict
+            With key ``scores`` and optional ``metric``,
+            ``greater_is_better``, ``name``, ``groups``, ``seeds``.
+
+        Returns
+        -------
+        PerformanceDistribution
+        """
+        if not hasattr(data, "keys") or "scores" not in data:
+            raise ValueError("`data` must be a dict with at least a 'scores' entry.")
+        known = {"scores", "metric", "greater_is_better", "name", "groups", "seeds"}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"`data` has unknown keys {sorted(unknown)}; valid: {sorted(known)}.")
+        kw = dict(data)
+        scores = kw.pop("scores")
+        kw.setdefault("greater_is_better", True)
+        return cls(scores, **kw)
+
+    def to_json(self, path=None):
+        """Serialize to JSON (written to ``path`` when given).
+
+        Parameters
+        ----------
+        path : str or path-like or None, default=None
+            File to write.
+
+        Returns
+        -------
+        str
+            The JSON text.
+
+        Examples
+        --------
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution([0.8, 0.9], metric="accuracy")
+        >>> PerformanceDistribution.from_json(d.to_json()).tolist()
+        [0.8, 0.9]
+        """
+        import json
+
+        text = json.dumps(self.to_dict(), default=_json_default)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        return text
+
+    @classmethod
+    def from_json(cls, text_or_path):
+        """Build from JSON text or a JSON file written by :meth:`to_json`.
+
+        Parameters
+        ----------
+        text_or_path : str or path-like
+            JSON text, or the path of a file holding it.
+
+        Returns
+        -------
+        PerformanceDistribution
+        """
+        import json
+        import os
+
+        text = str(text_or_path)
+        if not text.lstrip().startswith("{"):
+            if not os.path.exists(text):
+                raise ValueError(
+                    f"`text_or_path` is neither JSON text nor an existing file: {text[:80]!r}."
+                )
+            with open(text, encoding="utf-8") as fh:
+                text = fh.read()
+        return cls.from_dict(json.loads(text))
+
+    def __reduce__(self):
+        return (_rebuild, (self.to_dict(),))
+
+    def _repr_html_(self):
+        from html import escape
+
+        title = escape(self.name or "PerformanceDistribution")
+        metric = f" — {escape(self.metric)}" if self.metric else ""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                table = self.summary().to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="")
+        except ValueError as exc:  # e.g. too few scores for a quantile interval
+            table = f"<p>{escape(str(exc))}</p>"
+        return f"<div><strong>{title}</strong>{metric} (n = {self.n})" + table + "</div>"
+
+    def plot(self, ax=None, *, quantiles=(0.1, 0.5, 0.9), confidence=0.95, **kwargs):
+        """ECDF of the scores with quantile intervals (needs matplotlib).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes or None, default=None
+            Axes to draw into (a new figure when ``None``).
+        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
+            Quantile levels drawn as point estimates with intervals.
+        confidence : float, default=0.95
+            Confidence level of the quantile intervals.
+        **kwargs
+            Passed to ``ax.step`` for the ECDF line.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as exc:  # pragma: no cover - depends on the env
+            raise ImportError(
+                "PerformanceDistribution.plot needs matplotlib: pip install 'skperf[plot]'."
+            ) from exc
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 3.5))
+        x = np.sort(self._scores)
+        y = np.arange(1, x.size + 1) / x.size
+        label = kwargs.pop("label", self.name or "scores")
+        ax.step(x, y, where="post", label=label, **kwargs)
+        if len(quantiles):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ci = self.quantile_ci(np.asarray(quantiles, dtype=float), confidence=confidence, random_state=0)
+            est, lo, hi = (np.atleast_1d(v) for v in (ci.estimate, ci.low, ci.high))
+            qs = np.atleast_1d(ci.q)
+            ax.errorbar(est, qs, xerr=[est - lo, hi - est], fmt="o", color="black",
+                        capsize=3, label=f"quantiles, {confidence:.0%} CI")
+        ax.set_xlabel(self.metric or "score")
+        ax.set_ylabel("ECDF")
+        ax.legend(loc="best", fontsize="small")
+        return ax
+
+
+def _rebuild(state):
+    return PerformanceDistribution.from_dict(state)
+
+
+def _json_default(obj):
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    raise TypeError(f"Cannot serialize {type(obj).__name__}")
+
+
+def _rewarn(caught):
+    """Re-emit warnings caught inside a method so they point at the caller."""
+    for w in caught:
+        warnings.warn(w.message, w.category, stacklevel=3)
 
 
 def _is_int(x):

@@ -1,0 +1,213 @@
+"""Tests for PerformanceDistribution: array-likeness, validation, I/O, statistics."""
+
+import json
+import pickle
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skperf import Interval, PerformanceDistribution, QuantileCI
+from skperf.exceptions import (
+    DependentObservationsWarning,
+    SmallSampleWarning,
+    TiesWarning,
+)
+
+
+@pytest.fixture
+def dist():
+    scores = np.random.default_rng(0).normal(0.9, 0.02, 30)
+    return PerformanceDistribution(
+        scores, metric="accuracy", name="lr", seeds={"split": np.arange(30)}
+    )
+
+
+class TestArrayLike:
+    def test_numpy_functions(self, dist):
+        x = dist.scores
+        np.testing.assert_array_equal(np.asarray(dist), x)
+        assert len(dist) == 30
+        assert dist[0] == x[0]
+        np.testing.assert_array_equal(dist[2:5], x[2:5])
+        assert list(dist) == list(x)
+        assert dist.mean() == x.mean()
+        assert dist.std() == x.std()
+        assert np.mean(dist) == x.mean()
+        assert np.percentile(dist, 50) == np.percentile(x, 50)
+        assert f"{dist.mean():.3f}" == f"{x.mean():.3f}"
+        np.testing.assert_array_equal(dist * 100, x * 100)
+        np.testing.assert_array_equal(dist - dist, np.zeros(30))
+        np.testing.assert_array_equal(dist > 0.9, x > 0.9)
+        assert dist.shape == (30,)
+        assert np.asarray(dist).dtype == np.float64
+
+    def test_scores_read_only(self, dist):
+        with pytest.raises(ValueError, match="read-only"):
+            dist.scores[0] = 1.0
+        raw = np.array([0.1, 0.2, 0.3])
+        d = PerformanceDistribution(raw)
+        raw[0] = 5.0  # the distribution kept its own copy
+        assert d[0] == 0.1
+
+    def test_repr(self, dist):
+        assert re.fullmatch(
+            r"PerformanceDistribution\('lr', accuracy, n=30, mean=0\.\d+, sd=0\.\d+\)",
+            repr(dist),
+        )
+
+
+class TestValidation:
+    def test_too_few(self):
+        with pytest.raises(ValueError, match=re.escape("`scores` must have at least 2 values; got 1.")):
+            PerformanceDistribution([0.5])
+
+    def test_nan(self):
+        msg = "`scores` must be finite; found 1 NaN and 1 infinite value(s) at index 1, 3."
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            PerformanceDistribution([0.5, np.nan, 0.6, np.inf])
+
+    def test_non_numeric(self):
+        with pytest.raises(TypeError, match="`scores` must be numeric"):
+            PerformanceDistribution(["a", "b"])
+
+    def test_2d(self):
+        with pytest.raises(ValueError, match=re.escape("`scores` must be 1-D")):
+            PerformanceDistribution(np.ones((2, 3)))
+
+    def test_groups_length(self):
+        with pytest.raises(ValueError, match=re.escape("`groups` must have one entry per score (3); got shape (2,).")):
+            PerformanceDistribution([1.0, 2.0, 3.0], groups=[0, 1])
+
+    def test_seeds_length(self):
+        with pytest.raises(ValueError, match=re.escape("`seeds['split']` must have one entry per score (2)")):
+            PerformanceDistribution([1.0, 2.0], seeds={"split": [1, 2, 3]})
+
+    def test_greater_is_better_type(self):
+        with pytest.raises(TypeError, match="`greater_is_better` must be a bool"):
+            PerformanceDistribution([1.0, 2.0], greater_is_better="yes")
+
+
+class TestIO:
+    def test_dict_roundtrip(self, dist):
+        d2 = PerformanceDistribution.from_dict(dist.to_dict())
+        np.testing.assert_array_equal(d2.scores, dist.scores)
+        assert (d2.metric, d2.name, d2.greater_is_better) == ("accuracy", "lr", True)
+        np.testing.assert_array_equal(d2.seeds["split"], np.arange(30))
+
+    def test_json_roundtrip(self, dist, tmp_path):
+        text = dist.to_json()
+        assert json.loads(text)["metric"] == "accuracy"
+        d2 = PerformanceDistribution.from_json(text)
+        np.testing.assert_array_equal(d2.scores, dist.scores)
+        path = tmp_path / "d.json"
+        dist.to_json(path)
+        d3 = PerformanceDistribution.from_json(path)
+        np.testing.assert_array_equal(d3.scores, dist.scores)
+
+    def test_from_dict_errors(self):
+        with pytest.raises(ValueError, match="at least a 'scores' entry"):
+            PerformanceDistribution.from_dict({"metric": "x"})
+        with pytest.raises(ValueError, match="unknown keys"):
+            PerformanceDistribution.from_dict({"scores": [1, 2], "bogus": 1})
+
+    def test_pickle(self, dist):
+        d2 = pickle.loads(pickle.dumps(dist))
+        np.testing.assert_array_equal(d2.scores, dist.scores)
+        assert not d2.scores.flags.writeable
+        assert d2.name == "lr"
+
+    def test_to_frame(self, dist):
+        frame = dist.to_frame()
+        assert list(frame.columns) == ["score", "split_seed"]
+        np.testing.assert_array_equal(frame["score"], dist.scores)
+        assert frame.attrs["metric"] == "accuracy"
+
+
+class TestAggregate:
+    def test_per_group_mean(self):
+        d = PerformanceDistribution(
+            [0.8, 0.9, 0.7, 0.9, 0.6, 0.6], groups=[2, 2, 1, 1, 3, 3],
+            seeds={"split": [5, 5, 6, 6, 7, 7]},
+        )
+        agg = d.aggregate()
+        np.testing.assert_allclose(agg.scores, [0.85, 0.8, 0.6])
+        np.testing.assert_array_equal(agg.seeds["split"], [5, 6, 7])
+        assert agg.groups is None
+
+    def test_dependent_warning(self):
+        d = PerformanceDistribution(np.linspace(0, 1, 20), groups=np.repeat(np.arange(4), 5))
+        with pytest.warns(DependentObservationsWarning, match="20 scores form 4 groups"):
+            d.mean_ci()
+
+
+class TestStatistics:
+    def test_quantile_numpy_methods(self, dist):
+        x = dist.scores
+        for method in ("linear", "inverted_cdf", "weibull"):
+            assert dist.quantile(0.3, method=method) == pytest.approx(
+                np.quantile(x, 0.3, method=method)
+            )
+
+    def test_mean_ci_t_matches_scipy(self, dist):
+        from scipy import stats
+
+        ci = dist.mean_ci(confidence=0.9)
+        x = dist.scores
+        lo, hi = stats.t.interval(0.9, x.size - 1, loc=x.mean(), scale=stats.sem(x))
+        assert isinstance(ci, Interval)
+        assert (ci.low, ci.high) == pytest.approx((lo, hi), rel=1e-12)
+        assert ci.n == 30
+
+    def test_quantile_ci_array(self, dist):
+        ci = dist.quantile_ci([0.25, 0.5, 0.75], method="exact")
+        assert isinstance(ci, QuantileCI)
+        assert ci.low.shape == (3,)
+        assert np.all(ci.low <= ci.estimate) and np.all(ci.estimate <= ci.high)
+        frame = ci.to_frame()
+        assert list(frame["q"]) == [0.25, 0.5, 0.75]
+
+    def test_ties_warning(self):
+        d = PerformanceDistribution(np.r_[np.linspace(0.7, 0.9, 28), 0.9, 0.9])
+        with pytest.warns(TiesWarning, match="2 repeated value"):
+            d.quantile_ci(0.5, method="exact")
+
+    def test_auto_falls_back_with_warning(self):
+        d = PerformanceDistribution(np.linspace(0.7, 0.9, 10))
+        with pytest.warns(SmallSampleWarning, match="minimum"):
+            ci = d.quantile_ci(0.95, method="auto", random_state=0)
+        assert ci.method == "bootstrap"
+
+    def test_min_sample_size(self, dist):
+        assert dist.min_sample_size(0.9, confidence=0.95, method="exact") == 29
+        assert dist.min_sample_size(0.9, confidence=0.95, method="asymptotic") == 35
+
+    def test_summary_labels(self, dist):
+        frame = dist.summary()
+        assert isinstance(frame, pd.DataFrame)
+        assert list(frame["statistic"]) == ["n", "mean", "sd", "q10", "q25", "q50", "q75", "q90"]
+        assert frame.set_index("statistic").loc["sd", "describes"] == "spread"
+        assert frame.set_index("statistic").loc["mean", "ci_method"] == "t"
+        assert frame.set_index("statistic").loc["mean", "value"] == pytest.approx(dist.mean())
+        assert frame.set_index("statistic").loc["sd", "value"] == pytest.approx(dist.scores.std(ddof=1))
+        q = frame.set_index("statistic").loc["q50"]
+        assert q["ci_low"] <= q["value"] <= q["ci_high"]
+
+    def test_repr_html(self, dist):
+        html = dist._repr_html_()
+        assert "<table" in html and "lr" in html
+
+    def test_plot(self, dist):
+        pytest.importorskip("matplotlib")
+        ax = dist.plot()
+        assert ax.get_xlabel() == "accuracy"
+        assert len(ax.lines) >= 1
+
+    def test_compare_wraps_arrays(self, dist):
+        other = dist.scores - 0.05
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            c = dist.compare(other, random_state=0)
+        assert c.estimate == 1.0
