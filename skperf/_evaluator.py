@@ -1,14 +1,732 @@
 """RepeatedEvaluator and repeated_cross_val_score.
 
-STUB: interface fixed, implementation in progress.
+Fits an estimator over seeded repeats of (split, init, search) and collects
+the scores as a :class:`~skperf.PerformanceDistribution` (Bouthillier et al.,
+Sec. 2-3 and App. C.1-C.2).
+
+The work is organised as *build tasks -> run -> collect*: ``_Job`` holds
+everything one evaluator needs (seeds, splits, configured estimators,
+scorers), the tasks of any number of jobs run in ONE ``Parallel`` call
+(``_run``), and ``_collect`` sets the fitted attributes. ``fit`` and
+``_fit_evaluators`` (used by ``compare_models``) share this path.
 """
+
+from __future__ import annotations
+
+import time
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
+from sklearn.exceptions import FitFailedWarning
+from sklearn.metrics import check_scoring, get_scorer_names
+from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.utils import indexable
+from sklearn.utils._tags import get_tags
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.validation import check_is_fitted
+
+from ._distribution import PerformanceDistribution
+from ._seeding import SOURCES, _hold, spawn_seeds
+from ._vary import (
+    _apply,
+    _best_params,
+    _check_vary,
+    _is_random_splitter,
+    _no_variation,
+    _plan,
+    _seed_splitter,
+)
+from .exceptions import NoVariationWarning
+from .model_selection import OutOfBootstrap
+from .utils._sklearn_compat import (
+    HasMethods,
+    ParamInterval,
+    StrOptions,
+    _check_method_params,
+    _fit_context,
+    _safe_split,
+)
 
 __all__ = ["RepeatedEvaluator", "repeated_cross_val_score"]
 
 
-class RepeatedEvaluator:
-    pass
+def _estimator_has(attr):
+    """Check ``estimator_`` when fitted, else ``estimator`` (as sklearn searches)."""
+
+    def check(self):
+        if hasattr(self, "estimator_"):
+            getattr(self.estimator_, attr)
+        else:
+            getattr(self.estimator, attr)
+        return True
+
+    return check
 
 
-def repeated_cross_val_score(estimator, X, y=None, **kwargs):
-    raise NotImplementedError
+class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
+    """Evaluate an estimator over seeded repeats of split, init and search.
+
+    Each repeat draws its own seeds from a :class:`numpy.random.SeedSequence`
+    tree, splits the data, configures a clone of the estimator and fits and
+    scores it on every fold; the scores form a
+    :class:`~skperf.PerformanceDistribution`. All fits run in one joblib
+    ``Parallel`` call.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The estimator (or pipeline, or hyperparameter search) to evaluate.
+    scoring : str, callable, list, tuple, dict or None, default=None
+        As in :func:`sklearn.model_selection.cross_validate`. ``None`` uses
+        ``estimator.score`` (named ``"score"``); the first scorer is the
+        primary one (``distribution_``).
+    cv : int, cross-validation generator, iterable or None, default=None
+        ``None``: one out-of-bootstrap split per repeat
+        (``OutOfBootstrap(n_splits=1)``), so the ``n_repeats`` scores are
+        independent draws. An int: a shuffled ``StratifiedKFold`` (for
+        classifiers with a binary or multiclass target) or ``KFold`` with that
+        many folds, seeded per repeat. A splitter with a ``random_state``
+        that shuffles is re-seeded per repeat; one without gives the same
+        splits in every repeat. An iterable of ``(train, test)`` pairs is
+        used as is in every repeat.
+    n_repeats : int, default=10
+        Number of repeats.
+    vary : "all" or subset of {"split", "init", "search"}, default="all"
+        Sources of variation that get a fresh seed per repeat; the others
+        are held at the seed of repeat 0. ``"split"``: the outer splitter;
+        ``"init"``: every ``random_state`` parameter inside the estimator;
+        ``"search"``: the sampler and inner ``cv`` of a hyperparameter
+        search, which is re-run in every repeat.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Root of the seed tree. ``None`` draws fresh entropy (recorded in
+        ``random_state_``). A ``RandomState`` or ``Generator`` gives 128 bits
+        of root entropy drawn from it. Estimators only ever receive ints.
+    n_jobs : int or None, default=None
+        Number of jobs for the fits (``None`` means 1 unless in a
+        :func:`joblib.parallel_config` context).
+    refit : bool, default=True
+        Refit the estimator on all the data as ``estimator_``, with the init
+        and search seeds of repeat 0 (the held seeds).
+    error_score : "raise" or float, default=np.nan
+        Score recorded for a fit that raises; ``"raise"`` re-raises.
+        Failed fits are excluded from the distributions.
+    return_train_score : bool, default=False
+        Also record ``train_<scorer>`` columns in ``results_``.
+    progress : bool, default=False
+        Show a tqdm progress bar that advances as fits finish.
+    verbose : int, default=0
+        Verbosity of the joblib ``Parallel`` call.
+
+    Attributes
+    ----------
+    distribution_ : PerformanceDistribution
+        Test scores of the primary scorer, one per successful fit.
+    distributions_ : dict of str to PerformanceDistribution
+        Test scores of every scorer.
+    results_ : pandas.DataFrame
+        One row per fit: ``repeat``, ``fold``, ``split_seed``, ``init_seed``,
+        ``search_seed``, ``fit_time``, ``score_time``, ``test_<scorer>``
+        [, ``train_<scorer>``], ``error`` (``None`` or the exception text)
+        [, ``best_params`` for a hyperparameter search].
+    random_state_ : int
+        Root entropy actually used; ``random_state=random_state_`` reproduces
+        the evaluation.
+    estimator_ : estimator
+        The estimator refitted on all data (when ``refit=True``).
+    scorer_ : callable or dict
+        The scorer(s) used.
+    n_features_in_ : int
+        Number of features seen by ``estimator_``.
+    classes_ : ndarray
+        Class labels of ``estimator_``.
+
+    Warns
+    -----
+    NoVariationWarning
+        When a source named in ``vary`` has no randomness (e.g. ``"init"``
+        for ``LogisticRegression(solver="lbfgs")``). Under ``vary="all"``,
+        sources that do not apply are silently held, and the warning is
+        given only when nothing at all varies.
+    sklearn.exceptions.FitFailedWarning
+        When some fits fail under a numeric ``error_score``.
+
+    See Also
+    --------
+    repeated_cross_val_score : The distribution only, like ``cross_val_score``.
+
+    Notes
+    -----
+    Seeds: repeat ``i`` uses child ``i`` of ``SeedSequence(random_state)``
+    and one grandchild per source; all are drawn before any work is
+    dispatched, so results do not depend on ``n_jobs`` or the joblib backend,
+    more repeats extend the same sequence, and two evaluations with the same
+    ``random_state`` and ``n_repeats`` use the same splits and init seeds
+    (they are paired, Bouthillier et al., App. C.2). Every ``random_state``
+    inside the estimator is overwritten by a derived int, also for held
+    sources.
+
+    Under ``"search"`` named explicitly in ``vary``, an int (or ``None``)
+    ``cv`` inside the search becomes a shuffled (Stratified)KFold with the
+    same number of folds, so that the search's splits vary; under
+    ``vary="all"`` it is left as is (the search still sees different
+    training data whenever the outer split varies).
+
+    With several folds per repeat, the scores of one repeat are dependent;
+    the distributions mark them with ``groups`` (the repeat ids). With the
+    default ``cv=None`` every score comes from its own out-of-bootstrap
+    split (Bouthillier et al., App. B).
+
+    References
+    ----------
+    Bouthillier et al., "Accounting for Variance in Machine Learning
+    Benchmarks", MLSys 2021, Sec. 2-3, App. B, App. C.1-C.2.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from skperf import RepeatedEvaluator
+    >>> X, y = load_iris(return_X_y=True)
+    >>> ev = RepeatedEvaluator(DecisionTreeClassifier(), n_repeats=5,
+    ...                        random_state=0).fit(X, y)
+    >>> ev.distribution_.n
+    5
+    >>> print(f"{ev.distribution_.mean():.3f}")
+    0.937
+    >>> ev.results_[["repeat", "fold", "test_score"]].shape
+    (5, 3)
+    """
+
+    _parameter_constraints: dict = {
+        "estimator": [HasMethods(["fit"])],
+        "scoring": [StrOptions(set(get_scorer_names())), callable, list, tuple, dict, None],
+        "cv": ["cv_object"],
+        "n_repeats": [ParamInterval(Integral, 1, None, closed="left")],
+        "vary": [StrOptions(set(SOURCES) | {"all"}), list, tuple, set, frozenset],
+        # any non-negative int: random_state_ (128-bit entropy) must round-trip
+        "random_state": [
+            ParamInterval(Integral, 0, None, closed="left"),
+            np.random.RandomState,
+            np.random.Generator,
+            None,
+        ],
+        "n_jobs": [Integral, None],
+        "refit": ["boolean"],
+        "error_score": [StrOptions({"raise"}), Real],
+        "return_train_score": ["boolean"],
+        "progress": ["boolean"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self, estimator, *, scoring=None, cv=None, n_repeats=10, vary="all",
+        random_state=None, n_jobs=None, refit=True, error_score=np.nan,
+        return_train_score=False, progress=False, verbose=0,
+    ):
+        self.estimator = estimator
+        self.scoring = scoring
+        self.cv = cv
+        self.n_repeats = n_repeats
+        self.vary = vary
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.refit = refit
+        self.error_score = error_score
+        self.return_train_score = return_train_score
+        self.progress = progress
+        self.verbose = verbose
+
+    @_fit_context(prefer_skip_nested_validation=False)  # estimator not validated yet
+    def fit(self, X, y=None, *, groups=None, **params):
+        """Fit and score the estimator over all repeats and folds.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,) or None, default=None
+            Target.
+        groups : array-like of shape (n_samples,) or None, default=None
+            Group labels passed to the splitter.
+        **params : dict
+            Parameters passed to the estimator's ``fit``; sample-aligned
+            ones are indexed by the training rows.
+
+        Returns
+        -------
+        self : RepeatedEvaluator
+            Fitted evaluator.
+        """
+        _fit_evaluators(
+            {"": self}, X, y, groups=groups, n_jobs=self.n_jobs,
+            progress=self.progress, _validate=False, **params,
+        )
+        return self
+
+    # ------------------------------------------------------------------
+    # delegation
+    @available_if(_estimator_has("predict"))
+    def predict(self, X):
+        """Predict with ``estimator_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input data.
+
+        Returns
+        -------
+        y_pred : ndarray
+            Predictions of ``estimator_``.
+        """
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict(X)
+
+    @available_if(_estimator_has("predict_proba"))
+    def predict_proba(self, X):
+        """Class probabilities from ``estimator_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input data.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Probabilities from ``estimator_``.
+        """
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict_proba(X)
+
+    @available_if(_estimator_has("predict_log_proba"))
+    def predict_log_proba(self, X):
+        """Log class probabilities from ``estimator_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input data.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            Log probabilities from ``estimator_``.
+        """
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict_log_proba(X)
+
+    @available_if(_estimator_has("decision_function"))
+    def decision_function(self, X):
+        """Decision function of ``estimator_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input data.
+
+        Returns
+        -------
+        scores : ndarray
+            Decision function of ``estimator_``.
+        """
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.decision_function(X)
+
+    @available_if(_estimator_has("transform"))
+    def transform(self, X):
+        """Transform with ``estimator_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input data.
+
+        Returns
+        -------
+        Xt : array-like
+            Transformed data.
+        """
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.transform(X)
+
+    @available_if(_estimator_has("score"))
+    def score(self, X, y=None):
+        """Primary score of ``estimator_`` on ``X, y``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input data.
+        y : array-like of shape (n_samples,) or None, default=None
+            Target.
+
+        Returns
+        -------
+        score : float
+            The primary scorer's value (``estimator_.score`` when
+            ``scoring=None``).
+        """
+        check_is_fitted(self, "estimator_")
+        scorer = self.scorer_
+        if isinstance(scorer, dict):
+            scorer = scorer[next(iter(scorer))]
+        return scorer(self.estimator_, X, y)
+
+    @property
+    def classes_(self):
+        """Class labels of ``estimator_``."""
+        check_is_fitted(self, "estimator_")  # NotFittedError is an AttributeError
+        return self.estimator_.classes_
+
+    @property
+    def n_features_in_(self):
+        """Number of features seen by ``estimator_``."""
+        try:
+            check_is_fitted(self, "estimator_")
+        except Exception as exc:
+            raise AttributeError(
+                f"{type(self).__name__} is not fitted (or refit=False): "
+                "n_features_in_ is not available."
+            ) from exc
+        return self.estimator_.n_features_in_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        sub = get_tags(self.estimator)
+        tags.estimator_type = sub.estimator_type
+        tags.classifier_tags = sub.classifier_tags
+        tags.regressor_tags = sub.regressor_tags
+        tags.target_tags = sub.target_tags
+        tags.input_tags.pairwise = sub.input_tags.pairwise
+        tags.input_tags.sparse = sub.input_tags.sparse
+        tags.input_tags.allow_nan = sub.input_tags.allow_nan
+        return tags
+
+
+# ---------------------------------------------------------------------------
+# build tasks
+def _scorers(estimator, scoring):
+    """``(scorer, names, signs)``; ``scorer`` returns a dict name -> value."""
+    if isinstance(scoring, list | tuple | dict):
+        scorer = check_scoring(estimator, scoring)  # a _MultimetricScorer
+        names = list(scorer._scorers)
+        signs = [getattr(scorer._scorers[n], "_sign", 1) for n in names]
+        return scorer, names, signs
+    scorer = check_scoring(estimator, scoring)
+    name = scoring if isinstance(scoring, str) else "score"
+    return _Single(scorer, name), [name], [getattr(scorer, "_sign", 1)]
+
+
+class _Single:
+    """Wrap one scorer so that every scorer returns a dict."""
+
+    def __init__(self, scorer, name):
+        self.scorer = scorer
+        self.name = name
+
+    def __call__(self, est, X, y):
+        return {self.name: self.scorer(est, X, y)}
+
+
+def _outer_cv(cv, estimator, y):
+    """``(kind, splitter)``: kind is ``"random"``, ``"fixed"`` or ``"iterable"``."""
+    if cv is None:
+        return "random", OutOfBootstrap(n_splits=1)
+    if isinstance(cv, Integral):
+        classifier = is_classifier(estimator) and y is not None and type_of_target(
+            y
+        ) in ("binary", "multiclass")
+        return "random", (StratifiedKFold if classifier else KFold)(cv, shuffle=True)
+    if hasattr(cv, "split"):
+        return ("random" if _is_random_splitter(cv) else "fixed"), cv
+    return "iterable", [(np.asarray(tr), np.asarray(te)) for tr, te in cv]
+
+
+class _Job:
+    """Everything one evaluator needs to build its tasks and collect them."""
+
+    def __init__(self, ev, X, y, groups):
+        est = ev.estimator
+        varied, explicit = _check_vary(ev.vary)
+        kind, splitter = _outer_cv(ev.cv, est, y)
+        if kind == "iterable" and "split" in explicit:
+            raise ValueError(
+                "`vary` includes 'split' but `cv` is a fixed iterable of (train, "
+                "test) splits, which cannot be re-seeded; pass a splitter (e.g. "
+                "cv=None for out-of-bootstrap splits) or leave 'split' out of vary."
+            )
+        self.plan = _plan(est, y, shuffle_int_cv="search" in explicit)
+        msgs = _no_variation(self.plan, kind == "random", varied, explicit)
+        if msgs:
+            warnings.warn(
+                f"{type(est).__name__}: nothing to vary for " + "; ".join(msgs) + ".",
+                NoVariationWarning,
+                stacklevel=4,
+            )
+        self.ev = ev
+        self.random_state_, seeds = spawn_seeds(ev.random_state, ev.n_repeats)
+        # fixed splits: the split seed is not used, so record it as held
+        self.seeds = _hold(seeds, varied if kind == "random" else varied - {"split"})
+        self.scorer, self.names, self.signs = _scorers(est, ev.scoring)
+        self.splits = []  # per repeat: list of (train, test)
+        cache = {}
+        for r in range(ev.n_repeats):
+            seed = int(self.seeds["split"][r])
+            if seed not in cache:
+                if kind == "iterable":
+                    cache[seed] = splitter
+                else:
+                    cv = _seed_splitter(splitter, seed) if kind == "random" else splitter
+                    cache[seed] = list(cv.split(X, y, groups))
+            self.splits.append(cache[seed])
+        self.estimators = [
+            _apply(est, self.plan, self.seeds["init"][r], self.seeds["search"][r])
+            for r in range(ev.n_repeats)
+        ]
+
+    def tasks(self):
+        for r, (est, splits) in enumerate(zip(self.estimators, self.splits)):
+            for f, (train, test) in enumerate(splits):
+                yield r, f, est, train, test
+
+
+def _fit_and_score(est, X, y, train, test, scorer, params, return_train, error_score, plan):
+    """Fit a clone of ``est`` on ``train`` and score it on ``test`` (in a worker)."""
+    est = clone(est)
+    X_train, y_train = _safe_split(est, X, y, train)
+    X_test, y_test = _safe_split(est, X, y, test, train)
+    fit_params = _check_method_params(X, params=params, indices=train)
+    out = {"error": None, "train": None, "score_time": 0.0, "best_params": None}
+    start = time.perf_counter()
+    try:
+        est.fit(X_train, y_train, **fit_params)
+        out["fit_time"] = time.perf_counter() - start
+        start = time.perf_counter()
+        out["test"] = scorer(est, X_test, y_test)
+        out["score_time"] = time.perf_counter() - start
+        if return_train:
+            out["train"] = scorer(est, X_train, y_train)
+        out["best_params"] = _best_params(est, plan)
+    except Exception as exc:
+        if isinstance(error_score, str):  # "raise"
+            raise
+        out.setdefault("fit_time", time.perf_counter() - start)
+        out["error"] = f"{type(exc).__name__}: {exc}"
+        out["test"] = None
+        out["train"] = None
+    return out
+
+
+# ---------------------------------------------------------------------------
+# run
+def _run(jobs, X, y, params, n_jobs, progress, verbose=0):
+    """Run every task of every job in one ``Parallel`` call; results in order."""
+    tasks = [(j, *t) for j, job in enumerate(jobs) for t in job.tasks()]
+    calls = (
+        delayed(_indexed)(
+            i, est, X, y, train, test, jobs[j].scorer, params,
+            jobs[j].ev.return_train_score, jobs[j].ev.error_score, jobs[j].plan,
+        )
+        for i, (j, _, _, est, train, test) in enumerate(tasks)
+    )
+    results = [None] * len(tasks)
+    parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as="generator_unordered")
+    with _progress_bar(len(tasks), progress) as bar:
+        for i, out in parallel(calls):
+            results[i] = out
+            bar.update(1)
+    per_job = [[] for _ in jobs]
+    for (j, r, f, *_), out in zip(tasks, results):
+        per_job[j].append((r, f, out))
+    return per_job
+
+
+def _indexed(i, *args):
+    return i, _fit_and_score(*args)
+
+
+def _progress_bar(total, progress):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, disable=not progress, desc="fits", unit="fit")
+
+
+# ---------------------------------------------------------------------------
+# collect
+def _collect(job, outputs, X, y, params):
+    """Set the fitted attributes of ``job.ev`` from its task outputs."""
+    import pandas as pd
+
+    ev = job.ev
+    repeat = np.array([r for r, _, _ in outputs], dtype=np.int64)
+    fold = np.array([f for _, f, _ in outputs], dtype=np.int64)
+    errors = [o["error"] for _, _, o in outputs]
+    ok = np.array([e is None for e in errors])
+    cols = {"repeat": repeat, "fold": fold}
+    for src in SOURCES:
+        cols[f"{src}_seed"] = job.seeds[src][repeat].astype(np.int64)
+    cols["fit_time"] = np.array([o["fit_time"] for _, _, o in outputs])
+    cols["score_time"] = np.array([o["score_time"] for _, _, o in outputs])
+    fill = float(ev.error_score) if not isinstance(ev.error_score, str) else np.nan
+    for prefix, key in (("test", "test"), ("train", "train")):
+        if key == "train" and not ev.return_train_score:
+            continue
+        for name in job.names:
+            cols[f"{prefix}_{name}"] = np.array(
+                [fill if o[key] is None else float(o[key][name]) for _, _, o in outputs]
+            )
+    cols["error"] = errors
+    if job.plan.search_prefixes:
+        cols["best_params"] = [o["best_params"] for _, _, o in outputs]
+    ev.results_ = pd.DataFrame(cols)
+    ev.random_state_ = job.random_state_
+    ev.scorer_ = (
+        job.scorer.scorer if isinstance(job.scorer, _Single) else job.scorer._scorers
+    )
+    n_fail, n_fits = int((~ok).sum()), ok.size
+    first = next((e for e in errors if e is not None), None)
+    if ok.sum() < 2:
+        raise ValueError(
+            f"{type(ev.estimator).__name__}: only {int(ok.sum())} of {n_fits} fits "
+            f"succeeded; at least 2 are needed for a distribution. First error: "
+            f"{first}"
+        )
+    if n_fail:
+        warnings.warn(
+            f"{n_fail} of {n_fits} fits failed and are excluded from the "
+            f"distribution (n={n_fits - n_fail}); see results_['error']. First "
+            f"error: {first}",
+            FitFailedWarning,
+            stacklevel=4,
+        )
+    several = np.bincount(repeat).max() > 1
+    seeds = {src: cols[f"{src}_seed"][ok] for src in SOURCES}
+    ev.distributions_ = {
+        name: PerformanceDistribution(
+            cols[f"test_{name}"][ok],
+            metric=name,
+            greater_is_better=bool(sign > 0),
+            name=type(ev.estimator).__name__,
+            groups=repeat[ok] if several else None,
+            seeds=seeds,
+        )
+        for name, sign in zip(job.names, job.signs)
+    }
+    ev.distribution_ = ev.distributions_[job.names[0]]
+    if ev.refit:
+        est = _apply(ev.estimator, job.plan, job.seeds["init"][0], job.seeds["search"][0])
+        start = time.perf_counter()
+        est.fit(X, y, **params)
+        ev.refit_time_ = time.perf_counter() - start
+        ev.estimator_ = est
+    elif hasattr(ev, "estimator_"):
+        del ev.estimator_
+    return ev
+
+
+def _fit_evaluators(
+    evaluators, X, y=None, *, groups=None, n_jobs=None, progress=False,
+    _validate=True, **params,
+):
+    """Fit several unfitted RepeatedEvaluator objects (dict name -> evaluator) with ALL their
+    (model, repeat, fold) fits in ONE Parallel call and ONE progress bar; set on each the same
+    fitted attributes fit() would set; return the dict. Evaluators sharing random_state/n_repeats/cv/vary are paired.
+    """
+    if _validate:
+        for ev in evaluators.values():
+            ev._validate_params()
+    X, y, groups = indexable(X, y, groups)
+    jobs = [_Job(ev, X, y, groups) for ev in evaluators.values()]
+    verbose = max(ev.verbose for ev in evaluators.values())
+    outputs = _run(jobs, X, y, params, n_jobs, progress, verbose)
+    for job, out in zip(jobs, outputs):
+        _collect(job, out, X, y, params)
+    return evaluators
+
+
+def repeated_cross_val_score(
+    estimator, X, y=None, *, groups=None, scoring=None, cv=None, n_repeats=10,
+    vary="all", random_state=None, n_jobs=None, error_score=np.nan, params=None,
+    progress=False,
+):
+    """Distribution of an estimator's score over seeded repeats.
+
+    A drop-in replacement for :func:`sklearn.model_selection.cross_val_score`:
+    the result is array-like (``np.asarray``, ``len``, indexing, iteration,
+    ``.mean()``, ``.std()``), with intervals and comparisons on top.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The estimator to evaluate.
+    X : array-like of shape (n_samples, n_features)
+        Data.
+    y : array-like of shape (n_samples,) or None, default=None
+        Target.
+    groups : array-like of shape (n_samples,) or None, default=None
+        Group labels passed to the splitter.
+    scoring : str, callable, list, tuple, dict or None, default=None
+        Scorer; with several, the first one's distribution is returned.
+    cv : int, cross-validation generator, iterable or None, default=None
+        ``None``: one out-of-bootstrap split per repeat. See
+        :class:`RepeatedEvaluator`.
+    n_repeats : int, default=10
+        Number of repeats.
+    vary : "all" or subset of {"split", "init", "search"}, default="all"
+        Sources of variation re-seeded per repeat.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Root of the seed tree.
+    n_jobs : int or None, default=None
+        Number of parallel jobs.
+    error_score : "raise" or float, default=np.nan
+        Score of a failing fit (excluded from the distribution).
+    params : dict or None, default=None
+        Parameters passed to the estimator's ``fit``.
+    progress : bool, default=False
+        Show a progress bar.
+
+    Returns
+    -------
+    distribution : PerformanceDistribution
+        Test scores, one per successful fit.
+
+    See Also
+    --------
+    RepeatedEvaluator : The same, with ``results_`` and a refitted estimator.
+
+    Notes
+    -----
+    Seeds, sources of variation and pairing are as in
+    :class:`RepeatedEvaluator` (Bouthillier et al., Sec. 2, App. C.1-C.2).
+
+    References
+    ----------
+    Bouthillier et al., "Accounting for Variance in Machine Learning
+    Benchmarks", MLSys 2021, App. B.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from skperf import repeated_cross_val_score
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scores = repeated_cross_val_score(DecisionTreeClassifier(), X, y,
+    ...                                   n_repeats=5, random_state=0)
+    >>> len(scores)
+    5
+    >>> print(f"{np.mean(scores):.3f}")
+    0.937
+    """
+    ev = RepeatedEvaluator(
+        estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=vary,
+        random_state=random_state, n_jobs=n_jobs, refit=False,
+        error_score=error_score, progress=progress,
+    )
+    ev.fit(X, y, groups=groups, **(params or {}))
+    return ev.distribution_

@@ -1,10 +1,288 @@
 """variance_sources: vary one source of variation at a time.
 
-STUB: interface fixed, implementation in progress.
+Bouthillier et al. (Sec. 2.2, Fig. 1) measure how much each source of
+variation (data split, initialization, hyperparameter optimization) moves a
+model's score by re-seeding one source while holding the others fixed.
+:func:`variance_sources` does that with :class:`~skperf.RepeatedEvaluator`
+(``vary=[source]``), plus one evaluation varying every source together, all
+paired by the same ``random_state``.
 """
 
-__all__ = ["variance_sources"]
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import stats as _sps
+
+from ._evaluator import RepeatedEvaluator, _fit_evaluators, _outer_cv
+from ._seeding import SOURCES, spawn_seeds
+from ._vary import _no_variation, _plan
+from .stats._bootstrap import _bootstrap, _percentile_bounds, _warn_n_boot
+from .stats._validation import _check_confidence, _check_rng
+
+__all__ = ["plot_variance_sources", "variance_sources"]
+
+_COLUMNS = [
+    "n", "mean", "mean_low", "mean_high", "std", "std_low", "std_high",
+    "idr", "idr_low", "idr_high", "note",
+]
 
 
-def variance_sources(estimator, X, y=None, **kwargs):
-    raise NotImplementedError
+def _idr(x, axis=-1):
+    """Interdecile range q90 - q10 (numpy's default "linear" quantiles)."""
+    q10, q90 = np.quantile(x, [0.1, 0.9], axis=axis)
+    return q90 - q10
+
+
+def _row(scores, confidence, n_boot, rng):
+    """n, mean, std, interdecile range and their intervals for one source."""
+    n = scores.size
+    alpha = 1 - confidence
+    mean, sd = scores.mean(), scores.std(ddof=1)
+    half = _sps.t.ppf(1 - alpha / 2, n - 1) * sd / np.sqrt(n)
+    # chi-square interval of sigma (normal scores; Bouthillier et al. App. G
+    # find score distributions close to normal)
+    chi_hi, chi_lo = _sps.chi2.ppf([1 - alpha / 2, alpha / 2], n - 1)
+    std_low, std_high = sd * np.sqrt((n - 1) / chi_hi), sd * np.sqrt((n - 1) / chi_lo)
+    boot = _bootstrap((scores,), _idr, n_boot, rng)
+    idr_low, idr_high = _percentile_bounds(boot, confidence)
+    return [
+        n, mean, mean - half, mean + half, sd, std_low, std_high,
+        float(_idr(scores)), float(idr_low), float(idr_high), "",
+    ]
+
+
+def _check_sources(sources):
+    if isinstance(sources, str):
+        sources = (sources,)
+    try:
+        sources = tuple(sources)
+    except TypeError:
+        raise TypeError(
+            f"`sources` must be a subset of {SOURCES}; got {sources!r}."
+        ) from None
+    bad = [s for s in sources if s not in SOURCES]
+    if bad or not sources or len(set(sources)) != len(sources):
+        raise ValueError(
+            f"`sources` must be a non-empty subset of {SOURCES} without repeats; "
+            f"got {sources!r}."
+        )
+    return sources
+
+
+def variance_sources(
+    estimator, X, y=None, *, sources=("split", "init", "search"), n_repeats=10,
+    scoring=None, cv=None, random_state=None, n_jobs=None, groups=None,
+    confidence=0.95, n_boot=2000,
+):
+    """How much each source of variation moves the score.
+
+    For every source in ``sources``, ``n_repeats`` evaluations re-seed that
+    source alone (the others held at fixed seeds); a last evaluation,
+    ``"all"``, re-seeds all of them together. All evaluations share
+    ``random_state`` and so the same seeds: the rows are paired.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The estimator, pipeline or hyperparameter search to evaluate.
+    X : array-like of shape (n_samples, n_features)
+        Data.
+    y : array-like of shape (n_samples,), default=None
+        Target.
+    sources : tuple of {"split", "init", "search"}, default=("split", "init", "search")
+        Sources varied one at a time. A source without randomness for this
+        estimator (``"init"`` for a deterministic model, ``"search"`` for an
+        estimator that is not a search) is not evaluated: its row has
+        ``n = 0`` and a ``note`` saying why.
+    n_repeats : int, default=10
+        Number of repeats per source.
+    scoring : str, callable or None, default=None
+        A single scorer (as in :class:`~skperf.RepeatedEvaluator`).
+    cv : int, cross-validation generator or None, default=None
+        Outer splitter; ``None`` is one out-of-bootstrap split per repeat,
+        so the scores are independent draws.
+    random_state : int, RandomState instance, Generator or None, default=None
+        Root of the seed tree shared by every row. ``None`` draws fresh
+        entropy, recorded in ``frame.attrs["random_state"]``.
+    n_jobs : int or None, default=None
+        Number of jobs; all fits of all rows run in one joblib call.
+    groups : array-like of shape (n_samples,), default=None
+        Group labels for the outer splitter.
+    confidence : float, default=0.95
+        Confidence level of the intervals.
+    n_boot : int, default=2000
+        Bootstrap resamples for the interval of the interdecile range.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by source (the requested ones, then ``"all"``), with columns
+        ``n``, ``mean``, ``mean_low``, ``mean_high``, ``std``,
+        ``std_low``, ``std_high``, ``idr`` (interdecile range ``q90 -
+        q10``), ``idr_low``, ``idr_high`` and ``note``.
+        ``frame.attrs["distributions"]`` holds the
+        :class:`~skperf.PerformanceDistribution` of every evaluated row
+        (for :func:`plot_variance_sources`) and
+        ``frame.attrs["random_state"]`` the root entropy used.
+
+    Notes
+    -----
+    Intervals: the mean by Student's t; the standard deviation (``ddof=1``)
+    by the chi-square interval ``s sqrt((n-1) / chi2_{1-a/2, n-1})`` to
+    ``s sqrt((n-1) / chi2_{a/2, n-1})``, which assumes normal scores
+    (Bouthillier et al., App. G find them close to normal); the
+    interdecile range (numpy ``"linear"`` quantiles) by the percentile
+    bootstrap. With ``n_repeats=10`` the 10 % and 90 % quantiles
+    interpolate between the two lowest (highest) scores: use 30 or more
+    repeats for a stable interdecile range.
+
+    With a K-fold ``cv`` the folds of one repeat are dependent: the scores
+    are first averaged per repeat (``dist.aggregate()``), so each row
+    describes the spread of the per-repeat mean.
+
+    The variances of the sources do not add up to that of ``"all"`` (the
+    sources interact; Bouthillier et al., Sec. 2.2).
+
+    References
+    ----------
+    Bouthillier et al., "Accounting for Variance in Machine Learning
+    Benchmarks", Sec. 2.2 and Fig. 1 (sources of variation), App. B
+    (out-of-bootstrap splits), App. G (normality).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from skperf import variance_sources
+    >>> X, y = load_iris(return_X_y=True)
+    >>> frame = variance_sources(
+    ...     DecisionTreeClassifier(), X, y, n_repeats=10, random_state=0,
+    ... )
+    >>> frame[["n", "mean", "std"]].round(3)
+             n   mean    std
+    split   10  0.928  0.038
+    init    10  0.945  0.006
+    search   0    NaN    NaN
+    all     10  0.921  0.041
+    >>> frame.loc["search", "note"]
+    'not evaluated: the estimator is not a hyperparameter search'
+    """
+    import pandas as pd
+
+    sources = _check_sources(sources)
+    confidence = _check_confidence(confidence)
+    if not isinstance(n_repeats, Integral) or isinstance(n_repeats, bool) or n_repeats < 2:
+        raise ValueError(f"`n_repeats` must be an int >= 2; got {n_repeats!r}.")
+    if not isinstance(n_boot, Integral | str) or (isinstance(n_boot, Real) and n_boot < 1):
+        raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
+    n_boot = _warn_n_boot(confidence, n_boot)
+    entropy, _ = spawn_seeds(random_state, 1)  # one root shared by every row
+
+    kind, _ = _outer_cv(cv, estimator, y)
+    plan = _plan(estimator, y, shuffle_int_cv=True)
+    notes, evaluators = {}, {}
+    for src in sources:
+        msgs = _no_variation(plan, kind == "random", {src}, {src})
+        if msgs:
+            notes[src] = "not evaluated: " + msgs[0].split(": ", 1)[1]
+            continue
+        evaluators[src] = RepeatedEvaluator(
+            estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=[src],
+            random_state=entropy, refit=False,
+        )
+    evaluators["all"] = RepeatedEvaluator(
+        estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary="all",
+        random_state=entropy, refit=False,
+    )
+    _fit_evaluators(evaluators, X, y, groups=groups, n_jobs=n_jobs)
+
+    rng = _check_rng(entropy)
+    rows, dists = {}, {}
+    for src in (*sources, "all"):
+        if src in notes:
+            rows[src] = [0, *([np.nan] * 9), notes[src]]
+            continue
+        dist = evaluators[src].distribution_.aggregate()
+        dist.name = src
+        dists[src] = dist
+        rows[src] = _row(dist.scores, confidence, n_boot, rng)
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=_COLUMNS)
+    frame["n"] = frame["n"].astype(int)
+    frame.attrs["distributions"] = dists
+    frame.attrs["random_state"] = entropy
+    frame.attrs["confidence"] = confidence
+    return frame
+
+
+def plot_variance_sources(result, ax=None):
+    """Plot the spread of the scores per source of variation.
+
+    In the style of Bouthillier et al., Fig. 1: one row per source, the
+    scores as points, the interval mean +- one standard deviation as a thick
+    bar and the interdecile range (q10 to q90) as a thin line.
+
+    Parameters
+    ----------
+    result : pandas.DataFrame or dict of str to PerformanceDistribution
+        The frame returned by :func:`variance_sources` (its
+        ``attrs["distributions"]``) or a mapping of source name to scores.
+    ax : matplotlib.axes.Axes or None, default=None
+        Axes to draw on; a new figure when ``None``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    References
+    ----------
+    Bouthillier et al., "Accounting for Variance in Machine Learning
+    Benchmarks", Sec. 2.2 and Fig. 1.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from skperf import PerformanceDistribution
+    >>> from skperf._variance import plot_variance_sources
+    >>> ax = plot_variance_sources({
+    ...     "split": PerformanceDistribution([0.90, 0.93, 0.95, 0.92]),
+    ...     "init": PerformanceDistribution([0.93, 0.93, 0.94, 0.93]),
+    ... })
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['split', 'init']
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "plot_variance_sources needs matplotlib: pip install matplotlib"
+        ) from exc
+    dists = result.attrs.get("distributions") if hasattr(result, "attrs") else result
+    if not dists or not hasattr(dists, "items"):
+        raise ValueError(
+            "`result` must be the frame returned by variance_sources or a non-empty "
+            "dict of source name to scores."
+        )
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 0.6 * len(dists) + 1.2))
+    rng = np.random.default_rng(0)  # jitter only
+    names = list(dists)
+    metric = None
+    for i, name in enumerate(names):
+        y = len(names) - 1 - i
+        x = np.asarray(dists[name], dtype=float)
+        metric = metric or getattr(dists[name], "metric", None)
+        color = f"C{i}"
+        ax.scatter(x, y + rng.uniform(-0.15, 0.15, x.size), s=12, alpha=0.5, color=color)
+        m, s = x.mean(), x.std(ddof=1)
+        q10, q90 = np.quantile(x, [0.1, 0.9])
+        ax.hlines(y - 0.3, q10, q90, color=color, lw=1)
+        ax.hlines(y - 0.3, m - s, m + s, color=color, lw=4)
+        ax.plot([m], [y - 0.3], "o", color="white", mec=color, ms=5)
+    ax.set_yticks(range(len(names) - 1, -1, -1), names)
+    ax.set_ylim(-0.7, len(names) - 0.5)
+    ax.set_xlabel(metric or "score")
+    ax.set_title("Score spread per source of variation")
+    return ax

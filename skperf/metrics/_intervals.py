@@ -1,18 +1,625 @@
 """Test-set intervals: metric_ci, score_ci, compare_predictions.
 
-STUB: interface fixed, implementation in progress.
+Every interval here describes the uncertainty that comes from evaluating a
+*fixed* model on a finite test set ("Confidence Intervals for Model
+Performance", Sec. 1; Rosen; Raschka ch. 25, method 3). It says nothing
+about how the score would change if the model were retrained.
 """
 
-__all__ = ["compare_predictions", "metric_ci", "score_ci"]
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..exceptions import UndefinedResamplesWarning
+from ..stats._auc import delong_paired, roc_auc_ci
+from ..stats._bootstrap import _basic_bounds, _bca_bounds, _n_boot_for, _percentile_bounds
+from ..stats._proportion import mcnemar, paired_proportion_difference_ci, proportion_ci
+from ..stats._results import Interval
+from ..stats._validation import _check_confidence, _check_method, _check_rng
+from ..exceptions import SmallSampleWarning
+from ._registry import _NEEDS_BOTH_CLASSES, _check_lengths, _prepare, _resolve
+from ._resample import _jackknife, _replicates
+from ._results import PairedTestResult
+
+__all__ = ["PairedTestResult", "compare_predictions", "metric_ci", "score_ci"]
+
+_PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson")
+_AUC_METHODS = ("delong", "hanley-mcneil")
+_BOOT_METHODS = ("percentile", "basic", "bca")
+_METHODS = ("auto", *_PROPORTION_METHODS, *_AUC_METHODS, *_BOOT_METHODS)
+_COMPARE_METHODS = ("auto", "mcnemar", "delong", "paired-bootstrap")
+
+_NOTE = (
+    "uncertainty from the finite test set (the model is held fixed); "
+    "not the variation from retraining on other training data"
+)
 
 
-def metric_ci(y_true, y_pred, *, metric="accuracy", confidence=0.95, method="auto", n_boot="auto", stratify=False, groups=None, random_state=None):
-    raise NotImplementedError
+def _check_stratify(stratify):
+    if isinstance(stratify, str) and stratify == "auto":
+        return "auto"
+    if isinstance(stratify, bool | np.bool_):
+        return bool(stratify)
+    raise ValueError(f"`stratify` must be True, False or 'auto'; got {stratify!r}.")
 
 
-def score_ci(estimator, X, y, *, scoring=None, confidence=0.95, method="auto", **kwargs):
-    raise NotImplementedError
+def _choose_method(spec, method, groups):
+    """Resolve ``"auto"`` and check that ``method`` fits ``spec``."""
+    method = _check_method(method, _METHODS)
+    if method == "auto":
+        if groups is not None:
+            return "bca"
+        if spec.proportion is not None:
+            return "wilson"
+        if spec.kind == "auc":
+            return "delong"
+        return "bca"
+    if method in _PROPORTION_METHODS and spec.proportion is None:
+        raise ValueError(
+            f"`method={method!r}` applies to proportion metrics (accuracy, "
+            "error_rate, recall, specificity, precision, npv); "
+            f"`metric={spec.name!r}` is not a proportion. Use 'percentile', "
+            "'basic' or 'bca'."
+        )
+    if method in _AUC_METHODS and spec.kind != "auc":
+        raise ValueError(
+            f"`method={method!r}` applies to metric='roc_auc' only; got "
+            f"`metric={spec.name!r}`. Use 'percentile', 'basic' or 'bca'."
+        )
+    if groups is not None and method not in _BOOT_METHODS:
+        raise ValueError(
+            f"`method={method!r}` assumes independent rows; with `groups` use a "
+            "bootstrap method ('percentile', 'basic' or 'bca'), which resamples "
+            "whole groups."
+        )
+    return method
 
 
-def compare_predictions(y_true, y_pred_a, y_pred_b, *, metric="accuracy", method="auto", confidence=0.95, **kwargs):
-    raise NotImplementedError
+def _check_groups(groups, n):
+    if groups is None:
+        return None
+    groups = np.asarray(groups)
+    if groups.ndim != 1 or groups.shape[0] != n:
+        raise ValueError(
+            f"`groups` must be 1-D with one entry per row ({n}); got shape {groups.shape}."
+        )
+    if np.unique(groups).size < 2:
+        raise ValueError("`groups` must contain at least 2 distinct groups.")
+    return groups
+
+
+def _strata(preps, stratify, groups, y_true):
+    """Class labels to stratify on, or None."""
+    needs = any(p.spec.name in _NEEDS_BOTH_CLASSES for p in preps)
+    if stratify == "auto":
+        stratify = needs and groups is None
+    if not stratify:
+        return None
+    if groups is not None:
+        raise ValueError(
+            "`stratify=True` cannot be combined with `groups`: whole groups are "
+            "resampled, so class counts cannot be kept."
+        )
+    if any(p.spec.target == "regression" for p in preps):
+        raise ValueError("`stratify=True` needs class labels; the metric is a regression metric.")
+    return np.asarray(y_true)
+
+
+def _resolve_n_boot(confidence, n_boot, stacklevel=3):
+    n_boot, msg = _n_boot_for(confidence, n_boot)
+    if msg:
+        warnings.warn(msg, SmallSampleWarning, stacklevel=stacklevel)
+    return n_boot
+
+
+def _analytic(prep, method, confidence):
+    """Wilson/Wald/Clopper-Pearson or DeLong/Hanley-McNeil interval."""
+    spec = prep.spec
+    if method in _AUC_METHODS:
+        ci = roc_auc_ci(prep.positive.astype(int), prep.y_pred, confidence=confidence, method=method)
+        n_pos = int(prep.positive.sum())
+        note = f"{_NOTE}; {n_pos} positives and {prep.positive.size - n_pos} negatives"
+        return Interval(ci.estimate, ci.low, ci.high, confidence, method, ci.n, note=note)
+    k, n = spec.proportion(prep.y_true, prep.y_pred, prep.pos)
+    if n == 0:
+        raise ValueError(
+            f"`metric={spec.name!r}` is undefined on this test set: its denominator "
+            f"({spec.description.replace('proportion of the ', '')}) is empty."
+        )
+    ci = proportion_ci(int(k), int(n), confidence=confidence, method=method)
+    note = f"{_NOTE}; n = {int(n)} is the {spec.description.replace('proportion of the ', 'number of ')}"
+    if spec.description == "proportion of all rows":
+        note = _NOTE
+    return Interval(ci.estimate, ci.low, ci.high, confidence, method, int(n), note=note)
+
+
+def _undefined_error(spec):
+    return ValueError(
+        f"`metric={spec.name!r}` is undefined on the test set (e.g. a zero "
+        "denominator or a missing class); no interval can be computed."
+    )
+
+
+def _bootstrap_many(preps, methods, confidence, n_boot, strata, groups, rng, warn_level=4):
+    """Bootstrap intervals of several metrics from shared resamples."""
+    estimates = [p.estimate() for p in preps]
+    for p, est in zip(preps, estimates, strict=True):
+        if not np.isfinite(est):
+            raise _undefined_error(p.spec)
+    boot = _replicates(preps, n_boot, rng, strata=strata, groups=groups)
+    out = []
+    n = preps[0].y_true.size
+    for j, (p, method, est) in enumerate(zip(preps, methods, estimates, strict=True)):
+        b = boot[:, j]
+        n_undef = int(np.isnan(b).sum())
+        if n_undef == n_boot:
+            raise ValueError(
+                f"`metric={p.spec.name!r}` is undefined on all {n_boot} resamples."
+            )
+        if n_undef:
+            warnings.warn(
+                f"`metric={p.spec.name!r}` was undefined on {n_undef} of {n_boot} "
+                "resamples (e.g. no positive predictions or a missing class); they "
+                "are excluded from the interval and counted in `n_undefined`."
+                + ("" if strata is not None else " `stratify=True` keeps class counts."),
+                UndefinedResamplesWarning,
+                stacklevel=warn_level,
+            )
+        if method == "percentile":
+            low, high = _percentile_bounds(b, confidence)
+        elif method == "basic":
+            low, high = _basic_bounds(b, est, confidence)
+        else:
+            jack = _jackknife(p, rng, groups=groups)
+            low, high = _bca_bounds(b, np.asarray(est), jack, confidence)
+        note = _NOTE
+        if groups is not None:
+            note += f"; resampled {np.unique(groups).size} whole groups"
+        elif strata is not None:
+            note += "; resamples keep the class counts (stratified)"
+        if n_undef:
+            note += f"; {n_undef} resamples undefined and excluded"
+        out.append(
+            Interval(
+                est, float(low), float(high), confidence, method, n,
+                n_boot=n_boot, n_undefined=n_undef, note=note,
+            )
+        )
+    return out
+
+
+def metric_ci(
+    y_true,
+    y_pred,
+    *,
+    metric="accuracy",
+    confidence=0.95,
+    method="auto",
+    n_boot="auto",
+    stratify="auto",
+    groups=None,
+    random_state=None,
+    pos_label=None,
+):
+    """Confidence interval for a metric of fixed predictions on one test set.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels or targets.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predictions: labels, scores (ROC AUC), probabilities (log loss,
+        Brier score) or regression values, as the metric expects.
+    metric : str, callable or list, default="accuracy"
+        A metric name (``"accuracy"``, ``"error_rate"``, ``"recall"`` /
+        ``"sensitivity"``, ``"specificity"``, ``"precision"``, ``"npv"``,
+        ``"f1"``, ``"balanced_accuracy"``, ``"matthews_corrcoef"``,
+        ``"roc_auc"``, ``"log_loss"``, ``"brier_score_loss"``,
+        ``"mean_absolute_error"``, ``"mean_squared_error"``, ``"r2"``, ...),
+        any scikit-learn scorer name (``"f1_macro"``, ``"neg_log_loss"``;
+        the value carries the scorer's sign), another
+        ``sklearn.metrics`` function name, or a callable
+        ``metric(y_true, y_pred) -> float``. A list computes all of them
+        from the same resamples and returns a DataFrame.
+    confidence : float, default=0.95
+        Confidence level in (0, 1).
+    method : str, default="auto"
+        ``"wald"``, ``"wilson"``, ``"clopper-pearson"`` (proportion metrics:
+        accuracy, error rate, recall, specificity, precision, npv);
+        ``"delong"``, ``"hanley-mcneil"`` (ROC AUC); ``"percentile"``,
+        ``"basic"``, ``"bca"`` (bootstrap over test rows, any metric).
+        ``"auto"``: Wilson for proportions, DeLong for ROC AUC, BCa
+        otherwise (and BCa over groups when ``groups`` is given).
+    n_boot : int or "auto", default="auto"
+        Bootstrap resamples. ``"auto"``: the smallest ``B >= 51`` with at
+        least 10 resamples beyond each bound (399 at 95 %, 1999 at 99 %).
+        An explicit value that leaves fewer warns (``SmallSampleWarning``)
+        and is used as given; the confidence level is never changed.
+    stratify : bool or "auto", default="auto"
+        Resample within each class of ``y_true`` so class counts are kept.
+        ``"auto"`` stratifies for ROC AUC (no resample lacks a class).
+    groups : array-like of shape (n_samples,), default=None
+        Group labels of dependent rows (e.g. several rows per patient);
+        whole groups are resampled (clustered bootstrap).
+    random_state : int, Generator or None, default=None
+        Seed of the bootstrap.
+    pos_label : label, default=None
+        Positive class of binary metrics; ``None`` means 1 (for labels
+        {0, 1} or {-1, 1}).
+
+    Returns
+    -------
+    Interval or pandas.DataFrame
+        ``Interval(estimate, low, high, confidence, method, n, n_boot,
+        n_undefined, note)``; the estimate is the metric on the original
+        rows (never a bootstrap mean). For proportion methods ``n`` is the
+        metric's denominator (e.g. actual positives for recall). For a
+        list of metrics, a DataFrame with columns ``metric, estimate, low,
+        high, method, n, n_boot, n_undefined``.
+
+    Warns
+    -----
+    UndefinedResamplesWarning
+        When the metric is undefined on some resamples (counted in
+        ``n_undefined`` and excluded, never dropped silently).
+    SmallSampleWarning
+        When an explicit ``n_boot`` is too small for ``confidence``.
+
+    Notes
+    -----
+    The interval describes the uncertainty from the finite test set for a
+    fixed model, not the variation from retraining. All methods assume
+    independent rows unless ``groups`` is given. Confusion-matrix metrics
+    are resampled through multinomial counts of the confusion cells, which
+    is exact and independent of the test-set size.
+
+    References
+    ----------
+    "Confidence Intervals for Model Performance", Sec. 2 (proportions),
+    3.2-3.4 (AUC, bootstrap, stratified and clustered bootstrap); Rosen,
+    "automatic bootstrap" (number of resamples, many metrics at once,
+    grouped resampling); Raschka, ch. 25, method 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf.metrics import metric_ci
+    >>> y_true = np.ones(50, dtype=int)
+    >>> y_pred = np.r_[np.ones(45, dtype=int), np.zeros(5, dtype=int)]
+    >>> ci = metric_ci(y_true, y_pred, metric="accuracy", method="wilson")
+    >>> print(f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
+    0.900 [0.786, 0.957]
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200)
+    >>> pred = np.where(rng.random(200) < 0.8, y, 1 - y)
+    >>> ci = metric_ci(y, pred, metric="f1", random_state=0)
+    >>> print(ci.method, ci.n_boot, f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
+    bca 399 0.748 [0.673, 0.808]
+    """
+    confidence = _check_confidence(confidence)
+    stratify = _check_stratify(stratify)
+    rng = _check_rng(random_state)
+    if isinstance(metric, list | tuple):
+        return _metric_ci_frame(
+            y_true, y_pred, metric, confidence, method, n_boot, stratify, groups, rng, pos_label
+        )
+    spec = _resolve(metric)
+    _check_lengths(y_true, y_pred)
+    groups = _check_groups(groups, len(y_true))
+    method = _choose_method(spec, method, groups)
+    prep = _prepare(spec, y_true, y_pred, pos_label)
+    if method not in _BOOT_METHODS:
+        return _analytic(prep, method, confidence)
+    n_boot = _resolve_n_boot(confidence, n_boot)
+    strata = _strata([prep], stratify, groups, prep.y_true)
+    return _bootstrap_many([prep], [method], confidence, n_boot, strata, groups, rng)[0]
+
+
+def _metric_ci_frame(y_true, y_pred, metrics, confidence, method, n_boot, stratify, groups, rng, pos_label):
+    """Several metrics from shared resamples, as a DataFrame."""
+    import pandas as pd
+
+    if len(metrics) == 0:
+        raise ValueError("`metric` is an empty list; give at least one metric.")
+    _check_lengths(y_true, y_pred)
+    groups = _check_groups(groups, len(y_true))
+    specs = [_resolve(m) for m in metrics]
+    methods = [_choose_method(s, method, groups) for s in specs]
+    preps = [_prepare(s, y_true, y_pred, pos_label) for s in specs]
+    results = [None] * len(preps)
+    boot_idx = [i for i, m in enumerate(methods) if m in _BOOT_METHODS]
+    for i, m in enumerate(methods):
+        if m not in _BOOT_METHODS:
+            results[i] = _analytic(preps[i], m, confidence)
+    if boot_idx:
+        n_boot = _resolve_n_boot(confidence, n_boot, stacklevel=4)
+        bp = [preps[i] for i in boot_idx]
+        strata = _strata(bp, stratify, groups, bp[0].y_true)
+        res = _bootstrap_many(bp, [methods[i] for i in boot_idx], confidence, n_boot, strata, groups, rng, warn_level=5)
+        for i, r in zip(boot_idx, res, strict=True):
+            results[i] = r
+    return pd.DataFrame(
+        {
+            "metric": [s.name for s in specs],
+            "estimate": [r.estimate for r in results],
+            "low": [r.low for r in results],
+            "high": [r.high for r in results],
+            "method": [r.method for r in results],
+            "n": [r.n for r in results],
+            "n_boot": pd.array([r.n_boot for r in results], dtype="Int64"),
+            "n_undefined": [r.n_undefined for r in results],
+        }
+    )
+
+
+def _predictions(estimator, X, spec):
+    """Predictions with the scorer's response method, and the positive label."""
+    for response in spec.response:
+        if hasattr(estimator, response):
+            pred = getattr(estimator, response)(X)
+            break
+    else:
+        raise ValueError(
+            f"`metric={spec.name!r}` needs one of {list(spec.response)} but "
+            f"{type(estimator).__name__} has none of them."
+        )
+    pos_label = None
+    classes = getattr(estimator, "classes_", None)
+    if response != "predict" and classes is not None and len(classes) == 2:
+        pos_label = classes[1]
+        if response == "predict_proba" and np.ndim(pred) == 2:
+            pred = pred[:, 1]
+    return pred, pos_label
+
+
+def score_ci(
+    estimator,
+    X,
+    y,
+    *,
+    scoring=None,
+    confidence=0.95,
+    method="auto",
+    n_boot="auto",
+    stratify="auto",
+    groups=None,
+    random_state=None,
+    pos_label=None,
+):
+    """Confidence interval for a fitted estimator's score on a test set.
+
+    Predictions are computed once, with the scorer's response method
+    (``predict``, ``predict_proba`` or ``decision_function``); the
+    interval is then :func:`metric_ci` on those predictions.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        The model to evaluate (not refitted).
+    X : array-like of shape (n_samples, n_features)
+        Test features.
+    y : array-like of shape (n_samples,)
+        Test targets.
+    scoring : str, scorer or None, default=None
+        A metric or scorer name as in :func:`metric_ci`, or a scikit-learn
+        scorer object. ``None``: accuracy for classifiers, R^2 for
+        regressors.
+    confidence, method, n_boot, stratify, groups, random_state, pos_label
+        As in :func:`metric_ci`. For probability and score metrics of a
+        binary classifier, ``pos_label`` defaults to ``estimator.classes_[1]``.
+
+    Returns
+    -------
+    Interval
+
+    Notes
+    -----
+    Describes the uncertainty from the finite test set for this fitted
+    model only, not from retraining.
+
+    References
+    ----------
+    "Confidence Intervals for Model Performance", Sec. 1-3; Raschka,
+    ch. 25, method 3 (bootstrapping test-set predictions).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import train_test_split
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from skperf.metrics import score_ci
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_tr, X_te, y_tr, y_te = train_test_split(X, y, random_state=0)
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_tr, y_tr)
+    >>> ci = score_ci(model, X_te, y_te, scoring="roc_auc")
+    >>> print(ci.method, f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
+    delong 0.991 [0.979, 1.000]
+    """
+    from sklearn.base import is_classifier, is_regressor
+
+    if scoring is None:
+        if is_classifier(estimator):
+            scoring = "accuracy"
+        elif is_regressor(estimator):
+            scoring = "r2"
+        else:
+            raise ValueError(
+                "`scoring=None` needs a classifier or regressor; pass `scoring=` "
+                f"for {type(estimator).__name__}."
+            )
+    spec = _resolve(scoring)
+    y_pred, default_pos = _predictions(estimator, X, spec)
+    if pos_label is None:
+        pos_label = default_pos
+    return metric_ci(
+        y, y_pred, metric=scoring, confidence=confidence, method=method, n_boot=n_boot,
+        stratify=stratify, groups=groups, random_state=random_state, pos_label=pos_label,
+    )
+
+
+def _boot_p_value(d):
+    """Two-sided bootstrap p-value of "difference = 0" (add-one corrected)."""
+    d = d[np.isfinite(d)]
+    b = d.size
+    lo = (np.sum(d <= 0) + 1) / (b + 1)
+    hi = (np.sum(d >= 0) + 1) / (b + 1)
+    return float(min(1.0, 2 * min(lo, hi)))
+
+
+def compare_predictions(
+    y_true,
+    y_pred_a,
+    y_pred_b,
+    *,
+    metric="accuracy",
+    method="auto",
+    confidence=0.95,
+    n_boot="auto",
+    stratify="auto",
+    groups=None,
+    random_state=None,
+    pos_label=None,
+):
+    """Paired comparison of two models' predictions on the same test rows.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels or targets.
+    y_pred_a, y_pred_b : array-like of shape (n_samples,)
+        Predictions of models a and b on the same rows.
+    metric : str or callable, default="accuracy"
+        As in :func:`metric_ci`.
+    method : {"auto", "mcnemar", "delong", "paired-bootstrap"}, default="auto"
+        ``"mcnemar"`` (accuracy, error rate): McNemar's test on the
+        discordant rows (exact binomial when fewer than 25, chi-square with
+        continuity correction otherwise) and the Bonett-Price adjusted Wald
+        interval for the paired difference. ``"delong"`` (ROC AUC): DeLong's
+        test for two correlated AUCs. ``"paired-bootstrap"`` (any metric):
+        percentile interval of the difference, both models evaluated on the
+        same resampled rows. ``"auto"`` picks the first that applies
+        (paired bootstrap over groups when ``groups`` is given).
+    confidence : float, default=0.95
+    n_boot, stratify, groups, random_state, pos_label
+        As in :func:`metric_ci` (paired bootstrap only, except
+        ``pos_label``).
+
+    Returns
+    -------
+    PairedTestResult
+        Difference ``a - b``, its interval, the p-value, the statistic and
+        both models' values.
+
+    Notes
+    -----
+    Compare models through the interval on the difference, not by the
+    overlap of two marginal intervals (Sec. 4.1): the paired analysis uses
+    the correlation of both models' errors on the same rows.
+
+    References
+    ----------
+    "Confidence Intervals for Model Performance", Sec. 3.3 (paired DeLong),
+    4.1-4.2 (McNemar, paired bootstrap).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf.metrics import compare_predictions
+    >>> y = np.r_[np.zeros(100, int), np.ones(100, int)]
+    >>> a = y.copy(); a[:10] = 1              # model a: 10 errors
+    >>> b = y.copy(); b[:10] = 1; b[-20:] = 0  # model b: 30 errors
+    >>> res = compare_predictions(y, a, b)
+    >>> print(res.method, res.test, f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}]")
+    mcnemar exact binomial 0.100 [0.056, 0.142]
+    >>> print(f"p = {res.p_value:.2e}")
+    p = 1.91e-06
+    """
+    confidence = _check_confidence(confidence)
+    stratify = _check_stratify(stratify)
+    method = _check_method(method, _COMPARE_METHODS)
+    spec = _resolve(metric)
+    _check_lengths(y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b"))
+    groups = _check_groups(groups, len(y_true))
+    if method == "auto":
+        if groups is not None:
+            method = "paired-bootstrap"
+        elif spec.name in ("accuracy", "error_rate"):
+            method = "mcnemar"
+        elif spec.kind == "auc":
+            method = "delong"
+        else:
+            method = "paired-bootstrap"
+    if method == "mcnemar" and spec.name not in ("accuracy", "error_rate"):
+        raise ValueError(
+            f"`method='mcnemar'` compares accuracy or error_rate; got `metric={spec.name!r}`. "
+            "Use 'paired-bootstrap'."
+        )
+    if method == "delong" and spec.kind != "auc":
+        raise ValueError(
+            f"`method='delong'` compares ROC AUCs; got `metric={spec.name!r}`. "
+            "Use 'paired-bootstrap'."
+        )
+    if groups is not None and method != "paired-bootstrap":
+        raise ValueError(
+            f"`method={method!r}` assumes independent rows; with `groups` use "
+            "'paired-bootstrap', which resamples whole groups."
+        )
+    pa = _prepare(spec, y_true, y_pred_a, pos_label)
+    pb = _prepare(spec, y_true, y_pred_b, pos_label)
+    n = pa.y_true.size
+    if method == "mcnemar":
+        ca = pa.y_true == pa.y_pred
+        cb = pb.y_true == pb.y_pred
+        b, c = int(np.sum(ca & ~cb)), int(np.sum(~ca & cb))
+        if spec.name == "error_rate":
+            b, c = c, b
+        test = mcnemar(b, c)
+        ci = paired_proportion_difference_ci(b, c, n, confidence=confidence)
+        label = (
+            "exact binomial" if test.test == "exact" else "chi-square, continuity corrected"
+        )
+        return PairedTestResult(
+            ci.estimate, ci.low, ci.high, test.p_value, "mcnemar", n, confidence,
+            test.statistic, metric=spec.name, estimate_a=pa.estimate(),
+            estimate_b=pb.estimate(), test=label,
+            note=f"{_NOTE}; {b} rows favour a, {c} favour b; interval: Bonett-Price adjusted Wald",
+        )
+    if method == "delong":
+        res = delong_paired(pa.positive.astype(int), pa.y_pred, pb.y_pred, confidence=confidence)
+        return PairedTestResult(
+            res.estimate, res.low, res.high, res.p_value, "delong", n, confidence,
+            res.statistic, metric=spec.name, estimate_a=res.auc_a, estimate_b=res.auc_b,
+            test="DeLong z test for two correlated AUCs", note=_NOTE,
+        )
+    rng = _check_rng(random_state)
+    n_boot = _resolve_n_boot(confidence, n_boot)
+    strata = _strata([pa], stratify, groups, pa.y_true)
+    est_a, est_b = pa.estimate(), pb.estimate()
+    if not (np.isfinite(est_a) and np.isfinite(est_b)):
+        raise _undefined_error(spec)
+    boot = _replicates([pa, pb], n_boot, rng, strata=strata, groups=groups)
+    d = boot[:, 0] - boot[:, 1]
+    n_undef = int(np.isnan(d).sum())
+    if n_undef == n_boot:
+        raise ValueError(f"`metric={spec.name!r}` is undefined on all {n_boot} resamples.")
+    if n_undef:
+        warnings.warn(
+            f"`metric={spec.name!r}` was undefined on {n_undef} of {n_boot} resamples "
+            "for at least one model; they are excluded and counted in `n_undefined`.",
+            UndefinedResamplesWarning,
+            stacklevel=2,
+        )
+    low, high = _percentile_bounds(d, confidence)
+    est = est_a - est_b
+    sd = float(np.nanstd(d, ddof=1))
+    stat = est / sd if sd > 0 else (0.0 if est == 0 else np.copysign(np.inf, est))
+    return PairedTestResult(
+        est, float(low), float(high), _boot_p_value(d), "paired-bootstrap", n, confidence,
+        stat, metric=spec.name, estimate_a=est_a, estimate_b=est_b,
+        test="percentile interval of the paired difference", n_boot=n_boot,
+        n_undefined=n_undef, note=_NOTE,
+    )

@@ -1,14 +1,611 @@
 """compare_models and ModelSelectionReport.
 
-STUB: interface fixed, implementation in progress.
+All models are evaluated on one shared seed stream, so their scores are
+paired (same splits, same initialization seeds; Bouthillier et al., App. C.2).
+Every pair is compared with the probability of outperforming (Sec. 4.1,
+App. C.5-C.6); the best model (by mean) is tested against each other model and
+those p-values are corrected for multiple comparisons (textbook chapter
+"Confidence Intervals for Model Performance", Sec. 4.3).
 """
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+import warnings
+from collections.abc import Mapping
+
+import numpy as np
+
+from .._distribution import PerformanceDistribution
+from .._multiple import CORRECTIONS, correct_pvalues
+from .._seeding import _root_entropy
+from ..stats._validation import _check_confidence
 
 __all__ = ["ModelSelectionReport", "compare_models"]
 
+# Mixed into the root entropy to derive the bootstrap seeds of the report, so
+# they never coincide with the evaluation seeds (children of the bare root).
+_BOOT_TAG = 0x736B7065  # "skpe"
+
+_VARY_ALL = ("split", "init", "search")
+
+
+def _check_gamma(gamma):
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
+        raise TypeError(f"`gamma` must be a float in (0.5, 1); got {gamma!r}.")
+    if not 0.5 < float(gamma) < 1:
+        raise ValueError(
+            f"`gamma` must be in (0.5, 1) (a probability of outperforming that "
+            f"counts as meaningful, e.g. 0.75); got {gamma!r}."
+        )
+    return float(gamma)
+
+
+def _check_correction(correction):
+    if correction not in CORRECTIONS:
+        raise ValueError(
+            f"`correction` must be one of {CORRECTIONS}; got {correction!r}."
+        )
+    return correction
+
+
+def _check_n_boot(n_boot):
+    if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) or n_boot < 1:
+        raise ValueError(f"`n_boot` must be a positive int; got {n_boot!r}.")
+    return int(n_boot)
+
+
+def _check_distributions(distributions):
+    if not isinstance(distributions, Mapping) or len(distributions) == 0:
+        raise TypeError(
+            "`distributions` must be a non-empty dict of model name to "
+            f"PerformanceDistribution; got {type(distributions).__name__}."
+        )
+    out = {}
+    for name, dist in distributions.items():
+        if not isinstance(name, str):
+            raise TypeError(f"Model names must be str; got {name!r}.")
+        if not isinstance(dist, PerformanceDistribution):
+            dist = PerformanceDistribution(dist)
+        out[name] = PerformanceDistribution(
+            dist.scores, metric=dist.metric, greater_is_better=dist.greater_is_better,
+            name=name, groups=dist.groups, seeds=dist.seeds,
+        )
+    directions = {d.greater_is_better for d in out.values()}
+    if len(directions) > 1:
+        raise ValueError(
+            "All distributions must share `greater_is_better`; got "
+            f"{ {n: d.greater_is_better for n, d in out.items()} }."
+        )
+    metrics = {d.metric for d in out.values()} - {None}
+    if len(metrics) > 1:
+        raise ValueError(
+            f"All distributions must measure the same metric; got {sorted(metrics)}."
+        )
+    return out
+
+
+def _record(caught, notes, where):
+    """Append the messages of caught warnings to ``notes`` (deduplicated)."""
+    for w in caught:
+        text = f"{where}: {w.category.__name__}: {w.message}"
+        if text not in notes:
+            notes.append(text)
+
+
+_MIRROR = {
+    "better": "worse",
+    "better, not meaningful": "worse, not meaningful",
+    "no significant difference": "no significant difference",
+    "worse, not meaningful": "better, not meaningful",
+    "worse": "better",
+}
+
+
+def _mirror(c):
+    """``b.compare(a)`` from ``a.compare(b)``: P(b > a) = 1 - P(a > b).
+
+    Exact because ties count 1/2 in every resample; the interval mirrors,
+    the decision swaps sides, the two-sided p-value stays (and the rank test
+    with its possible permutation null is not run twice).
+    """
+    md = c.mean_difference
+    mean_difference = dataclasses.replace(
+        md, estimate=-md.estimate, low=-md.high, high=-md.low
+    )
+    return dataclasses.replace(
+        c, estimate=1.0 - c.estimate, low=1.0 - c.high, high=1.0 - c.low,
+        decision=_MIRROR[c.decision], n_self=c.n_other, n_other=c.n_self,
+        mean_difference=mean_difference, names=c.names[::-1],
+    )
+
 
 class ModelSelectionReport:
-    pass
+    """Distributions, pairwise comparisons and the best models of a benchmark.
+
+    Usually built by :func:`compare_models`; it can also be built from any
+    distributions (e.g. seeded deep-learning runs), paired when they carry
+    identical ``seeds``.
+
+    Parameters
+    ----------
+    distributions : dict of str to PerformanceDistribution
+        One distribution per model, in the order to use for ties. All must
+        share ``greater_is_better`` (and ``metric`` when set).
+    gamma : float, default=0.75
+        Threshold of a meaningful probability of outperforming
+        (Bouthillier et al., App. C.6).
+    confidence : float, default=0.95
+        Confidence level of every interval; ``1 - confidence`` is the level
+        at which corrected p-values are called significant.
+    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+        Multiple-comparison correction of the p-values of the best model
+        against each other model (see Notes).
+    n_boot : int, default=2000
+        Bootstrap resamples of each comparison.
+    random_state : int, numpy.random.Generator or None, default=None
+        Root of the bootstrap seeds of the comparisons and quantile intervals;
+        ``None`` draws fresh entropy, recorded in ``random_state_``.
+    settings : dict or None, default=None
+        How the scores were produced (what was varied, cv, scoring, seeds ...),
+        shown in the report so the run can be reproduced.
+
+    Attributes
+    ----------
+    distributions : dict of str to PerformanceDistribution
+        One per model, named by its key.
+    names : list of str
+        Model names in the given order.
+    ranking : list of str
+        Model names by mean score, best first (stable: ties keep the given
+        order).
+    best : str
+        Model with the best mean in the metric's direction; ties go to the
+        first in the given order.
+    comparisons : dict of (str, str) to Comparison
+        ``comparisons[a, b]`` is ``distributions[a].compare(distributions[b])``
+        for every ordered pair ``a != b``; the pair later in the given order
+        is the mirror image of the earlier one (``P(b > a) = 1 - P(a > b)``,
+        the interval and decision mirrored, same p-value).
+    p_values : dict of str to float
+        For every model except ``best``: the p-value of
+        ``comparisons[best, model]`` (Wilcoxon signed-rank when paired,
+        Mann-Whitney U otherwise; two-sided).
+    p_adjusted : dict of str to float
+        Those p-values after ``correction``.
+    tied_with_best : list of str
+        ``best`` and every model not significantly worse than it after the
+        correction, in the given order.
+    notes : list of str
+        Warnings raised while computing the statistics (ties, small samples,
+        dependent observations ...), shown in the report.
+    random_state_ : int
+        Entropy of the bootstrap seeds.
+
+    Notes
+    -----
+    Which p-values are corrected: the family is the ``m = k - 1`` tests of the
+    best model against each other model (``comparisons[best, model].p_value``).
+    A model is *significantly worse than the best* when its corrected p-value
+    is below ``1 - confidence`` and ``P(best > model) > 0.5``; all other models
+    are in ``tied_with_best``. Pairwise comparisons among the other models are
+    reported but not part of the family and not corrected.
+
+    The ``decision`` of each comparison is the per-comparison rule of
+    Bouthillier et al., App. C.6 (percentile-bootstrap CI of P(A > B) against
+    0.5 and ``gamma``), not corrected; near the boundary it can disagree with
+    the corrected p-value. The recommendation (Sec. 5) is to report the best
+    model together with all models within the significance bounds, which is
+    ``tied_with_best``. The best model's mean is optimistically biased
+    (winner's curse, textbook chapter Sec. 4.3); re-evaluate it on fresh data
+    before trusting its number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf import ModelSelectionReport, PerformanceDistribution
+    >>> rng = np.random.default_rng(0)
+    >>> seeds = {"split": np.arange(30)}
+    >>> base = rng.normal(0.9, 0.02, 30)
+    >>> dists = {
+    ...     name: PerformanceDistribution(base + shift + rng.normal(0, 0.005, 30),
+    ...                                   metric="accuracy", seeds=seeds)
+    ...     for name, shift in [("a", 0.0), ("b", 0.01), ("c", -0.001)]
+    ... }
+    >>> report = ModelSelectionReport(dists, random_state=0)
+    >>> report.best, report.tied_with_best
+    ('b', ['b'])
+    >>> round(report.comparisons["b", "a"].estimate, 3)
+    0.933
+    """
+
+    def __init__(
+        self, distributions, *, gamma=0.75, confidence=0.95, correction="holm",
+        n_boot=2000, random_state=None, settings=None,
+    ):
+        self.distributions = _check_distributions(distributions)
+        self.gamma = _check_gamma(gamma)
+        self.confidence = _check_confidence(confidence)
+        self.correction = _check_correction(correction)
+        self.n_boot = _check_n_boot(n_boot)
+        self.random_state_ = _root_entropy(random_state)
+        self.settings = dict(settings or {})
+        self.evaluators = None
+        self.notes = []
+        self._frames = {}
+
+        self.names = list(self.distributions)
+        first = self.distributions[self.names[0]]
+        self.metric = first.metric
+        self.greater_is_better = first.greater_is_better
+        sign = 1.0 if self.greater_is_better else -1.0
+        means = np.array([sign * self.distributions[n].mean() for n in self.names])
+        order = np.argsort(-means, kind="stable")  # ties keep the given order
+        self.ranking = [self.names[i] for i in order]
+        self.best = self.ranking[0]
+        self._compare_all()
+        self._select()
+
+    # ------------------------------------------------------------------
+    def _seed_sequence(self):
+        return np.random.SeedSequence([self.random_state_, _BOOT_TAG])
+
+    def _compare_all(self):
+        names = self.names
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        # one seed per unordered pair: (a, b) and (b, a) share their resamples
+        boot_seeds = self._seed_sequence().generate_state(max(len(pairs), 1))
+        self.comparisons = {}
+        for (a, b), seed in zip(pairs, boot_seeds, strict=False):
+            da, db = self.distributions[a], self.distributions[b]
+            kw = dict(
+                gamma=self.gamma, confidence=self.confidence,
+                n_boot=self.n_boot, random_state=int(seed),
+            )
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                self.comparisons[a, b] = da.compare(db, **kw)
+            _record(caught, self.notes, f"{a} vs {b}")
+            self.comparisons[b, a] = _mirror(self.comparisons[a, b])
+
+    def _select(self):
+        others = [n for n in self.names if n != self.best]
+        raw = np.array([self.comparisons[self.best, n].p_value for n in others])
+        adjusted = correct_pvalues(raw, correction=self.correction)
+        self.p_values = dict(zip(others, raw.tolist(), strict=True))
+        self.p_adjusted = dict(zip(others, adjusted.tolist(), strict=True))
+        alpha = 1.0 - self.confidence
+        worse = {
+            n for n, p in self.p_adjusted.items()
+            if p < alpha and self.comparisons[self.best, n].estimate > 0.5
+        }
+        self.tied_with_best = [n for n in self.names if n not in worse]
+
+    # ------------------------------------------------------------------
+    @property
+    def n_models(self):
+        """Number of models."""
+        return len(self.names)
+
+    def prob_matrix(self):
+        """P(row > column) for every pair of models, in ranking order.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Square frame indexed by model name (ranking order), NaN on the
+            diagonal.
+        """
+        import pandas as pd
+
+        names = self.ranking
+        mat = np.full((len(names), len(names)), np.nan)
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                if a != b:
+                    mat[i, j] = self.comparisons[a, b].estimate
+        return pd.DataFrame(mat, index=pd.Index(names, name="P(row > column)"), columns=names)
+
+    def to_frame(self, quantiles=(0.1, 0.5, 0.9)):
+        """One row per model, best first.
+
+        Parameters
+        ----------
+        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
+            Quantile levels to report, each with its confidence interval
+            (``quantile_ci(method="auto")``) and the method used.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by model name in ranking order, with columns ``rank``,
+            ``n``, ``mean``, ``mean_low``, ``mean_high``, ``mean_method``,
+            ``sd`` (``ddof=1``); for each level ``q``: ``q<q>``,
+            ``q<q>_low``, ``q<q>_high``, ``q<q>_method``; then
+            ``p_best_better`` (P(best > model)), ``p_best_better_low``,
+            ``p_best_better_high``, ``decision`` (of ``comparisons[best,
+            model]``, ``"best"`` for the best model), ``mean_difference``
+            (best minus model), ``p_value``, ``p_adjusted`` and
+            ``tied_with_best``.
+        """
+        key = tuple(float(q) for q in np.atleast_1d(quantiles))
+        if key not in self._frames:
+            self._frames[key] = self._build_frame(key)
+        return self._frames[key].copy()
+
+    def _build_frame(self, quantiles):
+        import pandas as pd
+
+        q = np.asarray(quantiles, dtype=float)
+        seeds = self._seed_sequence().spawn(1)[0].generate_state(self.n_models)
+        rows = []
+        for rank, name in enumerate(self.ranking, start=1):
+            dist = self.distributions[name]
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                mean = dist.mean_ci(confidence=self.confidence)
+                row = {
+                    "model": name, "rank": rank, "n": dist.n,
+                    "mean": float(dist.mean()), "mean_low": mean.low,
+                    "mean_high": mean.high, "mean_method": mean.method,
+                    "sd": float(dist.std(ddof=1)),
+                }
+                if q.size:
+                    seed = int(seeds[self.names.index(name)])
+                    qci = dist.quantile_ci(q, confidence=self.confidence, random_state=seed)
+                    methods = np.broadcast_to(np.asarray(qci.method, dtype=object), q.shape)
+                    for i, level in enumerate(q):
+                        col = f"q{level:g}"
+                        row[col] = float(np.atleast_1d(qci.estimate)[i])
+                        row[f"{col}_low"] = float(np.atleast_1d(qci.low)[i])
+                        row[f"{col}_high"] = float(np.atleast_1d(qci.high)[i])
+                        row[f"{col}_method"] = str(methods[i])
+                if name == self.best:
+                    row.update(
+                        p_best_better=np.nan, p_best_better_low=np.nan,
+                        p_best_better_high=np.nan, decision="best",
+                        mean_difference=0.0, p_value=np.nan, p_adjusted=np.nan,
+                    )
+                else:
+                    c = self.comparisons[self.best, name]
+                    row.update(
+                        p_best_better=c.estimate, p_best_better_low=c.low,
+                        p_best_better_high=c.high, decision=c.decision,
+                        mean_difference=c.mean_difference.estimate,
+                        p_value=self.p_values[name], p_adjusted=self.p_adjusted[name],
+                    )
+            _record(caught, self.notes, name)
+            row["tied_with_best"] = name in self.tied_with_best
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("model")
+
+    # ------------------------------------------------------------------
+    def to_markdown(self, quantiles=(0.1, 0.5, 0.9)):
+        """The summary table as GitHub-flavoured markdown, with the settings.
+
+        Parameters
+        ----------
+        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
+            Quantile levels to show.
+
+        Returns
+        -------
+        str
+        """
+        from ._format import _markdown_report
+
+        return _markdown_report(self, quantiles)
+
+    def to_html(self, path=None, *, quantiles=(0.1, 0.5, 0.9), plots=True):
+        """One self-contained HTML page: settings, tables and plots.
+
+        CSS and plots (base64 PNG) are embedded; the page loads nothing from
+        the network and opens in any browser.
+
+        Parameters
+        ----------
+        path : str or path-like or None, default=None
+            Where to write the page (UTF-8); ``None`` only returns it.
+        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
+            Quantile levels to show.
+        plots : bool, default=True
+            Embed plots (needs matplotlib; without it the page says so).
+
+        Returns
+        -------
+        str
+            The HTML document.
+        """
+        from ._html import _html_report
+
+        html = _html_report(self, quantiles, full=True, plots=plots)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(html)
+        return html
+
+    def _repr_html_(self):
+        from ._html import _html_report
+
+        return _html_report(self, (0.1, 0.5, 0.9), full=False, plots=False)
+
+    def plot(self, axes=None, *, quantiles=(0.1, 0.5, 0.9)):
+        """Per-model scores with quantile intervals, and the P(A > B) matrix.
+
+        Parameters
+        ----------
+        axes : sequence of two matplotlib Axes or None, default=None
+            Where to draw; ``None`` creates a new figure.
+        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
+            Quantile levels drawn with their confidence intervals.
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+
+        Raises
+        ------
+        ImportError
+            If matplotlib is not installed (``pip install skperf[plot]``).
+        """
+        from ._plot import _plot_report
+
+        return _plot_report(self, axes=axes, quantiles=quantiles)
+
+    def __repr__(self):
+        return (
+            f"ModelSelectionReport(n_models={self.n_models}, best={self.best!r}, "
+            f"tied_with_best={self.tied_with_best!r}, confidence={self.confidence:g}, "
+            f"gamma={self.gamma:g}, correction={self.correction!r})"
+        )
+
+    def __str__(self):
+        return self.to_markdown()
 
 
-def compare_models(estimators, X, y=None, **kwargs):
-    raise NotImplementedError
+def _describe(obj):
+    return "None" if obj is None else repr(obj)
+
+
+def _vary_list(vary):
+    if isinstance(vary, str):
+        return list(_VARY_ALL) if vary == "all" else [vary]
+    return [v for v in _VARY_ALL if v in set(vary)]
+
+
+def compare_models(
+    estimators, X, y=None, *, groups=None, scoring=None, cv=None, n_repeats=10,
+    vary="all", random_state=None, n_jobs=None, gamma=0.75, confidence=0.95,
+    correction="holm", progress=False, n_boot=2000,
+):
+    """Evaluate several models on shared seeds and compare them.
+
+    Parameters
+    ----------
+    estimators : dict of str to estimator
+        Models to compare, by name. The order breaks ties for the best model.
+    X : array-like of shape (n_samples, n_features)
+        Data.
+    y : array-like of shape (n_samples,) or None, default=None
+        Target.
+    groups : array-like of shape (n_samples,) or None, default=None
+        Group labels for group-aware splitters.
+    scoring : str, callable or None, default=None
+        Scorer (as in :func:`sklearn.model_selection.cross_val_score`);
+        ``None`` uses each estimator's ``score``.
+    cv : int, cross-validation generator, iterable or None, default=None
+        Splitter of each repeat; ``None`` is one out-of-bootstrap split per
+        repeat (see :class:`~skperf.RepeatedEvaluator`).
+    n_repeats : int, default=10
+        Repeats per model.
+    vary : "all" or subset of {"split", "init", "search"}, default="all"
+        Sources of variation re-seeded at each repeat.
+    random_state : int, numpy.random.RandomState, numpy.random.Generator or None, default=None
+        Root of the one seed stream all models share. ``None`` draws fresh
+        entropy, recorded in the report (``settings["random_state"]``).
+    n_jobs : int or None, default=None
+        Parallel jobs; all fits of all models run in one pool.
+    gamma : float, default=0.75
+        Threshold of a meaningful probability of outperforming.
+    confidence : float, default=0.95
+        Confidence level of every interval and ``1 - confidence`` as the
+        significance level of the corrected p-values.
+    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+        Multiple-comparison correction (see :class:`ModelSelectionReport`).
+    progress : bool, default=False
+        Show one progress bar over all fits.
+    n_boot : int, default=2000
+        Bootstrap resamples of each comparison.
+
+    Returns
+    -------
+    ModelSelectionReport
+        With ``evaluators`` (the fitted :class:`~skperf.RepeatedEvaluator`
+        per model, ``results_`` holding one row per fit).
+
+    Notes
+    -----
+    Every model gets the same ``random_state`` (``None`` resolved once to one
+    drawn entropy), hence the same split, initialization and search seeds per
+    repeat: the distributions are paired and compared with paired tests
+    (Bouthillier et al., App. C.2). The best model is the one with the best
+    mean; the p-values of the best against each other model are corrected
+    (see :class:`ModelSelectionReport`, Notes).
+
+    References
+    ----------
+    Bouthillier et al. (2021), Sec. 4.1, Sec. 5 and App. C.2-C.6; textbook
+    chapter "Confidence Intervals for Model Performance", Sec. 4.1-4.4.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from skperf import compare_models
+    >>> X, y = make_classification(n_samples=200, random_state=0)
+    >>> models = {
+    ...     "logreg": LogisticRegression(),
+    ...     "tree": DecisionTreeClassifier(max_depth=3),
+    ...     "dummy": DummyClassifier(),
+    ... }
+    >>> report = compare_models(models, X, y, n_repeats=10, random_state=0)
+    >>> report.best, report.tied_with_best
+    ('logreg', ['logreg', 'tree'])
+    >>> {name: round(p, 4) for name, p in report.p_adjusted.items()}
+    {'tree': 0.5781, 'dummy': 0.0039}
+    """
+    from .._evaluator import RepeatedEvaluator, _fit_evaluators
+
+    if not isinstance(estimators, Mapping) or len(estimators) == 0:
+        raise TypeError(
+            "`estimators` must be a non-empty dict of model name to estimator; "
+            f"got {type(estimators).__name__}."
+        )
+    for name, est in estimators.items():
+        if not isinstance(name, str):
+            raise TypeError(f"`estimators` keys must be str model names; got {name!r}.")
+        if not hasattr(est, "fit"):
+            raise TypeError(
+                f"`estimators[{name!r}]` must be an estimator with `fit`; got {est!r}."
+            )
+    # validate before the (expensive) fits
+    gamma = _check_gamma(gamma)
+    confidence = _check_confidence(confidence)
+    correction = _check_correction(correction)
+    n_boot = _check_n_boot(n_boot)
+    entropy = _root_entropy(random_state)
+
+    evaluators = {
+        name: RepeatedEvaluator(
+            est, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=vary,
+            random_state=entropy, n_jobs=n_jobs, refit=False,
+        )
+        for name, est in estimators.items()
+    }
+    _fit_evaluators(evaluators, X, y, groups=groups, n_jobs=n_jobs, progress=progress)
+    distributions = {name: ev.distribution_ for name, ev in evaluators.items()}
+
+    import sklearn
+
+    from .. import __version__
+
+    settings = {
+        "models": {name: repr(est) for name, est in estimators.items()},
+        "vary": _vary_list(vary),
+        "n_repeats": n_repeats,
+        "cv": _describe(cv) + (" (one out-of-bootstrap split per repeat)" if cv is None else ""),
+        "scoring": _describe(scoring) + (" (estimator's default score)" if scoring is None else ""),
+        "random_state": entropy,
+        "n_samples": len(X),
+        "skperf": __version__,
+        "scikit-learn": sklearn.__version__,
+    }
+    report = ModelSelectionReport(
+        distributions, gamma=gamma, confidence=confidence, correction=correction,
+        n_boot=n_boot, random_state=entropy, settings=settings,
+    )
+    report.evaluators = evaluators
+    return report

@@ -1,24 +1,398 @@
 """Probability of outperforming P(A > B) (Bouthillier et al. 2021, Sec. 4.1, App. C).
 
-STUB: interface fixed, implementation in progress.
+P(A > B) is the probability that a score of A beats a score of B, ties
+counting one half. Paired scores (same seeds) compare pair ``i`` of A with
+pair ``i`` of B; unpaired scores compare all ``n * m`` pairs (the
+Mann-Whitney form ``U / (n m)``), computed from ranks so that no ``n x m``
+matrix is built. The working axis is last; leading axes are a batch.
 """
 
 from __future__ import annotations
 
-__all__ = ["noether_sample_size", "outperform_decision", "prob_outperform", "prob_outperform_ci"]
+import math
+import numbers
+
+import numpy as np
+from scipy import special, stats
+
+from ._bootstrap import _CHUNK_ELEMENTS, _iter_indices, _percentile_bounds, _warn_n_boot
+from ._mean import _bootstrap_mean, _resample_counts
+from ._results import DECISIONS
+from ._validation import _check_confidence, _check_rng, _check_sample
+
+__all__ = [
+    "noether_sample_size",
+    "outperform_decision",
+    "prob_outperform",
+    "prob_outperform_ci",
+]
 
 
-def prob_outperform(a, b, *, paired, greater_is_better=True):
-    raise NotImplementedError
+def _check_gamma(gamma):
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
+        raise TypeError(f"`gamma` must be a float in (0.5, 1); got {gamma!r}.")
+    if not 0.5 < float(gamma) < 1:
+        hint = f" Did you mean {gamma / 100:g}?" if 50 < gamma < 100 else ""
+        raise ValueError(f"`gamma` must be in (0.5, 1); got {gamma!r}.{hint}")
+    return float(gamma)
 
 
-def prob_outperform_ci(a, b, *, paired, confidence=0.95, n_boot=2000, rng=None, greater_is_better=True):
-    raise NotImplementedError
+def _check_bool(value, name):
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
+    return bool(value)
+
+
+def _prob_outperform_iv(a, b, paired, greater_is_better, axis, min_n=1):
+    paired = _check_bool(paired, "paired")
+    greater_is_better = _check_bool(greater_is_better, "greater_is_better")
+    a = _check_sample(a, axis=axis, min_n=min_n, name="a")
+    b = _check_sample(b, axis=axis, min_n=min_n, name="b")
+    if paired and a.shape[-1] != b.shape[-1]:
+        raise ValueError(
+            "paired=True needs one score of `b` per score of `a`; got "
+            f"{a.shape[-1]} and {b.shape[-1]} scores. Use paired=False."
+        )
+    try:
+        shape = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    except ValueError:
+        raise ValueError(
+            f"The batch axes of `a` {a.shape[:-1]} and `b` {b.shape[:-1]} do not "
+            "broadcast."
+        ) from None
+    a = np.broadcast_to(a, (*shape, a.shape[-1]))
+    b = np.broadcast_to(b, (*shape, b.shape[-1]))
+    if not greater_is_better:
+        # lower is better: P(A better than B) = P(-A > -B)
+        a, b = -a, -b
+    return a, b, paired
+
+
+def _wins(a, b):
+    """Per-pair outcome: 1 if ``a > b``, 1/2 if tied, 0 otherwise."""
+    return (a > b) + 0.5 * (a == b)
+
+
+def _rank_positions(a, b):
+    """For each ``b_j``: ``#(a < b_j)`` and ``#(a <= b_j)``, from ranks.
+
+    Ranks of ``b_j`` in the pooled sample minus its rank within ``b``, so
+    the cost is two sorts, ``O((n + m) log(n + m))``, for any batch shape.
+    """
+    n = a.shape[-1]
+    pooled = np.concatenate([a, b], axis=-1)
+    below = stats.rankdata(pooled, method="min", axis=-1)[..., n:] - stats.rankdata(
+        b, method="min", axis=-1
+    )
+    at_most = stats.rankdata(pooled, method="max", axis=-1)[..., n:] - stats.rankdata(
+        b, method="max", axis=-1
+    )
+    return below.astype(np.intp), at_most.astype(np.intp)
+
+
+def _prob_unpaired(a, b):
+    """``U / (n m)`` with ties counted 1/2: mean over ``b_j`` of its wins."""
+    n, m = a.shape[-1], b.shape[-1]
+    below, at_most = _rank_positions(a, b)
+    # a_i beats b_j for n - #(a <= b_j) of the i; ties: #(a <= b_j) - #(a < b_j)
+    return (n - 0.5 * (below + at_most)).sum(axis=-1) / (n * m)
+
+
+def prob_outperform(a, b, *, paired, greater_is_better=True, axis=-1):
+    """Probability of outperforming P(A > B), ties counting 1/2.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (..., n) and (..., m)
+        Scores of the two models along ``axis``; leading axes are a batch
+        and broadcast against each other.
+    paired : bool
+        ``True``: ``a[i]`` and ``b[i]`` come from the same seeds (split,
+        initialization ...) and only they are compared (``n == m``).
+        ``False``: every score of ``a`` is compared with every score of
+        ``b``.
+    greater_is_better : bool, default=True
+        ``False`` for losses: then A outperforms B when its score is lower.
+    axis : int, default=-1
+        Axis of the observations.
+
+    Returns
+    -------
+    float or ndarray
+        P(A > B), an array of the batch shape for batched input.
+
+    Notes
+    -----
+    Paired: ``mean_i 1[a_i > b_i] + 1/2 1[a_i = b_i]`` (Bouthillier et
+    al., Sec. 4.1, eq. 9). Unpaired: the Mann-Whitney statistic divided by
+    ``n m``, i.e. the same mean over all ``n m`` pairs, computed from ranks
+    in ``O((n + m) log(n + m))``.
+
+    References
+    ----------
+    Bouthillier et al., "Accounting for Variance in Machine Learning
+    Benchmarks", Sec. 4.1 and App. C.2 (pairing).
+
+    Examples
+    --------
+    >>> from skperf.stats import prob_outperform
+    >>> a, b = [0.81, 0.83, 0.80, 0.85], [0.80, 0.84, 0.80, 0.82]
+    >>> float(prob_outperform(a, b, paired=True))  # wins 1, 0, 1/2, 1
+    0.625
+    >>> float(prob_outperform(a, b, paired=False))
+    0.625
+    """
+    a, b, paired = _prob_outperform_iv(a, b, paired, greater_is_better, axis)
+    p = _wins(a, b).mean(axis=-1) if paired else _prob_unpaired(a, b)
+    return p if p.ndim else float(p)
+
+
+def _boot_unpaired(a, b, n_boot, rng):
+    """Percentile-bootstrap replicates of the unpaired P(A > B).
+
+    Each resample draws ``a`` and ``b`` independently (two child generators,
+    so the chunk size never changes the answer). With resample counts
+    ``c_i`` of ``a`` (in sorted order) and ``d_j`` of ``b``, the replicate is
+    ``sum_j d_j (n - (C[<= b_j] + C[< b_j]) / 2) / (n m)`` where ``C`` are
+    cumulative counts of ``a`` below ``b_j``: ``O(n + m)`` per resample and
+    no ``n x m`` matrix.
+    """
+    n, m = a.shape[-1], b.shape[-1]
+    batch_shape = a.shape[:-1]
+    order = np.argsort(a, axis=-1, kind="stable")
+    below, at_most = _rank_positions(a, b)
+    below, at_most = below[..., None, :], at_most[..., None, :]
+    rng_a, rng_b = rng.spawn(2)
+    size = int(np.prod(batch_shape, dtype=np.int64)) * (n + m)
+    chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // max(size, 1)))
+    out = []
+    for idx_a, idx_b in zip(
+        _iter_indices(n, n_boot, rng_a, chunk),
+        _iter_indices(m, n_boot, rng_b, chunk),
+        strict=True,
+    ):
+        k = idx_a.shape[0]
+        count_a = _resample_counts(idx_a, n)  # (k, n), original order
+        count_b = _resample_counts(idx_b, m)  # (k, m)
+        # counts in sorted order of a, per batch element: (..., k, n)
+        sorted_counts = np.moveaxis(count_a[:, order], 0, -2)
+        cum = np.zeros((*batch_shape, k, n + 1))
+        np.cumsum(sorted_counts, axis=-1, out=cum[..., 1:])
+        shape = (*batch_shape, k, m)
+        c_below = np.take_along_axis(cum, np.broadcast_to(below, shape), axis=-1)
+        c_at_most = np.take_along_axis(cum, np.broadcast_to(at_most, shape), axis=-1)
+        wins_j = n - 0.5 * (c_below + c_at_most)  # wins of the resampled a vs b_j
+        out.append((wins_j * count_b).sum(axis=-1) / (n * m))
+    return np.concatenate(out, axis=-1)
+
+
+def prob_outperform_ci(
+    a,
+    b,
+    *,
+    paired,
+    confidence=0.95,
+    n_boot=2000,
+    rng=None,
+    greater_is_better=True,
+    axis=-1,
+):
+    """P(A > B) with a percentile-bootstrap confidence interval.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (..., n) and (..., m)
+        Scores of the two models along ``axis`` (at least 2 each); leading
+        axes are a batch.
+    paired : bool
+        ``True`` resamples pairs (the same indices for ``a`` and ``b``,
+        Bouthillier et al., App. C.5); ``False`` resamples each sample
+        independently.
+    confidence : float, default=0.95
+        Confidence level in (0, 1).
+    n_boot : int or "auto", default=2000
+        Number of bootstrap resamples.
+    rng : numpy.random.Generator, int or None, default=None
+        Source of randomness.
+    greater_is_better : bool, default=True
+        ``False`` for losses.
+    axis : int, default=-1
+        Axis of the observations.
+
+    Returns
+    -------
+    estimate, low, high : float or ndarray
+        P(A > B) on the original samples and the percentile interval;
+        arrays of the batch shape for batched input.
+
+    Warns
+    -----
+    SmallSampleWarning
+        When an explicit ``n_boot`` leaves fewer than 10 resamples in a tail.
+
+    Notes
+    -----
+    Percentile bootstrap as in Bouthillier et al., App. C.5, vectorized
+    over resamples (chunks of resamples, one array operation each).
+    Paired, the replicate is the resampled mean of the per-pair outcomes;
+    unpaired, the Mann-Whitney form of the two resampled samples. The
+    paper recommends the percentile bootstrap for P(A > B) below about
+    0.95; near 0 or 1 (and for very small ``n``) the interval is too short
+    (it is degenerate when every pair has the same outcome).
+
+    References
+    ----------
+    Bouthillier et al., "Accounting for Variance in Machine Learning
+    Benchmarks", Sec. 4.1, App. C.2 and C.5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf.stats import prob_outperform_ci
+    >>> rng = np.random.default_rng(0)
+    >>> b = rng.normal(0.80, 0.01, size=30)
+    >>> a = b + rng.normal(0.01, 0.01, size=30)
+    >>> est, low, high = prob_outperform_ci(a, b, paired=True, rng=0)
+    >>> print(f"{est:.3f} [{low:.3f}, {high:.3f}]")
+    0.833 [0.700, 0.967]
+    """
+    a, b, paired = _prob_outperform_iv(a, b, paired, greater_is_better, axis, min_n=2)
+    confidence = _check_confidence(confidence)
+    n_boot = _warn_n_boot(confidence, n_boot, stacklevel=3)
+    rng = _check_rng(rng)
+    if paired:
+        wins = _wins(a, b)
+        est = wins.mean(axis=-1)
+        boot = _bootstrap_mean(wins, n_boot, rng)
+    else:
+        est = _prob_unpaired(a, b)
+        boot = _boot_unpaired(a, b, n_boot, rng)
+    low, high = _percentile_bounds(boot, confidence)
+    if est.ndim == 0:
+        return float(est), float(low), float(high)
+    return est, low, high
 
 
 def outperform_decision(low, high, gamma=0.75):
-    raise NotImplementedError
+    """Decision of Bouthillier et al. (App. C.6) from a CI of P(A > B).
+
+    Parameters
+    ----------
+    low, high : float or array-like
+        Confidence interval of P(A > B), within [0, 1].
+    gamma : float, default=0.75
+        Smallest P(A > B) considered meaningful, in (0.5, 1).
+
+    Returns
+    -------
+    str or ndarray of str
+        From A's side, one of ``"better"``, ``"better, not meaningful"``,
+        ``"no significant difference"``, ``"worse, not meaningful"``,
+        ``"worse"``.
+
+    Notes
+    -----
+    App. C.6 states the rule for A's side; the rule for B's side is the
+    same applied to ``P(B > A) = 1 - P(A > B)``:
+
+    ========================================  ===============================
+    interval                                  decision
+    ========================================  ===============================
+    ``low > 0.5`` and ``high > gamma``        ``"better"``
+    ``low > 0.5`` and ``high <= gamma``       ``"better, not meaningful"``
+    ``low <= 0.5 <= high``                    ``"no significant difference"``
+    ``high < 0.5`` and ``low >= 1 - gamma``   ``"worse, not meaningful"``
+    ``high < 0.5`` and ``low < 1 - gamma``    ``"worse"``
+    ========================================  ===============================
+
+    Significance is the lower bound exceeding 0.5 (the null hypothesis
+    P(A > B) = 0.5 is rejected); meaningfulness is the upper bound exceeding
+    ``gamma`` (the alternative P(A > B) > gamma is not rejected), both
+    strict as in App. C.6: an upper bound exactly at ``gamma`` is "not
+    meaningful".
+
+    References
+    ----------
+    Bouthillier et al., "Accounting for Variance in Machine Learning
+    Benchmarks", Sec. 4.1 and App. C.6.
+
+    Examples
+    --------
+    >>> from skperf.stats import outperform_decision
+    >>> outperform_decision(0.62, 0.91)
+    'better'
+    >>> outperform_decision(0.55, 0.70)
+    'better, not meaningful'
+    >>> outperform_decision(0.40, 0.66)
+    'no significant difference'
+    >>> outperform_decision(0.10, 0.35)
+    'worse'
+    """
+    gamma = _check_gamma(gamma)
+    try:
+        low_, high_ = np.broadcast_arrays(
+            np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+        )
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"`low` and `high` must be floats or broadcastable arrays of floats; got "
+            f"{low!r} and {high!r}."
+        ) from None
+    bad = ~((low_ >= 0) & (low_ <= high_) & (high_ <= 1))
+    if np.any(bad):
+        raise ValueError(
+            "`low` and `high` must satisfy 0 <= low <= high <= 1 (a confidence "
+            f"interval of a probability); got low={low!r}, high={high!r}."
+        )
+    better, better_nm, none, worse_nm, worse = DECISIONS
+    out = np.full(low_.shape, none, dtype=object)
+    out[(low_ > 0.5) & (high_ > gamma)] = better
+    out[(low_ > 0.5) & (high_ <= gamma)] = better_nm
+    out[(high_ < 0.5) & (low_ < 1 - gamma)] = worse
+    out[(high_ < 0.5) & (low_ >= 1 - gamma)] = worse_nm
+    return out.item() if out.ndim == 0 else out
 
 
 def noether_sample_size(gamma=0.75, alpha=0.05, beta=0.05):
-    raise NotImplementedError
+    """Number of runs per model to detect P(A > B) >= gamma (Noether, 1987).
+
+    Parameters
+    ----------
+    gamma : float, default=0.75
+        Smallest meaningful P(A > B), in (0.5, 1).
+    alpha : float, default=0.05
+        Rate of false positives (one-sided), in (0, 1).
+    beta : float, default=0.05
+        Rate of false negatives (1 - power), in (0, 1).
+
+    Returns
+    -------
+    int
+        ``ceil((z_{1-alpha} + z_{1-beta})^2 / (6 (gamma - 1/2)^2))``.
+
+    Notes
+    -----
+    Noether's sample size for the Mann-Whitney test, which P(A > B)
+    estimates (Bouthillier et al., App. C.3): 29 runs for gamma = 0.75 and
+    alpha = beta = 0.05, more than 700 below gamma = 0.55.
+
+    References
+    ----------
+    Bouthillier et al., "Accounting for Variance in Machine Learning
+    Benchmarks", App. C.3. G. E. Noether, "Sample size determination for
+    some common nonparametric tests", JASA 82 (1987).
+
+    Examples
+    --------
+    >>> from skperf.stats import noether_sample_size
+    >>> noether_sample_size(0.75)
+    29
+    >>> noether_sample_size(0.6, beta=0.2)
+    104
+    """
+    gamma = _check_gamma(gamma)
+    alpha = _check_confidence(alpha, name="alpha")
+    beta = _check_confidence(beta, name="beta")
+    z = special.ndtri(1 - alpha) + special.ndtri(1 - beta)
+    # round first so that an exact integer quotient is not pushed up by rounding
+    return math.ceil(round(z**2 / (6 * (gamma - 0.5) ** 2), 9))

@@ -1,0 +1,79 @@
+"""Speed of the out-of-bootstrap splitters and of the .632+ no-information value.
+
+Prints ratios measured in one run:
+
+1. ``OutOfBootstrap.split`` (bincount) against the ``np.setdiff1d`` stub it
+   replaced, and ``StratifiedOutOfBootstrap`` against a per-class loop;
+2. the O(n K) no-information value against the naive n^2 pairs array
+   (accuracy and log loss), with the largest absolute difference.
+
+Run: ``python benchmarks/bench_632.py`` (well under a minute).
+"""
+
+import time
+
+import numpy as np
+from sklearn.metrics import accuracy_score, log_loss
+
+from skperf.model_selection import OutOfBootstrap, StratifiedOutOfBootstrap
+from skperf.model_selection._bootstrap_632 import _no_information
+
+
+def _best(fn, repeat=3):
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def _stub_splits(n, n_splits, seed):
+    rng = np.random.RandomState(seed)
+    for _ in range(n_splits):
+        train = rng.randint(0, n, size=n)
+        yield train, np.setdiff1d(np.arange(n), train)
+
+
+def _loop_stratified(y, n_splits, seed):
+    rng = np.random.RandomState(seed)
+    classes = np.unique(y)
+    members = [np.flatnonzero(y == c) for c in classes]
+    for _ in range(n_splits):
+        train = np.concatenate([rng.choice(m, size=m.size) for m in members])
+        yield train, np.setdiff1d(np.arange(y.size), train)
+
+
+def main():
+    n, n_splits = 100_000, 50
+    X = np.zeros((n, 1))
+    y = np.arange(n) % 10
+    t_new = _best(lambda: list(OutOfBootstrap(n_splits, random_state=0).split(X)))
+    t_old = _best(lambda: list(_stub_splits(n, n_splits, 0)))
+    print(f"OutOfBootstrap, n={n}, {n_splits} splits: {t_new:.3f} s; "
+          f"setdiff1d stub / bincount = {t_old / t_new:.1f}x")
+    t_new = _best(
+        lambda: list(StratifiedOutOfBootstrap(n_splits, random_state=0).split(X, y))
+    )
+    t_old = _best(lambda: list(_loop_stratified(y, n_splits, 0)))
+    print(f"StratifiedOutOfBootstrap, 10 classes: {t_new:.3f} s; "
+          f"per-class loop / vectorized = {t_old / t_new:.1f}x")
+
+    rng = np.random.default_rng(0)
+    m, k = 3000, 5
+    yk = rng.integers(0, k, size=m)
+    pred = np.where(rng.random(m) < 0.7, yk, rng.integers(0, k, size=m))
+    proba = rng.dirichlet(np.ones(k), size=m)
+    for name, func, sign, p in [("accuracy", accuracy_score, 1, pred),
+                                ("log_loss", log_loss, -1, proba)]:
+        fast = _no_information(func, sign, {}, yk, p)
+        t_fast = _best(lambda f=func, s=sign, q=p: _no_information(f, s, {}, yk, q))
+        pairs = (np.repeat(yk, m), np.tile(p, (m,) + (1,) * (p.ndim - 1)))
+        t_naive = _best(lambda f=func, pr=pairs: f(*pr), repeat=1)
+        naive = sign * func(*pairs)
+        print(f"no-information {name}, n={m}, K={k}: naive n^2 / O(nK) = "
+              f"{t_naive / t_fast:.0f}x, |difference| = {abs(fast - naive):.1e}")
+
+
+if __name__ == "__main__":
+    main()

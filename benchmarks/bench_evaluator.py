@@ -1,0 +1,100 @@
+"""Overhead and parallel scaling of RepeatedEvaluator.
+
+Baseline: ``sklearn.model_selection.cross_validate`` on the same
+out-of-bootstrap splits (drawn with skperf's seeds, passed as one list), so
+the two do the same fits; the ratio is RepeatedEvaluator time / baseline time
+(lower is better). Each timing is the minimum over a few interleaved runs,
+since the machine may be shared.
+
+Targets: overhead <= 1.05 (LogisticRegression, 200 repeats on
+breast_cancer with scaling) and <= 1.25 (DummyClassifier: pure overhead),
+for n_jobs=1 and 2; with ~50 ms fits, RepeatedEvaluator's n_jobs=2 speed-up
+over n_jobs=1 is at least 0.9 times the one cross_validate gets.
+
+Run: ``python benchmarks/bench_evaluator.py``
+"""
+
+import time
+import warnings
+
+import numpy as np
+from sklearn.datasets import load_breast_cancer, make_classification
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_validate
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from skperf import RepeatedEvaluator
+from skperf._seeding import spawn_seeds
+from skperf.model_selection import OutOfBootstrap
+
+
+def oob_splits(X, n_repeats, random_state):
+    _, seeds = spawn_seeds(random_state, n_repeats)
+    return [
+        split
+        for s in seeds["split"]
+        for split in OutOfBootstrap(n_splits=1, random_state=int(s)).split(X)
+    ]
+
+
+def time_pair(est, X, y, n_repeats, n_jobs, n_runs=3):
+    splits = oob_splits(X, n_repeats, 0)
+    ev = RepeatedEvaluator(
+        est, n_repeats=n_repeats, random_state=0, refit=False, n_jobs=n_jobs
+    )
+    t_ev, t_cv = [], []
+    for _ in range(n_runs):  # interleaved, minimum of each
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ev.fit(X, y)
+        t_ev.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        ref = cross_validate(est, X, y, cv=splits, n_jobs=n_jobs)
+        t_cv.append(time.perf_counter() - start)
+    # same fits: same scores (DummyClassifier/lbfgs are deterministic)
+    np.testing.assert_allclose(ev.results_["test_score"], ref["test_score"])
+    return min(t_ev), min(t_cv)
+
+
+def main():
+    X, y = load_breast_cancer(return_X_y=True)
+    cases = {
+        "LogisticRegression": make_pipeline(StandardScaler(), LogisticRegression()),
+        "DummyClassifier": DummyClassifier(),
+    }
+    targets = {"LogisticRegression": 1.05, "DummyClassifier": 1.25}
+    print("overhead over cross_validate on the same 200 out-of-bootstrap splits")
+    for name, est in cases.items():
+        for n_jobs in (1, 2):
+            t_ev, t_cv = time_pair(est, X, y, 200, n_jobs)
+            ratio = t_ev / t_cv
+            ok = "ok" if ratio <= targets[name] else "MISSED"
+            print(
+                f"  {name:<19} n_jobs={n_jobs}: evaluator {t_ev:6.3f} s, "
+                f"cross_validate {t_cv:6.3f} s, ratio {ratio:.3f} "
+                f"(target <= {targets[name]}) {ok}"
+            )
+
+    Xb, yb = make_classification(4000, 60, random_state=0)
+    est = LogisticRegression(max_iter=200, tol=1e-6)
+    start = time.perf_counter()
+    est.fit(Xb, yb)
+    fit_time = time.perf_counter() - start
+    n_repeats = 40
+    t = {n_jobs: time_pair(est, Xb, yb, n_repeats, n_jobs) for n_jobs in (1, 2)}
+    speed_ev = t[1][0] / t[2][0]
+    speed_cv = t[1][1] / t[2][1]
+    ratio = speed_ev / speed_cv
+    print(f"parallel scaling, {n_repeats} fits of ~{1000 * fit_time:.0f} ms")
+    print(
+        f"  speed-up n_jobs=2 over 1: evaluator {speed_ev:.2f}x, cross_validate "
+        f"{speed_cv:.2f}x, ratio {ratio:.3f} (target >= 0.9) "
+        f"{'ok' if ratio >= 0.9 else 'MISSED'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+"""Apply split, init and search seeds to a cloned estimator and splitter.
+
+The three sources of variation of Bouthillier et al. (Sec. 2, App. C.1):
+
+- ``split``: the outer splitter's ``random_state``;
+- ``init``: every ``random_state`` parameter inside the estimator (pipelines,
+  column transformers, ensembles, the estimator inside a search), each given
+  its own int derived from the per-repeat init seed, as
+  ``sklearn.ensemble._base._set_random_states`` does;
+- ``search``: the sampler (``random_state``) and the inner splitter (``cv``)
+  of a hyperparameter search, re-run in every repeat.
+
+Everything here is small functions over a :class:`_VaryPlan`, computed once
+per evaluation from the unfitted estimator, then applied per repeat in the
+calling process. Options such as "fit the search once and hold the chosen
+hyperparameters" or a noisy grid (Bouthillier et al., Sec. 3.2.2 and App. E)
+can be added as further plan fields and ``_apply_*`` functions.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from numbers import Integral
+
+from sklearn.base import clone, is_classifier
+from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.utils.multiclass import type_of_target
+
+from ._seeding import SOURCES, _derive_ints
+from .utils._sklearn_compat import BaseSearchCV
+
+__all__: list[str] = []
+
+_RS = "random_state"
+
+
+# ---------------------------------------------------------------------------
+# vary
+def _check_vary(vary):
+    """Return ``(varied, explicit)``: the sources varied and those named."""
+    if isinstance(vary, str):
+        if vary == "all":
+            return frozenset(SOURCES), frozenset()
+        vary = [vary]
+    vary = list(vary)
+    bad = [v for v in vary if v not in SOURCES]
+    if bad:
+        raise ValueError(
+            f"`vary` must be 'all' or a subset of {set(SOURCES)}; got {vary!r} "
+            f"(unknown: {bad!r})."
+        )
+    return frozenset(vary), frozenset(vary)
+
+
+# ---------------------------------------------------------------------------
+# splitters
+def _is_random_splitter(cv):
+    """Whether a splitter object draws random splits from its ``random_state``."""
+    return hasattr(cv, _RS) and bool(getattr(cv, "shuffle", True))
+
+
+def _seed_splitter(cv, seed):
+    """A copy of splitter ``cv`` with ``random_state=seed`` (a plain int)."""
+    cv = copy.deepcopy(cv)
+    cv.random_state = int(seed)
+    return cv
+
+
+def _shuffled_kfold(n_splits, classifier, y):
+    """Shuffled ``StratifiedKFold``/``KFold`` chosen as ``check_cv`` does."""
+    n_splits = 5 if n_splits is None else int(n_splits)
+    if classifier and y is not None and type_of_target(y) in ("binary", "multiclass"):
+        return StratifiedKFold(n_splits, shuffle=True)
+    return KFold(n_splits, shuffle=True)
+
+
+# ---------------------------------------------------------------------------
+# estimators
+def _is_search(est):
+    """A hyperparameter search: ``BaseSearchCV`` (grid, randomized, halving)."""
+    return isinstance(est, BaseSearchCV)
+
+
+def _has_own_cv(est):
+    """An estimator with an inner ``cv`` of its own (searches, ``*CV`` models)."""
+    return hasattr(est, "get_params") and "cv" in est.get_params(deep=False)
+
+
+# Estimators whose ``random_state`` is used only under some settings. A
+# ``random_state`` on any other estimator is assumed to matter.
+_USES_RANDOM_STATE = {
+    "LogisticRegression": lambda e: e.solver in ("sag", "saga", "liblinear"),
+    "LogisticRegressionCV": lambda e: e.solver in ("sag", "saga", "liblinear"),
+    "Ridge": lambda e: e.solver in ("sag", "saga"),
+    "RidgeClassifier": lambda e: e.solver in ("sag", "saga"),
+    "SVC": lambda e: bool(e.probability),
+    "NuSVC": lambda e: bool(e.probability),
+    "PCA": lambda e: e.svd_solver not in ("full", "covariance_eigh"),
+    "DummyClassifier": lambda e: e.strategy in ("stratified", "uniform"),
+}
+
+
+def _uses_random_state(est):
+    rule = _USES_RANDOM_STATE.get(type(est).__name__)
+    if rule is None or not type(est).__module__.startswith("sklearn."):
+        return True
+    try:
+        return bool(rule(est))
+    except AttributeError:  # pragma: no cover - unexpected sklearn change
+        return True
+
+
+def _owner(est, params, key):
+    """The object holding parameter ``key`` (``a__b__random_state`` -> ``a__b``)."""
+    prefix = key.rpartition("__")[0]
+    return prefix, (est if not prefix else params[prefix])
+
+
+def _join(prefix, name):
+    return f"{prefix}__{name}" if prefix else name
+
+
+@dataclass
+class _VaryPlan:
+    """Which parameters of an estimator each source seeds.
+
+    init_keys : ``random_state`` parameters seeded by the init source.
+    search_keys : samplers' ``random_state`` parameters (search source).
+    search_cv : inner ``cv`` parameter -> splitter to re-seed (search source).
+    search_prefixes : where the hyperparameter searches sit (``""`` = root).
+    init_random, search_random : whether each source has any randomness.
+    """
+
+    init_keys: list = field(default_factory=list)
+    search_keys: list = field(default_factory=list)
+    search_cv: dict = field(default_factory=dict)
+    search_prefixes: list = field(default_factory=list)
+    init_random: bool = False
+    search_random: bool = False
+
+
+def _plan(estimator, y=None, *, shuffle_int_cv=False):
+    """Find the parameters each source seeds in ``estimator``.
+
+    Parameters
+    ----------
+    estimator : estimator
+        The unfitted estimator.
+    y : array-like or None
+        Target, to choose a stratified splitter for an int inner ``cv``.
+    shuffle_int_cv : bool
+        Turn an int (or ``None``) inner ``cv`` into a shuffled (Stratified)
+        KFold with the same number of folds, so that the search source has
+        randomness. Done only when ``"search"`` is named in ``vary``.
+    """
+    params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
+    plan = _VaryPlan()
+    owners = {"": estimator}
+    owners.update(
+        (k, v) for k, v in params.items() if hasattr(v, "get_params") and not isinstance(v, type)
+    )
+    for prefix, obj in sorted(owners.items()):
+        if not _has_own_cv(obj):
+            continue
+        key = _join(prefix, "cv")
+        cv = obj.get_params(deep=False)["cv"]
+        if _is_search(obj):
+            plan.search_prefixes.append(prefix)
+        if _is_random_splitter(cv):
+            plan.search_cv[key] = cv
+        elif shuffle_int_cv and (cv is None or isinstance(cv, Integral)):
+            inner = getattr(obj, "estimator", obj)
+            plan.search_cv[key] = _shuffled_kfold(cv, is_classifier(inner), y)
+    for key in sorted(k for k in params if k == _RS or k.endswith("__" + _RS)):
+        prefix, obj = _owner(estimator, params, key)
+        if _is_search(obj):  # a search's own random_state is its sampler
+            plan.search_keys.append(key)
+            plan.search_random = True
+        else:
+            plan.init_keys.append(key)
+            plan.init_random |= _uses_random_state(obj)
+    plan.search_random |= bool(plan.search_cv)
+    return plan
+
+
+def _apply(estimator, plan, init_seed, search_seed):
+    """A clone of ``estimator`` with the init and search seeds of one repeat.
+
+    Every parameter gets a plain int (a ``RandomState`` would be shared by
+    reference between fits once cloned); each gets its own int derived from
+    the source seed, in sorted parameter order.
+    """
+    params = dict(zip(plan.init_keys, _derive_ints(init_seed, len(plan.init_keys))))
+    n_search = len(plan.search_keys) + len(plan.search_cv)
+    ints = _derive_ints(search_seed, n_search)
+    params.update(zip(plan.search_keys, ints))
+    for (key, cv), seed in zip(plan.search_cv.items(), ints[len(plan.search_keys):]):
+        params[key] = _seed_splitter(cv, seed)
+    est = clone(estimator)
+    if params:
+        est.set_params(**params)
+    return est
+
+
+def _best_params(est, plan):
+    """Hyperparameters chosen by the fitted searches of ``est``, or ``None``."""
+    if not plan.search_prefixes:
+        return None
+    params = est.get_params(deep=True)
+    found = {}
+    for prefix in plan.search_prefixes:
+        obj = est if not prefix else params.get(prefix)
+        if hasattr(obj, "best_params_"):
+            found[prefix] = obj.best_params_
+    if not found:
+        return None
+    return found[""] if list(found) == [""] else found
+
+
+# ---------------------------------------------------------------------------
+# warnings
+def _no_variation(plan, split_random, varied, explicit):
+    """Messages for the sources in ``vary`` that have no randomness.
+
+    Named sources warn when they have nothing to vary; under ``vary="all"``
+    sources that do not apply stay silent, and only an evaluation where
+    nothing at all varies warns.
+    """
+    has = {"split": split_random, "init": plan.init_random, "search": plan.search_random}
+    if not explicit:
+        if varied and not any(has.values()):
+            return [
+                "no source of variation has any randomness (the splits are fixed "
+                "and the estimator has no random_state that it uses): every repeat "
+                "gives the same scores"
+            ]
+        return []
+    msgs = []
+    if "split" in explicit and not split_random:
+        msgs.append(
+            "'split': the splitter has no random_state or does not shuffle, so "
+            "every repeat uses the same splits"
+        )
+    if "init" in explicit and not plan.init_random:
+        msgs.append(
+            "'init': the estimator has no random_state parameter that it uses "
+            "(with these settings it is deterministic)"
+        )
+    if "search" in explicit and not plan.search_random:
+        if plan.search_prefixes or plan.search_cv:
+            msgs.append(
+                "'search': the search has no random sampler and its inner cv "
+                "does not shuffle; pass e.g. cv=KFold(5, shuffle=True)"
+            )
+        else:
+            msgs.append("'search': the estimator is not a hyperparameter search")
+    return msgs

@@ -1,0 +1,472 @@
+"""Metric specifications: names, input checks and vectorized forms.
+
+A metric is resolved to a :class:`_MetricSpec` and then *prepared* on the
+data (:func:`_prepare`), which gives one of three vectorized forms used by
+the resampling engine in :mod:`skperf.metrics._resample`:
+
+``"sums"``
+    The metric is a function of column sums of a per-row feature matrix
+    ``F`` (n, k) and of the number of rows: confusion-matrix metrics
+    (features are cell indicators), accuracy, MAE, MSE, log loss, Brier
+    score, R^2. A resample is then summarized by weighted sums
+    ``W @ F`` -- or, when ``F`` has few distinct rows, by multinomial
+    counts of those rows, which is exact and needs no row indices at all.
+``"auc"``
+    Binary ROC AUC, computed for a whole matrix of row weights at once
+    from the scores sorted once.
+``"loop"``
+    Anything else (other scikit-learn metrics or scorers, callables): the
+    function is called once per resample on the resampled rows.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__: list[str] = []
+
+_EPS = np.finfo(np.float64).eps
+
+
+@dataclass(frozen=True)
+class _MetricSpec:
+    """What a metric is and how to compute it."""
+
+    name: str
+    kind: str  # "sums", "auc" or "loop"
+    target: str  # "labels", "binary", "scores", "proba", "regression", "any"
+    features: object = None  # (y_true, y_pred, pos) -> F (n, k)
+    stat: object = None  # (S (b, k), T (b,)) -> (b,) values
+    proportion: object = None  # (y_true, y_pred, pos) -> (k, n) counts
+    func: object = None  # loop kind: (y_true, y_pred) -> float
+    response: tuple = ("predict",)
+    sign: float = 1.0
+    description: str = ""
+    aliases: tuple = field(default=())
+
+
+def _div(a, b):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(b > 0, a / np.where(b > 0, b, 1), np.nan)
+
+
+# ---- confusion-cell metrics (binary) -------------------------------------
+def _cells(y_true, y_pred, pos):
+    t = y_true == pos
+    p = y_pred == pos
+    return np.column_stack([t & p, ~t & p, t & ~p, ~t & ~p]).astype(float)
+
+
+def _cell_stat(fn):
+    def stat(S, T):
+        tp, fp, fn_, tn = S[:, 0], S[:, 1], S[:, 2], S[:, 3]
+        return fn(tp, fp, fn_, tn)
+
+    return stat
+
+
+def _mcc(tp, fp, fn, tn):
+    den = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    return _div(tp * tn - fp * fn, den)
+
+
+def _balanced(tp, fp, fn, tn):
+    return (_div(tp, tp + fn) + _div(tn, tn + fp)) / 2
+
+
+def _cell_counts(num, den):
+    def counts(y_true, y_pred, pos):
+        c = _cells(y_true, y_pred, pos).sum(axis=0)
+        return c[list(num)].sum(), c[list(den)].sum()
+
+    return counts
+
+
+def _correct(y_true, y_pred, pos=None):
+    return (y_true == y_pred).astype(float)[:, None]
+
+
+def _mean_stat(S, T):
+    return _div(S[:, 0], T)
+
+
+# ---- regression and probability metrics ----------------------------------
+def _abs_err(y_true, y_pred, pos=None):
+    return np.abs(y_true - y_pred)[:, None]
+
+
+def _sq_err(y_true, y_pred, pos=None):
+    return ((y_true - y_pred) ** 2)[:, None]
+
+
+def _ape(y_true, y_pred, pos=None):
+    return (np.abs(y_true - y_pred) / np.maximum(np.abs(y_true), _EPS))[:, None]
+
+
+def _r2_features(y_true, y_pred, pos=None):
+    return np.column_stack([y_true, y_true**2, (y_true - y_pred) ** 2])
+
+
+def _r2_stat(S, T):
+    ss_tot = S[:, 1] - _div(S[:, 0] ** 2, T)
+    # relative tolerance: constant targets give ss_tot ~ 0 up to rounding
+    ss_tot = np.where(ss_tot > 1e-12 * np.maximum(S[:, 1], 1e-300), ss_tot, 0.0)
+    return 1 - _div(S[:, 2], ss_tot)
+
+
+def _log_loss_features(y_true, y_pred, pos):
+    if y_pred.ndim == 1:
+        p = np.where(y_true == pos, y_pred, 1 - y_pred)
+    else:
+        classes = np.unique(y_true)
+        col = np.searchsorted(classes, y_true)
+        proba = y_pred / y_pred.sum(axis=1, keepdims=True)
+        p = proba[np.arange(y_true.size), col]
+    return (-np.log(np.clip(p, _EPS, 1 - _EPS)))[:, None]
+
+
+def _brier_features(y_true, y_pred, pos):
+    return ((y_pred - (y_true == pos)) ** 2)[:, None]
+
+
+def _neg(stat):
+    return lambda S, T: -stat(S, T)
+
+
+_SPECS: dict[str, _MetricSpec] = {}
+
+
+def _register(spec):
+    for key in (spec.name, *spec.aliases):
+        _SPECS[key] = spec
+
+
+_PROPORTION_DEFS = {
+    # name: (numerator cells, denominator cells, aliases, description)
+    "recall": ((0,), (0, 2), ("recall_score", "sensitivity", "tpr", "true_positive_rate"), "actual positives"),
+    "specificity": ((3,), (3, 1), ("specificity_score", "tnr", "true_negative_rate"), "actual negatives"),
+    "precision": ((0,), (0, 1), ("precision_score", "ppv", "positive_predictive_value"), "predicted positives"),
+    "npv": ((3,), (3, 2), ("negative_predictive_value",), "predicted negatives"),
+}
+for _name, (_num, _den, _aliases, _desc) in _PROPORTION_DEFS.items():
+    _register(
+        _MetricSpec(
+            _name,
+            "sums",
+            "binary",
+            features=_cells,
+            stat=_cell_stat(
+                lambda tp, fp, fn, tn, _n=_num, _d=_den: _div(
+                    sum((tp, fp, fn, tn)[i] for i in _n),
+                    sum((tp, fp, fn, tn)[i] for i in _d),
+                )
+            ),
+            proportion=_cell_counts(_num, _den),
+            description=f"proportion of the {_desc}",
+            aliases=_aliases,
+        )
+    )
+
+_register(
+    _MetricSpec(
+        "accuracy",
+        "sums",
+        "labels",
+        features=_correct,
+        stat=_mean_stat,
+        proportion=lambda yt, yp, pos: (float((yt == yp).sum()), float(yt.size)),
+        description="proportion of all rows",
+        aliases=("accuracy_score",),
+    )
+)
+_register(
+    _MetricSpec(
+        "error_rate",
+        "sums",
+        "labels",
+        features=_correct,
+        stat=lambda S, T: 1 - _mean_stat(S, T),
+        proportion=lambda yt, yp, pos: (float((yt != yp).sum()), float(yt.size)),
+        description="proportion of all rows",
+        aliases=("error", "zero_one_loss", "misclassification_rate"),
+    )
+)
+for _name, _fn, _aliases in (
+    ("f1", lambda tp, fp, fn, tn: _div(2 * tp, 2 * tp + fp + fn), ("f1_score",)),
+    ("balanced_accuracy", _balanced, ("balanced_accuracy_score",)),
+    ("matthews_corrcoef", _mcc, ("mcc",)),
+    ("jaccard", lambda tp, fp, fn, tn: _div(tp, tp + fp + fn), ("jaccard_score",)),
+):
+    _register(
+        _MetricSpec(_name, "sums", "binary", features=_cells, stat=_cell_stat(_fn), aliases=_aliases)
+    )
+
+for _name, _feat, _aliases, _post in (
+    ("mean_absolute_error", _abs_err, ("mae",), None),
+    ("mean_squared_error", _sq_err, ("mse",), None),
+    ("root_mean_squared_error", _sq_err, ("rmse",), np.sqrt),
+    ("mean_absolute_percentage_error", _ape, ("mape",), None),
+):
+    _stat = _mean_stat if _post is None else (lambda S, T, _p=_post: _p(_mean_stat(S, T)))
+    _register(_MetricSpec(_name, "sums", "regression", features=_feat, stat=_stat, aliases=_aliases))
+    _register(
+        _MetricSpec(
+            "neg_" + _name, "sums", "regression", features=_feat, stat=_neg(_stat), sign=-1.0
+        )
+    )
+_register(
+    _MetricSpec("r2", "sums", "regression", features=_r2_features, stat=_r2_stat, aliases=("r2_score",))
+)
+_register(
+    _MetricSpec(
+        "log_loss", "sums", "proba", features=_log_loss_features, stat=_mean_stat,
+        response=("predict_proba",),
+    )
+)
+_register(
+    _MetricSpec(
+        "neg_log_loss", "sums", "proba", features=_log_loss_features, stat=_neg(_mean_stat),
+        response=("predict_proba",), sign=-1.0,
+    )
+)
+_register(
+    _MetricSpec(
+        "brier_score_loss", "sums", "proba", features=_brier_features, stat=_mean_stat,
+        response=("predict_proba",), aliases=("brier",),
+    )
+)
+_register(
+    _MetricSpec(
+        "neg_brier_score", "sums", "proba", features=_brier_features, stat=_neg(_mean_stat),
+        response=("predict_proba",), sign=-1.0,
+    )
+)
+_register(
+    _MetricSpec(
+        "roc_auc", "auc", "scores", response=("decision_function", "predict_proba"),
+        aliases=("roc_auc_score",),
+    )
+)
+
+#: Metrics whose value is undefined when a resample lacks a class.
+_NEEDS_BOTH_CLASSES = {"roc_auc"}
+
+
+def _sklearn_metric(name):
+    """A scikit-learn scorer or metric function for ``name`` (loop kind), or None."""
+    from sklearn import metrics
+
+    if name in metrics.get_scorer_names():
+        scorer = metrics.get_scorer(name)
+        # scikit-learn's _Scorer keeps the metric, its kwargs, sign and
+        # response method in private attributes; read them defensively.
+        func = getattr(scorer, "_score_func", None)
+        if func is not None:
+            kwargs = dict(getattr(scorer, "_kwargs", {}))
+            sign = float(getattr(scorer, "_sign", 1))
+            response = getattr(scorer, "_response_method", "predict")
+            response = (response,) if isinstance(response, str) else tuple(response)
+
+            def call(y_true, y_pred, _f=func, _k=kwargs, _s=sign):
+                return _s * _f(y_true, y_pred, **_k)
+
+            target = "any" if response == ("predict",) else "scores"
+            return _MetricSpec(name, "loop", target, func=call, response=response, sign=sign)
+    func = getattr(metrics, name, None)
+    if callable(func) and name.endswith(("_score", "_error", "_loss", "_coef", "_corrcoef")):
+        return _MetricSpec(name, "loop", "any", func=func)
+    return None
+
+
+def _resolve(metric):
+    """A :class:`_MetricSpec` for a name or a callable; clear error otherwise."""
+    if callable(metric) and not isinstance(metric, str):
+        name = getattr(metric, "__name__", type(metric).__name__)
+        if hasattr(metric, "_score_func"):  # a scikit-learn scorer object
+            func, kwargs = metric._score_func, dict(getattr(metric, "_kwargs", {}))
+            sign = float(getattr(metric, "_sign", 1))
+            response = getattr(metric, "_response_method", "predict")
+            response = (response,) if isinstance(response, str) else tuple(response)
+            return _MetricSpec(
+                getattr(func, "__name__", name), "loop", "any",
+                func=lambda yt, yp: sign * func(yt, yp, **kwargs), response=response, sign=sign,
+            )
+        return _MetricSpec(name, "loop", "any", func=metric)
+    if not isinstance(metric, str):
+        raise TypeError(
+            "`metric` must be a metric name (str) or a callable(y_true, y_pred); "
+            f"got {metric!r}."
+        )
+    key = metric.lower()
+    if key in _SPECS:
+        return _SPECS[key]
+    spec = _sklearn_metric(metric)
+    if spec is None:
+        raise ValueError(
+            f"`metric` {metric!r} is not known. Use one of {sorted(set(s.name for s in _SPECS.values()))}, "
+            "a scikit-learn metric or scorer name (sklearn.metrics.get_scorer_names()), "
+            "or a callable(y_true, y_pred)."
+        )
+    return spec
+
+
+def _is_proportion(spec):
+    return spec.proportion is not None
+
+
+# ---- input checks ---------------------------------------------------------
+def _check_lengths(y_true, *preds, names=("y_pred",)):
+    n = len(y_true)
+    for p, name in zip(preds, names, strict=True):
+        if len(p) != n:
+            raise ValueError(
+                f"`y_true` and `{name}` must have the same length; got {n} and {len(p)}."
+            )
+    if n == 0:
+        raise ValueError("`y_true` is empty; an interval needs at least one row.")
+
+
+def _pos_label(spec, y_true, y_pred, pos_label):
+    """The positive label of a binary metric; errors for non-binary labels."""
+    labels = np.unique(y_true)
+    if spec.target == "binary":
+        labels = np.unique(np.concatenate([labels, np.unique(y_pred)]))
+    if labels.size > 2:
+        raise ValueError(
+            f"`metric={spec.name!r}` is a binary metric but the labels are not "
+            f"binary: got {labels.size} labels {labels[:10].tolist()}. Use a "
+            "callable or a multiclass scorer name (e.g. 'f1_macro')."
+        )
+    if pos_label is not None:
+        if pos_label not in labels and spec.target != "binary":
+            raise ValueError(
+                f"`pos_label={pos_label!r}` is not among the labels {labels.tolist()}."
+            )
+        return pos_label
+    if set(labels.tolist()) <= {0, 1} or set(labels.tolist()) <= {-1, 1}:
+        return 1
+    raise ValueError(
+        f"Cannot tell the positive class among labels {labels.tolist()} for "
+        f"`metric={spec.name!r}`; pass `pos_label=` (e.g. pos_label={labels[-1]!r})."
+    )
+
+
+def _prepare_arrays(spec, y_true, y_pred, pos_label):
+    """Validated arrays and the positive label for ``spec``."""
+    y_true = np.asarray(y_true)
+    y_pred = np.asarray(y_pred)
+    if y_true.ndim != 1:
+        raise ValueError(f"`y_true` must be 1-D; got shape {y_true.shape}.")
+    pos = None
+    if spec.target in ("binary", "scores", "proba"):
+        if spec.target == "proba" and y_pred.ndim == 2 and np.unique(y_true).size > 2:
+            pos = None
+        else:
+            pos = _pos_label(spec, y_true, y_pred, pos_label)
+    if spec.target in ("scores", "proba", "regression"):
+        try:
+            y_pred = np.asarray(y_pred, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"`y_pred` must be numeric for `metric={spec.name!r}`; got dtype {y_pred.dtype}."
+            ) from None
+        if spec.target == "scores" and y_pred.ndim == 2 and y_pred.shape[1] == 2:
+            y_pred = y_pred[:, 1]
+        if spec.target != "proba" and y_pred.ndim != 1:
+            raise ValueError(
+                f"`y_pred` must be 1-D for `metric={spec.name!r}`; got shape {y_pred.shape}."
+            )
+        if not np.all(np.isfinite(y_pred)):
+            raise ValueError("`y_pred` must be finite; found NaN or infinite values.")
+    if spec.target == "regression":
+        try:
+            y_true = np.asarray(y_true, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"`y_true` must be numeric for `metric={spec.name!r}`; got dtype {y_true.dtype}."
+            ) from None
+    if spec.target == "proba":
+        lo, hi = float(y_pred.min()), float(y_pred.max())
+        if lo < 0 or hi > 1:
+            raise ValueError(
+                f"`y_pred` must hold probabilities in [0, 1] for `metric={spec.name!r}`; "
+                f"got values in [{lo:g}, {hi:g}]."
+            )
+        if y_pred.ndim == 2 and y_pred.shape[1] != np.unique(y_true).size:
+            raise ValueError(
+                f"`y_pred` has {y_pred.shape[1]} probability columns but `y_true` "
+                f"has {np.unique(y_true).size} classes."
+            )
+        if y_pred.ndim == 1 and spec.name in ("brier_score_loss", "neg_brier_score"):
+            pass
+    if spec.target == "scores":
+        n_pos = int(np.sum(y_true == pos))
+        if n_pos in (0, y_true.size):
+            raise ValueError(
+                f"`metric={spec.name!r}` needs both classes in `y_true`; got only "
+                f"one class ({np.unique(y_true).tolist()}) in {y_true.size} rows."
+            )
+    return y_true, y_pred, pos
+
+
+@dataclass
+class _Prepared:
+    """A metric bound to data, in one of the vectorized forms."""
+
+    spec: _MetricSpec
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    pos: object
+    F: np.ndarray | None = None
+    positive: np.ndarray | None = None  # auc kind: bool labels
+
+    def value_from_sums(self, S, T):
+        return self.spec.stat(S, T)
+
+    def loop_value(self, idx):
+        return _call_loop(self.spec.func, self.y_true[idx], self.y_pred[idx])
+
+    def estimate(self):
+        """Metric on the original rows (NaN if undefined)."""
+        n = self.y_true.size
+        if self.spec.kind == "sums":
+            S = self.F.sum(axis=0)[None]
+            return float(self.spec.stat(S, np.array([float(n)]))[0])
+        if self.spec.kind == "auc":
+            from ._resample import _weighted_auc
+
+            return float(_weighted_auc(self.positive, self.y_pred, np.ones((1, n)))[0])
+        return _call_loop(self.spec.func, self.y_true, self.y_pred)
+
+
+def _call_loop(func, y_true, y_pred):
+    """Call a metric; ValueError or an undefined-metric warning gives NaN."""
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UndefinedMetricWarning)
+        try:
+            value = func(y_true, y_pred)
+        except (ValueError, ZeroDivisionError, UndefinedMetricWarning):
+            return np.nan
+    if not isinstance(value, numbers.Real | np.floating | np.integer) and np.ndim(value) != 0:
+        raise TypeError(
+            f"The metric must return a single number; {getattr(func, '__name__', func)!r} "
+            f"returned {value!r}."
+        )
+    return float(value)
+
+
+def _prepare(spec, y_true, y_pred, pos_label=None):
+    """Bind ``spec`` to the data (validated)."""
+    y_true, y_pred, pos = _prepare_arrays(spec, y_true, y_pred, pos_label)
+    prep = _Prepared(spec, y_true, y_pred, pos)
+    if spec.kind == "sums":
+        prep.F = np.asarray(spec.features(y_true, y_pred, pos), dtype=float)
+    elif spec.kind == "auc":
+        prep.positive = y_true == pos
+    return prep

@@ -1,0 +1,237 @@
+"""Vectorized bootstrap over test rows for prepared metrics.
+
+All metrics of one call share the same resamples (Rosen: many metrics at
+once; paired comparisons: the same rows for both models). Resampling units
+are rows, rows within classes (``stratify``) or whole groups (``groups``).
+
+Three paths, chosen from the metrics (see :mod:`._registry`):
+
+* counts: every metric is a function of column sums of a feature matrix
+  with few distinct rows (confusion-cell indicators, 0/1 correctness).
+  Drawing ``n`` rows with replacement then only matters through how often
+  each distinct row is drawn, which is Multinomial(n, frequencies/n) --
+  exact in distribution and O(n_boot x n_distinct) memory, no row indices.
+* gather: sums of arbitrary per-row features, ``F[idx].sum(axis=1)``.
+* weights: row weights ``W = bincount(idx)`` (b, n) for ROC AUC (sorted
+  scores, one pass per chunk) and row indices for a generic metric called
+  once per resample.
+
+Peak extra memory of the gather and weights paths is bounded by
+``_CHUNK_ELEMENTS`` resampled entries per chunk (about 8-16 bytes each).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__: list[str] = []
+
+#: resampled entries (resamples x rows x features) per chunk
+_CHUNK_ELEMENTS = 2_000_000
+#: distinct feature rows up to which the multinomial counts path is used
+_MAX_DISTINCT = 512
+#: blocks of the delete-a-block jackknife for metrics without closed form
+_MAX_JACKKNIFE_BLOCKS = {"auc": 1000, "loop": 200}
+
+
+def _fast_generator(rng):
+    """An SFC64 generator seeded from ``rng``.
+
+    Bulk index drawing with SFC64 is about 2.4x faster than with PCG64
+    (measured: 0.23 vs 0.56 ms per 100,000 indices), and index drawing is
+    the main cost of resampling large test sets. The seed comes from the
+    caller's generator, so results are reproducible from ``random_state``.
+    """
+    return np.random.Generator(np.random.SFC64(rng.integers(0, 2**63, size=4)))
+
+
+def _weighted_auc(positive, scores, W):
+    """ROC AUC for each row of weights ``W`` (b, n); NaN without both classes."""
+    order = np.argsort(scores, kind="stable")
+    s = scores[order]
+    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    pos = positive[order]
+    Wp = np.where(pos, W[:, order], 0.0)
+    Wn = np.where(pos, 0.0, W[:, order])
+    wp = np.add.reduceat(Wp, starts, axis=1)
+    wn = np.add.reduceat(Wn, starts, axis=1)
+    below = np.cumsum(wn, axis=1) - wn  # negative weight strictly below each value
+    num = (wp * (below + 0.5 * wn)).sum(axis=1)
+    den = wp.sum(axis=1) * wn.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+
+class _Units:
+    """Resampling units: rows, rows within strata, or groups."""
+
+    def __init__(self, n, strata=None, groups=None):
+        self.n = n
+        self.strata = None
+        self.row_unit = None
+        if groups is not None:
+            _, self.row_unit = np.unique(groups, return_inverse=True)
+            self.n_units = int(self.row_unit.max()) + 1
+        else:
+            self.n_units = n
+            if strata is not None:
+                _, codes = np.unique(strata, return_inverse=True)
+                self.strata = [np.flatnonzero(codes == c) for c in range(codes.max() + 1)]
+
+    def aggregate(self, F):
+        """Per-unit feature sums (n_units, k)."""
+        if self.row_unit is None:
+            return F
+        out = np.zeros((self.n_units, F.shape[1]))
+        np.add.at(out, self.row_unit, F)
+        return out
+
+    def draw(self, gen, b):
+        """Unit indices (b, n_units) of ``b`` resamples."""
+        if self.strata is None:
+            return gen.integers(0, self.n_units, size=(b, self.n_units))
+        return np.concatenate(
+            [r[gen.integers(0, r.size, size=(b, r.size))] for r in self.strata], axis=1
+        )
+
+    def row_weights(self, idx):
+        """Row weights (b, n) from unit indices (b, n_units)."""
+        b = idx.shape[0]
+        offsets = (np.arange(b) * self.n_units)[:, None]
+        W = np.bincount((idx + offsets).ravel(), minlength=b * self.n_units)
+        W = W.reshape(b, self.n_units).astype(float)
+        return W if self.row_unit is None else W[:, self.row_unit]
+
+
+def _distinct(F):
+    """Distinct rows of F, their inverse, or None if there are too many."""
+    if F.shape[1] == 0:
+        return None
+    # a cheap check before np.unique on rows: few distinct values per column
+    if any(np.unique(F[:, j]).size > _MAX_DISTINCT for j in range(F.shape[1])):
+        return None
+    U, inv = np.unique(F, axis=0, return_inverse=True)
+    if U.shape[0] > _MAX_DISTINCT:
+        return None
+    return U, inv.ravel()
+
+
+def _sums_counts_path(Fu, units, n_boot, gen):
+    """Column sums (n_boot, k) of multinomially resampled distinct rows."""
+    dist = _distinct(Fu)
+    if dist is None:
+        return None
+    U, inv = dist
+    groups = units.strata if units.strata is not None else [np.arange(Fu.shape[0])]
+    S = np.zeros((n_boot, U.shape[0]))
+    for rows in groups:
+        freq = np.bincount(inv[rows], minlength=U.shape[0])
+        S += gen.multinomial(rows.size, freq / rows.size, size=n_boot)
+    return S @ U
+
+
+def _replicates(prepared, n_boot, rng, strata=None, groups=None):
+    """Bootstrap replicates (n_boot, n_metrics) of all prepared metrics.
+
+    Returns
+    -------
+    boot : ndarray of shape (n_boot, n_metrics)
+        NaN where a metric is undefined on a resample.
+    """
+    n = prepared[0].y_true.size
+    units = _Units(n, strata=strata, groups=groups)
+    gen = _fast_generator(rng)
+    sums = [p for p in prepared if p.spec.kind == "sums"]
+    others = [p for p in prepared if p.spec.kind != "sums"]
+    cols = np.cumsum([0] + [p.F.shape[1] for p in sums])
+    F = np.column_stack([np.ones(n)] + [p.F for p in sums])  # col 0: row count
+    Fu = units.aggregate(F)
+    out = np.empty((n_boot, len(prepared)))
+    where = {id(p): j for j, p in enumerate(prepared)}
+
+    def put_sums(S, sl):
+        T = S[:, 0]
+        for p, a, b in zip(sums, cols[:-1], cols[1:], strict=True):
+            out[sl, where[id(p)]] = p.value_from_sums(S[:, 1 + a : 1 + b], T)
+
+    if not others:
+        S = _sums_counts_path(Fu, units, n_boot, gen)
+        if S is not None:
+            put_sums(S, slice(None))
+            return out
+    FuT = np.ascontiguousarray(Fu.T)
+    width = units.n_units * (2 if not others else max(Fu.shape[1], 4))
+    chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // max(width, 1)))
+    for start in range(0, n_boot, chunk):
+        b = min(chunk, n_boot - start)
+        sl = slice(start, start + b)
+        idx = units.draw(gen, b)
+        if not others:
+            # one contiguous 1-D gather per column is several times faster
+            # than gathering rows of a (n, k) matrix and reducing axis 1
+            S = np.empty((b, FuT.shape[0]))
+            S[:, 0] = units.n_units if units.row_unit is None else FuT[0][idx].sum(axis=1)
+            for j in range(1, FuT.shape[0]):
+                S[:, j] = FuT[j][idx].sum(axis=1)
+            put_sums(S, sl)
+            continue
+        W = units.row_weights(idx)
+        if units.row_unit is None:
+            S = W @ Fu
+        else:
+            S = W @ F
+        put_sums(S, sl)
+        for p in others:
+            j = where[id(p)]
+            if p.spec.kind == "auc":
+                out[sl, j] = _weighted_auc(p.positive, p.y_pred, W)
+            elif units.row_unit is None:
+                out[sl, j] = [p.loop_value(r) for r in idx]
+            else:
+                rows = np.arange(n)
+                out[sl, j] = [p.loop_value(np.repeat(rows, w.astype(np.intp))) for w in W]
+    return out
+
+
+def _jackknife(p, rng, groups=None):
+    """Leave-one-unit-out values of a prepared metric (NaN removed).
+
+    Closed form for sums metrics (total minus one unit); for ROC AUC and
+    generic metrics a delete-a-block jackknife over at most 1000 / 200
+    random blocks of units, exact delete-one when there are fewer units.
+    The acceleration estimate of BCa is consistent for either.
+    """
+    n = p.y_true.size
+    units = _Units(n, groups=groups)
+    if p.spec.kind == "sums":
+        F = np.column_stack([np.ones(n), p.F])
+        Fu = units.aggregate(F)
+        dist = _distinct(Fu)
+        if dist is not None:
+            U, inv = dist
+            S = Fu.sum(axis=0) - U
+            vals = p.value_from_sums(S[:, 1:], S[:, 0])[inv]
+        else:
+            S = Fu.sum(axis=0) - Fu
+            vals = p.value_from_sums(S[:, 1:], S[:, 0])
+        return vals[np.isfinite(vals)]
+    n_blocks = min(units.n_units, _MAX_JACKKNIFE_BLOCKS[p.spec.kind])
+    unit_of_row = units.row_unit if units.row_unit is not None else np.arange(n)
+    if n_blocks < units.n_units:
+        perm = rng.permutation(units.n_units)
+        block_of_unit = np.empty(units.n_units, dtype=np.intp)
+        block_of_unit[perm] = np.arange(units.n_units) % n_blocks
+    else:
+        block_of_unit = np.arange(units.n_units)
+    block_of_row = block_of_unit[unit_of_row]
+    vals = np.empty(n_blocks)
+    if p.spec.kind == "auc":
+        chunk = max(1, _CHUNK_ELEMENTS // n)
+        for start in range(0, n_blocks, chunk):
+            blocks = np.arange(start, min(start + chunk, n_blocks))
+            W = (block_of_row[None, :] != blocks[:, None]).astype(float)
+            vals[blocks] = _weighted_auc(p.positive, p.y_pred, W)
+    else:
+        for k in range(n_blocks):
+            vals[k] = p.loop_value(np.flatnonzero(block_of_row != k))
+    return vals[np.isfinite(vals)]

@@ -1,0 +1,128 @@
+"""Self-contained HTML for ModelSelectionReport (no network, no external URLs)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ._format import (
+    _DEFINITIONS,
+    _ci,
+    _conclusion,
+    _methods_line,
+    _pval,
+    _score_format,
+    _settings_items,
+    _summary_table,
+)
+
+__all__: list[str] = []
+
+_CSS = """
+.skperf-report { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: #222; max-width: 1200px; line-height: 1.4; }
+.skperf-report h1 { font-size: 1.5em; margin: 0.3em 0; }
+.skperf-report h2 { font-size: 1.15em; margin: 1.2em 0 0.4em; border-bottom: 1px solid #ddd; }
+.skperf-report table { border-collapse: collapse; font-size: 0.88em; margin: 0.4em 0; }
+.skperf-report th, .skperf-report td { border: 1px solid #ccc; padding: 3px 7px;
+  text-align: right; white-space: nowrap; }
+.skperf-report th { background: #f2f2f2; }
+.skperf-report td:first-child, .skperf-report th:first-child { text-align: left; }
+.skperf-report tr.best td { font-weight: 600; background: #e8f3e8; }
+.skperf-report tr.tied td { background: #f4f9f4; }
+.skperf-report .note { color: #555; font-size: 0.88em; max-width: 1000px; }
+.skperf-report img { max-width: 100%; }
+.skperf-report code { font-size: 0.9em; }
+"""
+
+
+def _table(header, rows, row_classes=None):
+    out = ["<table>", "<thead><tr>"]
+    out += [f"<th>{escape(str(h))}</th>" for h in header]
+    out.append("</tr></thead><tbody>")
+    for i, row in enumerate(rows):
+        cls = row_classes[i] if row_classes else ""
+        out.append(f'<tr class="{cls}">' if cls else "<tr>")
+        out += [f"<td>{escape(str(c))}</td>" for c in row]
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _pairs_table(report):
+    pct = f"{report.confidence:.0%}"
+    header = ["A", "B", f"P(A > B) [{pct} CI]", "decision (A vs B)",
+              f"mean A - B [{pct} CI]", "test", "p (uncorrected)", "paired"]
+    rows = []
+    f = _score_format(report)
+    names = report.ranking
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            c = report.comparisons[a, b]
+            md = c.mean_difference
+            rows.append([
+                a, b, _ci(c.estimate, c.low, c.high, ".3f"), c.decision,
+                _ci(md.estimate, md.low, md.high, f), c.test, _pval(c.p_value),
+                "yes" if c.paired else "no",
+            ])
+    return _table(header, rows)
+
+
+def _plot_section(report, quantiles, plots):
+    if not plots:
+        return ""
+    try:
+        from ._plot import _plot_png_base64
+
+        data = _plot_png_base64(report, quantiles)
+    except ImportError:
+        return (
+            '<p class="note">Plots are not included: matplotlib is not installed '
+            "(<code>pip install skperf[plot]</code>).</p>"
+        )
+    return (
+        f'<img alt="Per-model score distributions with quantile intervals, and the '
+        f'P(A &gt; B) matrix" src="data:image/png;base64,{data}">'
+    )
+
+
+def _html_report(report, quantiles, *, full=True, plots=True):
+    header, rows = _summary_table(report, quantiles)
+    classes = [
+        "best" if r[0] == report.best else "tied" if r[0] in report.tied_with_best else ""
+        for r in rows
+    ]
+    title = "Model comparison" + (f": {report.metric}" if report.metric else "")
+    body = [
+        '<div class="skperf-report">',
+        f"<style>{_CSS}</style>",
+        f"<h1>{escape(title)}</h1>",
+        f"<p>{escape(_conclusion(report))}</p>",
+        "<h2>Models</h2>",
+        _table(header, rows, classes),
+        f'<p class="note">Interval methods: {escape(_methods_line(report, quantiles))}.</p>',
+        f'<p class="note">{escape(_DEFINITIONS)}</p>',
+    ]
+    if plots:
+        body += ["<h2>Plots</h2>", _plot_section(report, quantiles, plots)]
+    if report.n_models > 1:
+        body += ["<h2>All pairwise comparisons</h2>", _pairs_table(report)]
+    body += [
+        "<h2>Settings (to reproduce)</h2>",
+        _table(["setting", "value"], _settings_items(report)),
+    ]
+    models = report.settings.get("models")
+    if models:
+        body += ["<h2>Models evaluated</h2>",
+                 _table(["name", "estimator"], list(models.items()))]
+    if report.notes:
+        body.append("<h2>Notes</h2><ul>")
+        body += [f"<li>{escape(n)}</li>" for n in report.notes]
+        body.append("</ul>")
+    body.append("</div>")
+    content = "\n".join(body)
+    if not full:
+        return content
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<title>{escape(title)}</title>\n</head>\n<body>\n{content}\n</body>\n</html>\n"
+    )

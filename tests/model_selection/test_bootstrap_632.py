@@ -1,0 +1,282 @@
+"""Tests for bootstrap_632_score and its no-information values."""
+
+import re
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification, make_regression
+from sklearn.linear_model import Ridge
+from sklearn.metrics import (
+    accuracy_score,
+    balanced_accuracy_score,
+    brier_score_loss,
+    check_scoring,
+    f1_score,
+    log_loss,
+    mean_absolute_error,
+    mean_squared_error,
+    r2_score,
+    roc_auc_score,
+    root_mean_squared_error,
+)
+from sklearn.naive_bayes import GaussianNB
+from sklearn.tree import DecisionTreeClassifier
+
+from skperf import PerformanceDistribution
+from skperf.model_selection import OutOfBootstrap, bootstrap_632_score
+from skperf.model_selection._bootstrap_632 import (
+    _632_from_scores,
+    _no_information,
+)
+
+
+@pytest.fixture
+def clf_data():
+    X, y = make_classification(
+        n_samples=40, n_features=4, n_informative=2, n_classes=3,
+        n_clusters_per_class=1, flip_y=0.1, random_state=0,
+    )
+    return X, y
+
+
+def _naive_632(err, err1, gamma):
+    """Efron & Tibshirani (1997) eqs. 28-33, written out."""
+    e632 = 0.368 * err + 0.632 * err1
+    if err1 > err and gamma > err:
+        r = min((err1 - err) / (gamma - err), 1.0)
+    else:
+        r = 0.0
+    e1p = min(err1, gamma)
+    return e632, e632 + (e1p - err) * (0.368 * 0.632 * r) / (1 - 0.368 * r)
+
+
+class TestHandComputation:
+    @pytest.mark.parametrize("method", ["oob", ".632", ".632+"])
+    def test_accuracy(self, clf_data, method):
+        X, y = clf_data
+        est = DecisionTreeClassifier(max_depth=2, random_state=0)
+        d = bootstrap_632_score(est, X, y, scoring="accuracy", n_splits=8,
+                                method=method, random_state=1)
+        assert isinstance(d, PerformanceDistribution)
+        assert (d.n, d.metric, d.greater_is_better, d.name) == (
+            8, "accuracy", True, "DecisionTreeClassifier"
+        )
+        root = np.random.SeedSequence(1)
+        seeds = [c.generate_state(1)[0] for c in root.spawn(8)]
+        np.testing.assert_array_equal(d.seeds["split"], seeds)
+        expected = []
+        for seed in seeds:
+            train, test = next(OutOfBootstrap(1, random_state=int(seed)).split(X))
+            model = DecisionTreeClassifier(max_depth=2, random_state=0).fit(
+                X[train], y[train]
+            )
+            err = 1 - np.mean(model.predict(X[train]) == y[train])
+            err1 = 1 - np.mean(model.predict(X[test]) == y[test])
+            pred = model.predict(X)
+            # naive O(n^2) no-information error rate
+            gamma = np.mean(y[:, None] != pred[None, :])
+            assert gamma == pytest.approx(
+                1 - sum(np.mean(y == k) * np.mean(pred == k) for k in range(3)),
+                abs=1e-15,
+            )
+            e632, e632p = _naive_632(err, err1, gamma)
+            expected.append({"oob": err1, ".632": e632, ".632+": e632p}[method])
+        np.testing.assert_allclose(1 - d.scores, expected, rtol=0, atol=1e-12)
+
+    def test_neg_mse_regression(self):
+        X, y = make_regression(n_samples=30, n_features=3, noise=20.0, random_state=0)
+        d = bootstrap_632_score(Ridge(alpha=1.0), X, y,
+                                scoring="neg_mean_squared_error", n_splits=5,
+                                random_state=0)
+        assert d.metric == "neg_mean_squared_error"
+        expected, bounds = [], []
+        for seed in d.seeds["split"]:
+            train, test = next(OutOfBootstrap(1, random_state=int(seed)).split(X))
+            model = Ridge(alpha=1.0).fit(X[train], y[train])
+            err = mean_squared_error(y[train], model.predict(X[train]))
+            err1 = mean_squared_error(y[test], model.predict(X[test]))
+            pred = model.predict(X)
+            gamma = np.mean((y[:, None] - pred[None, :]) ** 2)
+            expected.append(_naive_632(err, err1, gamma)[1])
+            bounds.append((err, err1, gamma))
+        np.testing.assert_allclose(-d.scores, expected, rtol=1e-12)
+        # Err1 < gamma here, so .632+ lies between the apparent and the
+        # out-of-bag error
+        err, err1, gamma = np.array(bounds).T
+        assert np.all(err1 < gamma)
+        assert np.all((-d.scores >= np.minimum(err, err1) - 1e-9)
+                      & (-d.scores <= np.maximum(err, err1) + 1e-9))
+        oob = -bootstrap_632_score(Ridge(alpha=1.0), X, y, method="oob",
+                                   scoring="neg_mean_squared_error", n_splits=5,
+                                   random_state=0).scores
+        np.testing.assert_allclose(oob, err1, rtol=1e-12)
+
+
+class TestNoInformation:
+    """Exact no-information values against the naive O(n^2) pairs."""
+
+    @staticmethod
+    def _pairs(y, pred):
+        n = len(y)
+        return np.repeat(y, n, axis=0), np.tile(pred, (n,) + (1,) * (pred.ndim - 1))
+
+    @pytest.mark.parametrize(
+        ("func", "kwargs"),
+        [
+            (accuracy_score, {}),
+            (balanced_accuracy_score, {}),
+            (f1_score, {"average": "macro"}),
+        ],
+    )
+    def test_labels(self, func, kwargs, global_random_seed):
+        rng = np.random.default_rng(global_random_seed)
+        y = rng.integers(0, 3, size=25)
+        pred = np.where(rng.random(25) < 0.6, y, rng.integers(0, 3, size=25))
+        ref = func(*self._pairs(y, pred), **kwargs)
+        assert _no_information(func, 1, kwargs, y, pred) == pytest.approx(ref, abs=1e-12)
+
+    def test_log_loss_and_brier(self, global_random_seed):
+        rng = np.random.default_rng(global_random_seed)
+        y = rng.integers(0, 3, size=20)
+        proba = rng.dirichlet(np.ones(3), size=20)
+        ref = log_loss(*self._pairs(y, proba))
+        assert _no_information(log_loss, -1, {}, y, proba) == pytest.approx(-ref, abs=1e-12)
+        yb, pb = y % 2, proba[:, 0]
+        ref = log_loss(*self._pairs(yb, pb))
+        assert _no_information(log_loss, -1, {}, yb, pb) == pytest.approx(-ref, abs=1e-12)
+        ref = brier_score_loss(*self._pairs(yb, pb))
+        assert _no_information(brier_score_loss, -1, {}, yb, pb) == pytest.approx(
+            -ref, abs=1e-12
+        )
+
+    def test_roc_auc(self, global_random_seed):
+        rng = np.random.default_rng(global_random_seed)
+        y = rng.integers(0, 2, size=30)
+        score = rng.normal(size=30) + y
+        assert roc_auc_score(*self._pairs(y, score)) == pytest.approx(0.5, abs=1e-12)
+        assert _no_information(roc_auc_score, 1, {}, y, score) == 0.5
+
+    @pytest.mark.parametrize(
+        "func", [mean_squared_error, root_mean_squared_error, mean_absolute_error,
+                 r2_score],
+    )
+    @pytest.mark.parametrize("n_outputs", [1, 2])
+    def test_regression(self, func, n_outputs, global_random_seed):
+        rng = np.random.default_rng(global_random_seed)
+        y = rng.normal(size=(30, n_outputs)).squeeze()
+        pred = y + rng.normal(size=y.shape)
+        pred[3] = y[7]  # ties between targets and predictions
+        ref = func(*self._pairs(y, pred))
+        assert _no_information(func, -1, {}, y, pred) == pytest.approx(-ref, rel=1e-12)
+
+    def test_unknown_metric_is_none(self):
+        y = np.arange(10.0)
+        assert _no_information(mean_squared_error, -1, {"multioutput": "raw_values"},
+                               y, y) is None
+
+    def test_custom_scorer_uses_random_pairings(self, clf_data):
+        X, y = clf_data
+
+        def scorer(est, X, y):
+            return float(np.mean(est.predict(X) == y))
+
+        est = GaussianNB()
+        a = bootstrap_632_score(est, X, y, scoring=scorer, n_splits=4, random_state=0)
+        b = bootstrap_632_score(est, X, y, scoring="accuracy", n_splits=4, random_state=0)
+        np.testing.assert_array_equal(a.scores, bootstrap_632_score(
+            est, X, y, scoring=scorer, n_splits=4, random_state=0).scores)
+        assert a.metric == "scorer"
+        # 20 random pairings estimate the exact no-information rate closely
+        np.testing.assert_allclose(a.scores, b.scores, atol=0.02)
+
+
+class TestWeights:
+    @pytest.mark.parametrize(
+        ("s_train", "s_test", "s_none", "w"),
+        [
+            (1.0, 0.9, 0.4, 0.632 / (1 - 0.368 * 0.1 / 0.6)),
+            (1.0, 0.3, 0.4, 1.0),  # Err1 > gamma: R clipped to 1
+            (0.8, 0.9, 0.4, 0.632),  # Err1 < err: R = 0
+            (0.3, 0.2, 0.4, 0.632),  # gamma < err: R = 0
+            (1.0, 1.0, 0.4, 0.632),  # no overfitting
+        ],
+    )
+    def test_weight_and_clipping(self, s_train, s_test, s_none, w):
+        score, weight = _632_from_scores(s_train, s_test, s_none)
+        assert weight == pytest.approx(w, rel=1e-12)
+        assert 0.632 <= weight <= 1.0
+        err, err1, gamma = -s_train, -s_test, -s_none
+        assert -score == pytest.approx(_naive_632(err, err1, gamma)[1], abs=1e-15)
+        if err1 <= gamma:  # then .632+ is the weighted mean (1 - w) err + w Err1
+            assert -score == pytest.approx((1 - w) * err + w * err1, abs=1e-12)
+
+    def test_r_equal_one_gives_gamma_weight(self):
+        # overfitting reaches the no-information level: w = 1, score = Err1
+        score, w = _632_from_scores(1.0, 0.4, 0.4)
+        assert (score, w) == (pytest.approx(0.4), pytest.approx(1.0))
+
+    def test_weights_in_range_on_data(self, clf_data):
+        X, y = clf_data
+        scorer = check_scoring(None, scoring="accuracy")
+        from skperf.model_selection._bootstrap_632 import _fit_and_632
+
+        ws = [
+            _fit_and_632(DecisionTreeClassifier(random_state=0), X, y, scorer, s,
+                         ".632+")[4]
+            for s in range(10)
+        ]
+        assert np.all((np.array(ws) >= 0.632) & (np.array(ws) <= 1.0))
+        assert max(ws) > 0.632  # a full tree overfits
+
+
+class TestInterface:
+    def test_n_jobs_identical(self, clf_data):
+        X, y = clf_data
+        kw = {"scoring": "neg_log_loss", "n_splits": 6, "random_state": 3}
+        a = bootstrap_632_score(GaussianNB(), X, y, n_jobs=1, **kw)
+        b = bootstrap_632_score(GaussianNB(), X, y, n_jobs=2, **kw)
+        np.testing.assert_array_equal(a.scores, b.scores)
+        np.testing.assert_array_equal(a.seeds["split"], b.seeds["split"])
+        assert a.metric == "neg_log_loss"
+        assert np.all(a.scores < 0)
+
+    def test_random_state(self, clf_data):
+        X, y = clf_data
+        est = GaussianNB()
+        a = bootstrap_632_score(est, X, y, n_splits=5, random_state=0)
+        b = bootstrap_632_score(est, X, y, n_splits=5, random_state=0)
+        c = bootstrap_632_score(est, X, y, n_splits=5, random_state=1)
+        np.testing.assert_array_equal(a.scores, b.scores)
+        assert not np.array_equal(a.scores, c.scores)
+        # more splits extend the sequence
+        d = bootstrap_632_score(est, X, y, n_splits=7, random_state=0)
+        np.testing.assert_array_equal(d.scores[:5], a.scores)
+        rs = bootstrap_632_score(est, X, y, n_splits=3,
+                                 random_state=np.random.RandomState(0))
+        assert rs.n == 3
+
+    def test_roc_auc_scorer(self, clf_data):
+        X, y = clf_data
+        yb = (y == 0).astype(int)
+        d = bootstrap_632_score(GaussianNB(), X, yb, scoring="roc_auc", n_splits=4,
+                                random_state=0)
+        assert d.metric == "roc_auc"
+        assert np.all((d.scores > 0.5) & (d.scores <= 1))
+
+    def test_bad_method(self, clf_data):
+        X, y = clf_data
+        msg = "`method` must be one of '.632', '.632+', 'oob'; got '632+'."
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            bootstrap_632_score(GaussianNB(), X, y, method="632+")
+
+    @pytest.mark.parametrize("n_splits", [0, 2.5, True])
+    def test_bad_n_splits(self, clf_data, n_splits):
+        X, y = clf_data
+        msg = f"`n_splits` must be an int >= 1; got {n_splits!r}."
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            bootstrap_632_score(GaussianNB(), X, y, n_splits=n_splits)
+
+    def test_y_required(self, clf_data):
+        X, _ = clf_data
+        with pytest.raises(ValueError, match="`y` is required"):
+            bootstrap_632_score(GaussianNB(), X, None)

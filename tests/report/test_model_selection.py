@@ -1,0 +1,401 @@
+import base64
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
+
+from skperf import (
+    ModelSelectionReport,
+    PerformanceDistribution,
+    RepeatedEvaluator,
+    compare_models,
+)
+from skperf._multiple import correct_pvalues
+from skperf.report import _plot
+
+
+def _paired(shifts, n=30, seed=0, sd=0.005, **kw):
+    rng = np.random.default_rng(seed)
+    seeds = {"split": np.arange(n)}
+    base = rng.normal(0.9, 0.02, n)
+    return {
+        name: PerformanceDistribution(
+            base + shift + rng.normal(0, sd, n), metric="accuracy", seeds=seeds, **kw
+        )
+        for name, shift in shifts.items()
+    }
+
+
+@pytest.fixture(scope="module")
+def report():
+    dists = _paired({"a": 0.0, "b": 0.01, "c": -0.001, "d": 0.009})
+    return ModelSelectionReport(dists, random_state=0)
+
+
+class _Collector(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.imgs, self.urls, self.text = [], [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        attrs = dict(attrs)
+        if tag == "img":
+            self.imgs.append(attrs["src"])
+        for key in ("src", "href"):
+            if key in attrs:
+                self.urls.append(attrs[key])
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _parse(html):
+    p = _Collector()
+    p.feed(html)
+    return p
+
+
+class TestModelSelectionReport:
+    def test_best_and_tied(self, report):
+        assert report.best == "b"
+        assert report.ranking == ["b", "d", "a", "c"]
+        assert report.tied_with_best == ["b", "d"]  # given order, best included
+
+    def test_comparisons_match_compare(self, report):
+        d = report.distributions
+        assert set(report.comparisons) == {
+            (x, y) for x in "abcd" for y in "abcd" if x != y
+        }
+        for (x, y), c in report.comparisons.items():
+            direct = d[x].compare(d[y], random_state=1)
+            assert c.estimate == pytest.approx(direct.estimate, abs=1e-12)
+            assert c.p_value == pytest.approx(direct.p_value, rel=1e-12)
+            assert c.paired
+            assert c.names == (x, y)
+            # both directions share resamples: the intervals mirror
+            r = report.comparisons[y, x]
+            assert c.estimate + r.estimate == pytest.approx(1.0)
+            assert c.low == pytest.approx(1 - r.high, abs=1e-12)
+
+    def test_p_values_are_best_vs_each_other_model(self, report):
+        others = ["a", "c", "d"]
+        raw = [report.comparisons["b", n].p_value for n in others]
+        assert [report.p_values[n] for n in others] == raw
+        np.testing.assert_allclose(
+            [report.p_adjusted[n] for n in others], correct_pvalues(raw, correction="holm")
+        )
+        assert report.p_adjusted["d"] > 0.05
+        assert report.p_adjusted["a"] < 0.05
+        assert report.p_adjusted["c"] < 0.05
+
+    def test_frame_numbers_match_distributions(self, report):
+        frame = report.to_frame(quantiles=(0.1, 0.5, 0.9))
+        assert list(frame.index) == report.ranking
+        assert frame["rank"].tolist() == [1, 2, 3, 4]
+        for name, dist in report.distributions.items():
+            row = frame.loc[name]
+            assert row["n"] == 30
+            assert row["mean"] == pytest.approx(dist.mean(), rel=1e-15)
+            assert row["sd"] == pytest.approx(np.std(dist.scores, ddof=1), rel=1e-12)
+            ci = dist.mean_ci(confidence=0.95)
+            assert (row["mean_low"], row["mean_high"]) == pytest.approx((ci.low, ci.high))
+            assert row["mean_method"] == "t"
+            qci = dist.quantile_ci([0.1, 0.5, 0.9], random_state=0)
+            for i, q in enumerate(["q0.1", "q0.5", "q0.9"]):
+                assert row[q] == pytest.approx(qci.estimate[i])
+                if qci.method[i] != "bootstrap":
+                    assert row[f"{q}_low"] == pytest.approx(qci.low[i])
+                    assert row[f"{q}_high"] == pytest.approx(qci.high[i])
+                assert row[f"{q}_method"] == qci.method[i]
+            assert row["tied_with_best"] == (name in report.tied_with_best)
+        for name in ["a", "c", "d"]:
+            c = report.comparisons["b", name]
+            row = frame.loc[name]
+            assert row["p_best_better"] == c.estimate
+            assert (row["p_best_better_low"], row["p_best_better_high"]) == (c.low, c.high)
+            assert row["decision"] == c.decision
+            assert row["p_adjusted"] == report.p_adjusted[name]
+            assert row["mean_difference"] == pytest.approx(
+                report.distributions["b"].mean() - report.distributions[name].mean()
+            )
+        assert frame.loc["b", "decision"] == "best"
+        assert np.isnan(frame.loc["b", "p_adjusted"])
+
+    def test_reproducible(self):
+        dists = _paired({"a": 0.0, "b": 0.004})
+        r1 = ModelSelectionReport(dists, random_state=5)
+        r2 = ModelSelectionReport(dists, random_state=5)
+        assert r1.comparisons["a", "b"].low == r2.comparisons["a", "b"].low
+        assert r1.to_frame().equals(r2.to_frame())
+
+    def test_tie_goes_to_first_given(self):
+        scores = PerformanceDistribution([0.8, 0.9, 0.85, 0.82, 0.88])
+        r = ModelSelectionReport({"y": scores, "x": scores}, random_state=0)
+        assert r.best == "y"
+        assert r.ranking == ["y", "x"]
+
+    def test_smaller_is_better(self):
+        dists = _paired({"a": 0.0, "b": -0.004}, greater_is_better=False)
+        r = ModelSelectionReport(dists, random_state=0)
+        assert r.best == "b"
+        assert r.comparisons["b", "a"].estimate > 0.7
+        assert r.tied_with_best == ["b"]
+
+    def test_correction_changes_tied_set(self):
+        # best vs m1 has raw p = 0.017: significant uncorrected, not after any
+        # of the corrections over the family of 5 tests
+        rng = np.random.default_rng(3)
+        n, seeds = 20, {"split": np.arange(20)}
+        base = rng.normal(0.9, 0.02, n)
+        d = {"best": PerformanceDistribution(base + 0.003 + rng.normal(0, 0.006, n), seeds=seeds)}
+        for k in range(5):
+            d[f"m{k}"] = PerformanceDistribution(base + rng.normal(0, 0.006, n), seeds=seeds)
+        tied = {}
+        for correction in [None, "fdr_bh", "holm", "bonferroni"]:
+            r = ModelSelectionReport(d, correction=correction, random_state=0)
+            assert r.best == "best"
+            alpha_ok = {
+                name for name, p in r.p_adjusted.items()
+                if not (p < 0.05 and r.comparisons["best", name].estimate > 0.5)
+            }
+            assert set(r.tied_with_best) == alpha_ok | {"best"}
+            tied[correction] = r.tied_with_best
+        assert r.p_values["m1"] == pytest.approx(0.017, abs=0.001)
+        assert "m1" not in tied[None]
+        assert "m1" in tied["holm"]
+        assert "m1" in tied["bonferroni"]
+        assert "m1" in tied["fdr_bh"]
+
+    def test_single_model(self):
+        r = ModelSelectionReport(
+            {"only": PerformanceDistribution([0.8, 0.9, 0.85])}, random_state=0
+        )
+        assert r.best == "only"
+        assert r.tied_with_best == ["only"]
+        assert r.comparisons == {}
+        assert "Only one model" in r.to_markdown()
+
+    def test_notes_collect_warnings(self):
+        small = {
+            "a": PerformanceDistribution([0.8, 0.9, 0.85, 0.85, 0.7]),
+            "b": PerformanceDistribution([0.7, 0.8, 0.75, 0.72, 0.6]),
+        }
+        r = ModelSelectionReport(small, random_state=0)
+        r.to_frame()  # no warning escapes (pytest turns warnings into errors)
+        assert any(n.startswith("a: TiesWarning") for n in r.notes)
+        assert any("SmallSampleWarning" in n for n in r.notes)
+
+    @pytest.mark.parametrize(
+        ("kwargs", "err", "msg"),
+        [
+            ({"gamma": 0.4}, ValueError, "`gamma` must be in (0.5, 1)"),
+            ({"gamma": "x"}, TypeError, "`gamma` must be a float in (0.5, 1); got 'x'."),
+            ({"confidence": 95}, ValueError, "Did you mean 0.95?"),
+            ({"correction": "sidak"}, ValueError,
+             "`correction` must be one of ('holm', 'bonferroni', 'fdr_bh', None); got 'sidak'."),
+            ({"n_boot": 0}, ValueError, "`n_boot` must be a positive int; got 0."),
+        ],
+    )
+    def test_bad_parameters(self, kwargs, err, msg):
+        with pytest.raises(err, match=re.escape(msg)):
+            ModelSelectionReport(_paired({"a": 0, "b": 0}), **kwargs)
+
+    def test_bad_distributions(self):
+        with pytest.raises(TypeError, match="non-empty dict of model name"):
+            ModelSelectionReport({})
+        with pytest.raises(TypeError, match=re.escape("Model names must be str; got 1.")):
+            ModelSelectionReport({1: [0.1, 0.2]})
+        mixed = {
+            "a": PerformanceDistribution([1.0, 2.0]),
+            "b": PerformanceDistribution([1.0, 2.0], greater_is_better=False),
+        }
+        with pytest.raises(ValueError, match="must share `greater_is_better`"):
+            ModelSelectionReport(mixed)
+
+    def test_prob_matrix(self, report):
+        mat = report.prob_matrix()
+        assert list(mat.index) == report.ranking
+        assert np.isnan(np.diag(mat.to_numpy())).all()
+        assert mat.loc["b", "a"] == report.comparisons["b", "a"].estimate
+
+
+class TestRendering:
+    def test_markdown(self, report):
+        md = report.to_markdown()
+        table = [line for line in md.splitlines() if line.startswith("|")]
+        assert len({line.count("|") for line in table[:6]}) == 1  # well formed
+        assert table[0].startswith("| model ")
+        assert set(table[1]) <= {"|", "-"}
+        rows = {line.split("|")[1].strip(): line for line in table[2:6]}
+        assert list(rows) == report.ranking
+        frame = report.to_frame()
+        for name, line in rows.items():
+            assert f"{frame.loc[name, 'mean']:.3f}" in line
+        assert "| no significant difference |" in rows["d"]
+        assert "holm" in md
+        assert "Not significantly worse than b after holm correction at level 0.05: d." in md
+
+    def test_markdown_escapes_pipes(self):
+        d = {"a|b": PerformanceDistribution([0.1, 0.2, 0.3])}
+        assert "a\\|b" in ModelSelectionReport(d, random_state=0).to_markdown()
+
+    def test_html_self_contained(self, report, tmp_path):
+        path = tmp_path / "report.html"
+        html = report.to_html(path)
+        assert path.read_text(encoding="utf-8") == html
+        assert "http" not in html.lower()
+        parsed = _parse(html)
+        assert parsed.tags[:3] == ["html", "head", "meta"]
+        assert "style" in parsed.tags
+        assert len(parsed.imgs) == 1
+        assert all(u.startswith("data:image/png;base64,") for u in parsed.urls)
+        png = base64.b64decode(parsed.imgs[0].split(",", 1)[1])
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        text = " ".join(parsed.text)
+        for key in ["confidence", "0.95", "gamma", "0.75", "holm",
+                    "bootstrap seed entropy", "scores per model (n)"]:
+            assert key in text
+        frame = report.to_frame()
+        assert f"{frame.loc['a', 'mean']:.3f}" in text
+        # every pair appears once in the pairwise table
+        assert text.count("no significant difference") >= 1
+
+    def test_html_without_matplotlib(self, report, monkeypatch):
+        def missing():
+            raise ImportError("no matplotlib")
+
+        monkeypatch.setattr(_plot, "_require_matplotlib", missing)
+        html = report.to_html()
+        parsed = _parse(html)
+        assert parsed.imgs == []
+        assert "pip install skperf[plot]" in html
+        with pytest.raises(ImportError, match=re.escape("no matplotlib")):
+            report.plot()
+
+    def test_plot_import_error_message(self, monkeypatch):
+        import builtins
+
+        real_import = builtins.__import__
+
+        def fake_import(name, *args, **kwargs):
+            if name == "matplotlib":
+                raise ImportError("No module named 'matplotlib'")
+            return real_import(name, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "__import__", fake_import)
+        with pytest.raises(ImportError, match=re.escape("pip install skperf[plot]")):
+            _plot._require_matplotlib()
+
+    def test_repr_html_fragment(self, report):
+        html = report._repr_html_()
+        assert not html.lstrip().startswith("<!DOCTYPE")
+        assert 'class="skperf-report"' in html
+        assert "<img" not in html
+        assert "http" not in html.lower()
+
+    def test_plot(self, report):
+        fig = report.plot()
+        ax0, ax1 = fig.axes[:2]
+        labels = [t.get_text() for t in ax0.get_yticklabels()]
+        assert labels == ["b *", "d *", "a", "c"]  # tied starred
+        np.testing.assert_array_equal(ax0.get_yticks(), [3, 2, 1, 0])  # best on top
+        image = ax1.get_images()[0].get_array()
+        np.testing.assert_allclose(np.ma.filled(image, np.nan), report.prob_matrix().to_numpy())
+
+    def test_repr(self, report):
+        assert repr(report) == (
+            "ModelSelectionReport(n_models=4, best='b', tied_with_best=['b', 'd'], "
+            "confidence=0.95, gamma=0.75, correction='holm')"
+        )
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_classification(n_samples=150, n_features=5, n_informative=3,
+                               random_state=0)
+
+
+@pytest.fixture(scope="module")
+def fitted(data):
+    X, y = data
+    estimators = {
+        "logreg": LogisticRegression(),
+        "tree": DecisionTreeClassifier(max_depth=3),
+        "dummy": DummyClassifier(),
+    }
+    return compare_models(estimators, X, y, n_repeats=8, random_state=3, n_jobs=1)
+
+
+class TestCompareModels:
+    def test_paired_distributions(self, fitted):
+        dists = fitted.distributions
+        assert list(dists) == ["logreg", "tree", "dummy"]
+        ref = dists["logreg"].seeds
+        for d in dists.values():
+            assert d.n == 8
+            assert d.seeds.keys() == ref.keys()
+            for k in ref:
+                np.testing.assert_array_equal(d.seeds[k], ref[k])
+        assert all(c.paired for c in fitted.comparisons.values())
+
+    def test_same_scores_as_separate_evaluations(self, fitted, data):
+        X, y = data
+        ev = RepeatedEvaluator(DecisionTreeClassifier(max_depth=3), n_repeats=8,
+                               random_state=3, refit=False).fit(X, y)
+        np.testing.assert_allclose(fitted.distributions["tree"].scores, ev.distribution_.scores)
+        np.testing.assert_allclose(
+            fitted.distributions["tree"].scores,
+            fitted.evaluators["tree"].results_["test_score"].to_numpy(),
+        )
+
+    def test_best_and_frame(self, fitted):
+        means = {n: d.mean() for n, d in fitted.distributions.items()}
+        assert fitted.best == max(means, key=means.get)
+        assert "dummy" not in fitted.tied_with_best
+        frame = fitted.to_frame()
+        for name, m in means.items():
+            assert frame.loc[name, "mean"] == m
+        assert frame.loc["dummy", "p_best_better"] == 1.0
+
+    def test_settings_recorded(self, fitted):
+        s = fitted.settings
+        assert s["random_state"] == 3
+        assert s["vary"] == ["split", "init", "search"]
+        assert s["n_repeats"] == 8
+        assert all(ev.random_state_ == 3 for ev in fitted.evaluators.values())
+
+    def test_random_state_none_is_shared_and_recorded(self, data):
+        X, y = data
+        r = compare_models(
+            {"a": DecisionTreeClassifier(max_depth=2), "b": DummyClassifier()}, X, y,
+            n_repeats=3, n_boot=200,
+        )
+        entropy = r.settings["random_state"]
+        assert isinstance(entropy, int)
+        assert {ev.random_state_ for ev in r.evaluators.values()} == {entropy}
+        again = compare_models(
+            {"a": DecisionTreeClassifier(max_depth=2), "b": DummyClassifier()}, X, y,
+            n_repeats=3, n_boot=200, random_state=entropy,
+        )
+        np.testing.assert_array_equal(r.distributions["a"].scores, again.distributions["a"].scores)
+        assert r.comparisons["a", "b"].low == again.comparisons["a", "b"].low
+
+    @pytest.mark.parametrize(
+        ("estimators", "kwargs", "err", "msg"),
+        [
+            ([LogisticRegression()], {}, TypeError, "`estimators` must be a non-empty dict"),
+            ({"x": "not a model"}, {}, TypeError, "`estimators['x']` must be an estimator"),
+            ({"x": DummyClassifier()}, {"gamma": 2}, ValueError, "`gamma` must be in (0.5, 1)"),
+            ({"x": DummyClassifier()}, {"correction": "BH"}, ValueError, "`correction` must be one of"),
+        ],
+    )
+    def test_bad_input(self, data, estimators, kwargs, err, msg):
+        X, y = data
+        with pytest.raises(err, match=re.escape(msg)):
+            compare_models(estimators, X, y, n_repeats=2, **kwargs)

@@ -1,0 +1,354 @@
+import re
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from skperf import Comparison, PerformanceDistribution
+from skperf._compare import _wilcoxon_pvalue, compare
+from skperf.stats import outperform_decision, prob_outperform_ci
+
+SEEDS = {"split": np.arange(8), "init": np.arange(8) + 100}
+
+
+def _dist(scores, **kw):
+    return PerformanceDistribution(np.asarray(scores, dtype=float), **kw)
+
+
+class TestHandComputed:
+    def test_paired_counts(self):
+        a = _dist(
+            [0.81, 0.83, 0.80, 0.85, 0.90, 0.82, 0.84, 0.86], seeds=SEEDS, name="A"
+        )
+        b = _dist(
+            [0.80, 0.84, 0.80, 0.82, 0.85, 0.81, 0.80, 0.83], seeds=SEEDS, name="B"
+        )
+        res = compare(a, b, random_state=0)
+        # wins: 1, 0, 1/2, 1, 1, 1, 1, 1 -> 6.5 / 8
+        assert isinstance(res, Comparison)
+        assert res.paired
+        assert res.test == "wilcoxon"
+        assert res.estimate == pytest.approx(6.5 / 8)
+        assert res.names == ("A", "B")
+        assert (res.n_self, res.n_other) == (8, 8)
+        assert res.noether_n == 29
+        assert res.n_boot == 2000
+        assert res.note == (
+            "n = 8 is below the Noether sample size 29 for gamma = 0.75: the "
+            "comparison may lack power"
+        )
+        est, low, high = prob_outperform_ci(
+            a.scores, b.scores, paired=True, rng=np.random.default_rng(0)
+        )
+        assert (res.estimate, res.low, res.high) == (est, low, high)
+        assert res.decision == outperform_decision(low, high)
+
+    def test_unpaired_counts(self):
+        a, b = _dist([1.0, 3.0]), _dist([1.0, 2.0, 4.0])
+        res = compare(a, b, random_state=0)
+        # 1 vs (1, 2, 4): 1/2; 3 vs (1, 2, 4): 2 -> 2.5 / 6
+        assert not res.paired
+        assert res.test == "mannwhitneyu"
+        assert res.estimate == pytest.approx(2.5 / 6)
+        assert res.names == ("self", "other")
+
+    def test_losses_lower_is_better(self):
+        a = _dist([0.10, 0.12, 0.11, 0.09], greater_is_better=False, metric="log_loss")
+        b = _dist([0.20, 0.22, 0.21, 0.19], greater_is_better=False)
+        res = compare(a, b, random_state=0)
+        assert res.estimate == 1.0
+        assert res.low == 1.0
+        assert res.decision == "better"
+        assert res.winner == "self"
+        assert res.metric == "log_loss"
+        # the difference of means keeps the metric's direction: a - b < 0
+        assert res.mean_difference.estimate == pytest.approx(-0.1)
+        assert compare(b, a, random_state=0).decision == "worse"
+
+    def test_accepts_arrays(self):
+        res = compare([0.9, 0.8, 0.85], [0.7, 0.75, 0.72], random_state=0)
+        assert res.estimate == 1.0
+        assert not res.paired
+
+
+class TestPairing:
+    def test_auto_pairs_identical_seeds(self):
+        a = _dist(np.linspace(0, 1, 8), seeds=SEEDS)
+        b = _dist(
+            np.linspace(0, 1, 8)[::-1], seeds={k: v.copy() for k, v in SEEDS.items()}
+        )
+        assert compare(a, b, random_state=0).paired
+
+    @pytest.mark.parametrize(
+        "seeds_b",
+        [None, {"split": np.arange(8)}, {"split": np.arange(8), "init": np.arange(8)}],
+    )
+    def test_auto_unpaired_otherwise(self, seeds_b):
+        a = _dist(np.linspace(0, 1, 8), seeds=SEEDS)
+        b = _dist(np.linspace(0, 1, 8), seeds=seeds_b)
+        assert not compare(a, b, random_state=0).paired
+
+    def test_auto_unpaired_without_seeds(self):
+        assert not compare(_dist([1.0, 2.0]), _dist([2.0, 3.0]), random_state=0).paired
+
+    def test_forced_pairing_without_seeds(self):
+        res = compare(
+            _dist([1.0, 3.0, 2.0]), _dist([0.0, 4.0, 1.0]), paired=True, random_state=0
+        )
+        assert res.paired
+        assert res.estimate == pytest.approx(2 / 3)
+        assert res.mean_difference.method == "paired-t"
+
+    def test_forced_pairing_with_one_seeded(self):
+        res = compare(
+            _dist(np.arange(8.0), seeds=SEEDS),
+            _dist(np.zeros(8)),
+            paired=True,
+            random_state=0,
+        )
+        assert res.paired
+
+    def test_forced_unpaired(self):
+        a = _dist(np.linspace(0, 1, 8), seeds=SEEDS)
+        res = compare(
+            a, _dist(np.linspace(0, 1, 8), seeds=SEEDS), paired=False, random_state=0
+        )
+        assert not res.paired
+        assert res.mean_difference.method == "welch"
+
+    def test_paired_unequal_lengths(self):
+        msg = "paired=True needs the same number of scores; got n = 3 and n = 2."
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            compare(_dist([1.0, 2.0, 3.0]), _dist([1.0, 2.0]), paired=True)
+
+    def test_paired_mismatching_seeds(self):
+        seeds_b = {"split": np.arange(8), "init": np.r_[np.arange(100, 105), 0, 1, 2]}
+        a, b = _dist(np.arange(8.0), seeds=SEEDS), _dist(np.arange(8.0), seeds=seeds_b)
+        msg = "seeds['init'] differ at 3 position(s), first at index 5"
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            compare(a, b, paired=True)
+        b = _dist(np.arange(8.0), seeds={"split": np.arange(8)})
+        with pytest.raises(
+            ValueError,
+            match=re.escape("seed sources differ: ['init', 'split'] vs ['split']"),
+        ):
+            compare(a, b, paired=True)
+
+
+class TestValidation:
+    def test_different_metrics(self):
+        msg = "Cannot compare different metrics: 'accuracy' and 'f1'."
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            compare(
+                _dist([1.0, 2.0], metric="accuracy"), _dist([1.0, 2.0], metric="f1")
+            )
+
+    def test_one_metric_missing_is_fine(self):
+        res = compare(_dist([1.0, 2.0]), _dist([1.0, 2.0], metric="f1"), random_state=0)
+        assert res.metric == "f1"
+
+    def test_score_vs_loss(self):
+        msg = "Cannot compare a score with a loss: greater_is_better is True for the first"
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            compare(_dist([1.0, 2.0]), _dist([1.0, 2.0], greater_is_better=False))
+
+    @pytest.mark.parametrize(
+        ("kw", "err", "msg"),
+        [
+            ({"gamma": 0.5}, ValueError, "`gamma` must be in (0.5, 1); got 0.5."),
+            ({"gamma": 1.0}, ValueError, "`gamma` must be in (0.5, 1); got 1.0."),
+            (
+                {"confidence": 1.5},
+                ValueError,
+                "`confidence` must be in (0, 1); got 1.5.",
+            ),
+            (
+                {"paired": "yes"},
+                ValueError,
+                "`paired` must be 'auto', True or False; got 'yes'.",
+            ),
+            (
+                {"paired": 1},
+                TypeError,
+                "`paired` must be 'auto', True or False; got 1.",
+            ),
+            (
+                {"n_boot": -1},
+                ValueError,
+                "`n_boot` must be a positive int or 'auto'; got -1.",
+            ),
+        ],
+    )
+    def test_bad_arguments(self, kw, err, msg):
+        with pytest.raises(err, match=re.escape(msg)):
+            compare(_dist([1.0, 2.0]), _dist([1.0, 2.0]), **kw)
+
+    def test_bad_scores(self):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`b` must be a PerformanceDistribution or an array"),
+        ):
+            compare(_dist([1.0, 2.0]), [1.0])
+
+
+class TestMeanDifferenceAndTest:
+    def test_paired_t_and_wilcoxon_match_scipy(self, global_random_seed):
+        rng = np.random.default_rng(global_random_seed)
+        x, y = rng.normal(size=15), rng.normal(size=15)
+        res = compare(_dist(x), _dist(y), paired=True, confidence=0.9, random_state=0)
+        ref = stats.ttest_rel(x, y).confidence_interval(0.9)
+        md = res.mean_difference
+        assert md.method == "paired-t"
+        assert md.confidence == 0.9
+        assert md.n == 15
+        assert md.estimate == pytest.approx(np.mean(x - y))
+        assert (md.low, md.high) == pytest.approx((ref.low, ref.high), rel=1e-10)
+        assert res.p_value == pytest.approx(stats.wilcoxon(x - y).pvalue, rel=1e-12)
+
+    @pytest.mark.parametrize("n", [3, 5, 12, 13, 14, 50, 51])
+    @pytest.mark.parametrize("kind", ["untied", "ties", "zeros"])
+    def test_wilcoxon_pvalue_matches_scipy(self, n, kind):
+        # the cached exact null distribution reproduces scipy's p-value
+        d = np.random.default_rng(n).normal(0.3, 1.0, size=n)
+        if kind == "ties":
+            d = np.round(d, 1)
+        elif kind == "zeros":
+            d[:2] = 0.0
+        assert _wilcoxon_pvalue(d) == pytest.approx(stats.wilcoxon(d).pvalue, rel=1e-12)
+
+    def test_welch_and_mannwhitney_match_scipy(self, global_random_seed):
+        rng = np.random.default_rng(global_random_seed)
+        x, y = rng.normal(size=12), rng.normal(0.5, 2.0, size=20)
+        res = compare(_dist(x), _dist(y), random_state=0)
+        ref = stats.ttest_ind(x, y, equal_var=False).confidence_interval(0.95)
+        md = res.mean_difference
+        assert md.method == "welch"
+        assert (md.low, md.high) == pytest.approx((ref.low, ref.high), rel=1e-10)
+        assert res.p_value == pytest.approx(stats.mannwhitneyu(x, y).pvalue, rel=1e-12)
+
+    def test_all_zero_differences(self):
+        x = _dist([0.8, 0.9, 0.85, 0.7], seeds={"split": np.arange(4)})
+        y = _dist([0.8, 0.9, 0.85, 0.7], seeds={"split": np.arange(4)})
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            res = compare(x, y, random_state=0)
+        assert res.paired
+        assert res.p_value == 1.0
+        assert res.estimate == res.low == res.high == 0.5
+        assert res.decision == "no significant difference"
+        md = res.mean_difference
+        assert md.estimate == md.low == md.high == 0.0
+
+    def test_all_equal_unpaired(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            res = compare(_dist([0.5, 0.5, 0.5]), _dist([0.5, 0.5]), random_state=0)
+        assert res.p_value == 1.0
+        assert res.mean_difference.low == 0.0
+
+
+class TestResult:
+    def test_reproducible(self):
+        rng = np.random.default_rng(0)
+        a, b = _dist(rng.normal(size=20)), _dist(rng.normal(size=20))
+        r1, r2 = compare(a, b, random_state=5), compare(a, b, random_state=5)
+        assert (r1.low, r1.high) == (r2.low, r2.high)
+
+    def test_no_note_at_noether_size(self):
+        rng = np.random.default_rng(0)
+        res = compare(
+            _dist(rng.normal(size=29)), _dist(rng.normal(size=40)), random_state=0
+        )
+        assert res.note == ""
+
+    def test_str_and_repr(self):
+        a = _dist([0.9, 0.91, 0.92, 0.93, 0.94], name="svm")
+        b = _dist([0.8, 0.81, 0.82, 0.83, 0.84], name="tree")
+        res = compare(a, b, random_state=0)
+        assert str(res) == (
+            "svm is significantly and meaningfully better than tree (gamma = 0.75): "
+            "P(svm > tree) = 1.000 [95% CI 1.000, 1.000], unpaired, n = 5/5."
+        )
+        assert repr(res).startswith(
+            "Comparison(estimate=1, low=1, high=1, decision='better'"
+        )
+        d = res.to_dict()
+        assert d["mean_difference"] == pytest.approx(0.1)
+        assert d["mean_difference_method"] == "welch"
+
+
+def _simulate(p_true, n, n_runs, n_boot, seed, paired=True):
+    """Decisions over ``n_runs`` simulated benchmarks (Bouthillier et al., Fig. 6).
+
+    Paired: differences d ~ N(mu, 1) with P(d > 0) = p_true. Unpaired:
+    a ~ N(mu, 1/2), b ~ N(0, 1/2) so that P(a > b) = p_true as well.
+    """
+    rng = np.random.default_rng(seed)
+    mu = stats.norm.ppf(p_true)
+    b = rng.normal(0.0, np.sqrt(0.5), size=(n_runs, n))
+    a = (
+        (b + rng.normal(mu, 1.0, size=(n_runs, n)))
+        if paired
+        else rng.normal(mu, np.sqrt(0.5), size=(n_runs, n))
+    )
+    _, low, high = prob_outperform_ci(a, b, paired=paired, n_boot=n_boot, rng=seed + 1)
+    return outperform_decision(low, high, gamma=0.75)
+
+
+class TestDecisionSimulation:
+    """Error rates of the decision, in the spirit of Bouthillier et al., Fig. 6."""
+
+    @pytest.mark.parametrize("paired", [True, False])
+    def test_identical_distributions(self, paired):
+        n_runs, alpha = 400, 0.05
+        decisions = _simulate(0.5, 29, n_runs, 999, seed=0, paired=paired)
+        rate = np.mean(decisions != "no significant difference")
+        assert rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / n_runs)
+
+    @pytest.mark.parametrize("paired", [True, False])
+    def test_meaningful_difference_detected(self, paired):
+        decisions = _simulate(0.85, 29, 400, 999, seed=1, paired=paired)
+        assert np.mean(decisions == "better") >= 0.9
+        assert not np.any(np.char.startswith(decisions.astype(str), "worse"))
+
+    def test_compare_agrees_with_batch(self):
+        # compare() on single runs gives the batch core's decision
+        rng = np.random.default_rng(3)
+        for _ in range(5):
+            seeds = {"split": np.arange(29)}
+            b = rng.normal(size=29)
+            a = b + rng.normal(0.5, 1.0, size=29)
+            res = compare(_dist(a, seeds=seeds), _dist(b, seeds=seeds), random_state=9)
+            _, low, high = prob_outperform_ci(
+                a, b, paired=True, rng=np.random.default_rng(9)
+            )
+            assert res.decision == outperform_decision(low, high)
+
+    def test_paired_null_rate_is_binomial(self):
+        # Paired, P(A > B) is a proportion of wins: with n = 29 pairs and no
+        # ties the percentile interval excludes 0.5 exactly when A wins >= 20
+        # or <= 9 pairs, so under H0 the false-positive rate is
+        # 2 P(Bin(29, 1/2) >= 20) = 0.0614, a little above alpha = 0.05.
+        k = np.arange(30)
+        wins = (np.arange(29) < k[:, None]).astype(float) * 2 - 1  # +1 win, -1 loss
+        _, low, high = prob_outperform_ci(wins, np.zeros(29), paired=True, rng=0)
+        significant = (low > 0.5) | (high < 0.5)
+        np.testing.assert_array_equal(significant, (k >= 20) | (k <= 9))
+        assert 2 * stats.binom.sf(19, 29, 0.5) == pytest.approx(0.0614, abs=1e-4)
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("paired", [True, False])
+    def test_paper_sized(self, paired):
+        n_runs, alpha = 2000, 0.05
+        # paired: the exact rate of the discrete decision (see above) replaces alpha
+        rate0 = 2 * stats.binom.sf(19, 29, 0.5) if paired else alpha
+        se = np.sqrt(rate0 * (1 - rate0) / n_runs)
+        null = _simulate(0.5, 29, n_runs, 2000, seed=10, paired=paired)
+        assert np.mean(null != "no significant difference") <= rate0 + 3 * se
+        alt = _simulate(0.85, 29, n_runs, 2000, seed=11, paired=paired)
+        assert np.mean(alt == "better") >= 0.9
+        # between the hypotheses (P = 0.65) some runs are "better", none "worse"
+        mid = _simulate(0.65, 29, n_runs, 2000, seed=12, paired=paired)
+        assert 0.2 <= np.mean(mid == "better") <= 0.8
+        assert np.mean(np.char.startswith(mid.astype(str), "worse")) <= 0.001

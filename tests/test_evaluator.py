@@ -1,0 +1,410 @@
+"""Tests for skperf._evaluator."""
+
+import pickle
+import re
+import warnings
+
+import joblib
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer, load_iris, make_regression
+from sklearn.dummy import DummyClassifier
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.exceptions import ConvergenceWarning, FitFailedWarning
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import (
+    GridSearchCV,
+    KFold,
+    RandomizedSearchCV,
+    ShuffleSplit,
+    cross_val_score,
+)
+from sklearn.neural_network import MLPClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+
+from skperf import PerformanceDistribution, RepeatedEvaluator, repeated_cross_val_score
+from skperf._evaluator import _fit_evaluators
+from skperf._seeding import _derive_ints, spawn_seeds
+from skperf.exceptions import NoVariationWarning
+from skperf.utils._testing import (
+    FailingClassifier,
+    RecordingClassifier,
+    SeedSensitiveRegressor,
+    fingerprint_scorer,
+)
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return load_iris(return_X_y=True)
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    rng = np.random.default_rng(0)
+    idx = rng.choice(len(y), 150, replace=False)
+    return X[idx], y[idx]
+
+
+@pytest.fixture(scope="module")
+def ids_data():
+    rng = np.random.default_rng(0)
+    X = np.c_[np.arange(60), rng.normal(size=(60, 2))]
+    y = np.r_[np.zeros(30, int), np.ones(30, int)]
+    return X, y
+
+
+def _score_cols(ev):
+    return ev.results_.filter(regex="^(test_|repeat|fold|split_seed|init_seed|search_seed)")
+
+
+class TestResults:
+    def test_columns_and_seeds(self, iris):
+        X, y = iris
+        ev = RepeatedEvaluator(DecisionTreeClassifier(), n_repeats=4, random_state=3).fit(X, y)
+        res = ev.results_
+        assert list(res.columns) == [
+            "repeat", "fold", "split_seed", "init_seed", "search_seed",
+            "fit_time", "score_time", "test_score", "error",
+        ]
+        _, seeds = spawn_seeds(3, 4)
+        np.testing.assert_array_equal(res["split_seed"], seeds["split"])
+        np.testing.assert_array_equal(res["init_seed"], seeds["init"])
+        np.testing.assert_array_equal(res["search_seed"], seeds["search"])
+        assert ev.random_state_ == 3
+        d = ev.distribution_
+        assert d.n == 4 and d.metric == "score" and d.greater_is_better
+        assert d.name == "DecisionTreeClassifier" and d.groups is None
+        np.testing.assert_array_equal(d.scores, res["test_score"])
+        np.testing.assert_array_equal(d.seeds["init"], seeds["init"])
+        assert res["error"].isna().all()
+        assert np.all((res["test_score"] > 0.8) & (res["test_score"] <= 1))
+
+    def test_more_repeats_extend(self, iris):
+        X, y = iris
+        a = RepeatedEvaluator(DecisionTreeClassifier(), n_repeats=3, random_state=0).fit(X, y)
+        b = RepeatedEvaluator(DecisionTreeClassifier(), n_repeats=6, random_state=0).fit(X, y)
+        np.testing.assert_array_equal(
+            a.results_["test_score"], b.results_["test_score"].iloc[:3]
+        )
+
+    def test_random_state_none_reproducible(self, iris):
+        X, y = iris
+        a = RepeatedEvaluator(DecisionTreeClassifier(), n_repeats=3).fit(X, y)
+        b = RepeatedEvaluator(
+            DecisionTreeClassifier(), n_repeats=3, random_state=a.random_state_
+        ).fit(X, y)
+        np.testing.assert_array_equal(a.results_["test_score"], b.results_["test_score"])
+
+    def test_generator_random_state(self, iris):
+        X, y = iris
+        ev = RepeatedEvaluator(
+            DecisionTreeClassifier(), n_repeats=3, random_state=np.random.default_rng(1)
+        ).fit(X, y)
+        again = spawn_seeds(np.random.default_rng(1), 3)
+        assert ev.random_state_ == again[0]
+
+    def test_multimetric_and_train_scores(self, iris):
+        X, y = iris
+        ev = RepeatedEvaluator(
+            DecisionTreeClassifier(max_depth=2), n_repeats=2, cv=3,
+            scoring={"acc": "accuracy", "nll": "neg_log_loss"},
+            return_train_score=True, random_state=0,
+        ).fit(X, y)
+        res = ev.results_
+        for col in ("test_acc", "test_nll", "train_acc", "train_nll"):
+            assert col in res
+        assert res.shape[0] == 6
+        np.testing.assert_array_equal(res["fold"], [0, 1, 2, 0, 1, 2])
+        assert ev.distribution_ is ev.distributions_["acc"]
+        assert not ev.distributions_["nll"].greater_is_better
+        assert ev.distributions_["nll"].metric == "nll"
+        np.testing.assert_array_equal(ev.distribution_.groups, [0, 0, 0, 1, 1, 1])
+        # 3 folds of one repeat partition the data
+        assert ev.distribution_.n == 6
+        assert (res["train_acc"] >= res["test_acc"] - 0.1).all()
+
+    def test_int_cv_is_stratified_and_seeded(self, iris):
+        X, y = iris
+        ev = RepeatedEvaluator(
+            DummyClassifier(), cv=3, n_repeats=2, vary="split", random_state=0
+        ).fit(X, y)
+        # stratified folds of a 50/50/50 target: train 33/33/34, test 17/17/16;
+        # the prior predicts the 34-class, right on 16 of 50 in every fold
+        np.testing.assert_allclose(ev.results_["test_score"], 16 / 50)
+
+
+class TestVary:
+    @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+    @pytest.mark.parametrize(
+        "est",
+        [
+            make_pipeline(StandardScaler(), MLPClassifier((5,), max_iter=30)),
+            RandomForestClassifier(n_estimators=5),
+        ],
+        ids=["mlp", "forest"],
+    )
+    def test_init_varies_and_is_held(self, cancer, est):
+        X, y = cancer
+        kw = {"n_repeats": 4, "random_state": 0, "scoring": "neg_log_loss", "refit": False}
+        varied = RepeatedEvaluator(est, vary="init", **kw).fit(X, y).results_
+        held = RepeatedEvaluator(est, vary=[], **kw).fit(X, y).results_
+        split = RepeatedEvaluator(est, vary="split", **kw).fit(X, y).results_
+        assert varied["split_seed"].nunique() == 1 and varied["init_seed"].nunique() == 4
+        assert varied["test_neg_log_loss"].nunique() == 4
+        assert held["test_neg_log_loss"].nunique() == 1
+        assert split["init_seed"].nunique() == 1 and split["split_seed"].nunique() == 4
+        # repeat 0 is the same fit under every vary (held seeds are repeat 0's)
+        assert varied["test_neg_log_loss"][0] == held["test_neg_log_loss"][0]
+        assert split["test_neg_log_loss"][0] == held["test_neg_log_loss"][0]
+
+    def test_init_seeds_reach_estimator(self, ids_data):
+        X, y = ids_data
+        ev = RepeatedEvaluator(
+            RecordingClassifier(), n_repeats=3, random_state=0,
+            scoring=lambda est, X, y: float(est.seed_),
+        ).fit(X, y)
+        expected = [_derive_ints(s, 1)[0] for s in ev.results_["init_seed"]]
+        np.testing.assert_array_equal(ev.results_["test_score"], expected)
+        assert ev.estimator_.seed_ == expected[0]  # refit uses the held seed
+
+    def test_no_variation_warnings(self, iris):
+        X, y = iris
+        with pytest.warns(NoVariationWarning, match="'init': the estimator has no"):
+            RepeatedEvaluator(LogisticRegression(max_iter=500), vary="init", n_repeats=2).fit(X, y)
+        with pytest.warns(NoVariationWarning, match="'split': the splitter"):
+            RepeatedEvaluator(DummyClassifier(), cv=KFold(3), vary="split", n_repeats=2).fit(X, y)
+        with pytest.warns(NoVariationWarning, match="not a hyperparameter search"):
+            RepeatedEvaluator(DummyClassifier(), vary=["split", "search"], n_repeats=2).fit(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            RepeatedEvaluator(LogisticRegression(max_iter=500), n_repeats=2).fit(X, y)
+
+    def test_iterable_cv(self, iris):
+        X, y = iris
+        splits = list(KFold(3, shuffle=True, random_state=0).split(X))
+        with pytest.raises(ValueError, match="`vary` includes 'split' but `cv` is a fixed"):
+            RepeatedEvaluator(DummyClassifier(), cv=splits, vary="split").fit(X, y)
+        ev = RepeatedEvaluator(
+            DecisionTreeClassifier(), cv=splits, n_repeats=2, random_state=0
+        ).fit(X, y)
+        assert ev.results_["split_seed"].nunique() == 1
+        ref = cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=splits)
+        assert ev.results_.shape[0] == 6 and abs(ev.distribution_.mean() - ref.mean()) < 0.1
+
+    def test_splitter_reseeded(self, ids_data):
+        X, y = ids_data
+        ev = RepeatedEvaluator(
+            RecordingClassifier(), cv=ShuffleSplit(2, test_size=0.5), vary="split",
+            n_repeats=3, scoring=fingerprint_scorer, random_state=0,
+        ).fit(X, y)
+        assert ev.results_["test_score"].nunique() == 6
+
+    def test_search(self, iris):
+        X, y = iris
+        search = RandomizedSearchCV(
+            DecisionTreeClassifier(), {"max_depth": [1, 2, 3, 4], "min_samples_leaf": [1, 5, 10]},
+            n_iter=3, cv=KFold(3, shuffle=True),
+        )
+        ev = RepeatedEvaluator(search, vary="search", n_repeats=4, random_state=0).fit(X, y)
+        res = ev.results_
+        assert res["search_seed"].nunique() == 4 and res["split_seed"].nunique() == 1
+        assert all(set(p) == {"max_depth", "min_samples_leaf"} for p in res["best_params"])
+        assert len({tuple(sorted(p.items())) for p in res["best_params"]}) > 1
+        # the refit uses the held (repeat-0) search seed: sampler first, then cv
+        sampler, inner = _derive_ints(res["search_seed"][0], 2)
+        assert ev.estimator_.random_state == sampler
+        assert ev.estimator_.cv.random_state == inner
+
+    def test_grid_search_int_cv_shuffled_under_search(self, iris):
+        X, y = iris
+        search = GridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 2, 3]}, cv=3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            ev = RepeatedEvaluator(search, vary="search", n_repeats=2, random_state=0).fit(X, y)
+        cv = ev.estimator_.cv
+        assert cv.n_splits == 3 and cv.shuffle and type(cv.random_state) is int
+        # under "all" the int cv is left as is
+        ev = RepeatedEvaluator(search, n_repeats=2, random_state=0).fit(X, y)
+        assert ev.estimator_.cv == 3
+
+
+class TestFailures:
+    def test_some_fail(self, ids_data):
+        X, y = ids_data
+        _, seeds = spawn_seeds(0, 12)
+        fails = np.array([_derive_ints(s, 1)[0] % 3 == 0 for s in seeds["init"]])
+        assert 0 < fails.sum() < 10
+        msg = f"{fails.sum()} of 12 fits failed and are excluded from the distribution"
+        with pytest.warns(FitFailedWarning, match=msg):
+            ev = RepeatedEvaluator(
+                FailingClassifier(fail=3), n_repeats=12, random_state=0, refit=False
+            ).fit(X, y)
+        res = ev.results_
+        np.testing.assert_array_equal(res["error"].notna(), fails)
+        assert res["error"][fails].str.startswith("ValueError: deliberate failure").all()
+        assert np.isnan(res["test_score"][fails]).all()
+        assert ev.distribution_.n == 12 - fails.sum()
+        np.testing.assert_array_equal(ev.distribution_.seeds["init"], seeds["init"][~fails])
+
+    def test_all_fail(self, ids_data):
+        X, y = ids_data
+        with pytest.raises(ValueError, match=re.escape("only 0 of 3 fits succeeded")) as exc:
+            RepeatedEvaluator(FailingClassifier(), n_repeats=3).fit(X, y)
+        assert "deliberate failure" in str(exc.value)
+
+    def test_error_score_raise(self, ids_data):
+        X, y = ids_data
+        with pytest.raises(ValueError, match="deliberate failure"):
+            RepeatedEvaluator(FailingClassifier(), n_repeats=3, error_score="raise").fit(X, y)
+
+    def test_error_score_value(self, ids_data):
+        X, y = ids_data
+        with pytest.warns(FitFailedWarning):
+            ev = RepeatedEvaluator(
+                FailingClassifier(fail=3), n_repeats=12, random_state=0, error_score=-1.0,
+                refit=False,
+            ).fit(X, y)
+        assert (ev.results_["test_score"][ev.results_["error"].notna()] == -1).all()
+        assert (ev.distribution_.scores >= 0).all()
+
+
+class TestParallel:
+    def _fit(self, X, y, **kw):
+        return RepeatedEvaluator(
+            make_pipeline(StandardScaler(), RandomForestClassifier(n_estimators=3)),
+            cv=2, n_repeats=4, random_state=0, refit=False, scoring="neg_log_loss", **kw
+        ).fit(X, y)
+
+    def test_n_jobs_and_backends(self, cancer):
+        X, y = cancer
+        ref = _score_cols(self._fit(X, y, n_jobs=1))
+        for n_jobs in (2, -1):
+            assert _score_cols(self._fit(X, y, n_jobs=n_jobs)).equals(ref)
+        with joblib.parallel_config("threading", n_jobs=2):
+            assert _score_cols(self._fit(X, y)).equals(ref)
+
+    def test_dask(self, cancer):
+        distributed = pytest.importorskip("distributed")
+        X, y = cancer
+        ref = _score_cols(self._fit(X, y, n_jobs=1))
+        with distributed.LocalCluster(
+            n_workers=2, processes=False, host="127.0.0.1", protocol="tcp://",
+            dashboard_address=None,
+        ) as cluster, distributed.Client(cluster), joblib.parallel_config("dask"):
+            res = _score_cols(self._fit(X, y))
+        assert res.equals(ref)
+
+    def test_progress_bar(self, iris, capsys):
+        X, y = iris
+        RepeatedEvaluator(
+            DummyClassifier(), cv=3, n_repeats=4, progress=True, n_jobs=2, refit=False
+        ).fit(X, y)
+        err = capsys.readouterr().err
+        assert "12/12" in err
+
+
+class TestPairing:
+    def test_same_indices_and_seeds(self, ids_data):
+        X, y = ids_data
+        kw = {"n_repeats": 5, "random_state": 4, "scoring": fingerprint_scorer, "refit": False}
+        a = RepeatedEvaluator(RecordingClassifier(), **kw)
+        b = RepeatedEvaluator(make_pipeline(FunctionTransformer(), RecordingClassifier()), **kw)
+        a.fit(X, y)
+        b.fit(X, y)
+        np.testing.assert_array_equal(a.results_["test_score"], b.results_["test_score"])
+        assert a.results_["test_score"].nunique() == 5
+        c = RepeatedEvaluator(RecordingClassifier(), **{**kw, "random_state": 5}).fit(X, y)
+        assert not np.intersect1d(c.results_["test_score"], a.results_["test_score"]).size
+
+    def test_fit_evaluators_matches_fit(self, ids_data):
+        X, y = ids_data
+        kw = {"n_repeats": 3, "random_state": 0, "cv": 2, "scoring": fingerprint_scorer}
+        evs = {
+            "a": RepeatedEvaluator(RecordingClassifier(), **kw),
+            "b": RepeatedEvaluator(SeedSensitiveRegressor(), n_repeats=3, random_state=1),
+        }
+        out = _fit_evaluators(evs, X, y, n_jobs=2)
+        assert out is evs
+        single_a = clone(evs["a"]).fit(X, y)
+        single_b = clone(evs["b"]).fit(X, y)
+        assert _score_cols(out["a"]).equals(_score_cols(single_a))
+        assert _score_cols(out["b"]).equals(_score_cols(single_b))
+        assert hasattr(out["a"], "estimator_") and out["b"].distribution_.n == 3
+
+
+class TestEstimatorAPI:
+    def test_refit_and_delegation(self, iris):
+        X, y = iris
+        ev = RepeatedEvaluator(LogisticRegression(max_iter=500), n_repeats=2, random_state=0)
+        assert hasattr(ev, "predict_proba") and not hasattr(ev, "transform")
+        with pytest.raises(AttributeError):
+            ev.classes_  # noqa: B018
+        with pytest.raises(AttributeError):
+            ev.n_features_in_  # noqa: B018
+        ev.fit(X, y)
+        ref = LogisticRegression(max_iter=500).fit(X, y)
+        np.testing.assert_allclose(ev.predict_proba(X), ref.predict_proba(X))
+        np.testing.assert_array_equal(ev.classes_, [0, 1, 2])
+        assert ev.n_features_in_ == 4
+        assert ev.score(X, y) == pytest.approx(ref.score(X, y))
+        assert pickle.loads(pickle.dumps(ev)).predict(X[:5]).tolist() == ev.predict(X[:5]).tolist()
+
+    def test_refit_false(self, iris):
+        X, y = iris
+        ev = RepeatedEvaluator(DummyClassifier(), n_repeats=2, refit=False).fit(X, y)
+        assert not hasattr(ev, "estimator_")
+        with pytest.raises(AttributeError):
+            ev.n_features_in_  # noqa: B018
+
+    def test_fit_params_routed(self, ids_data):
+        X, y = ids_data
+        ev = RepeatedEvaluator(
+            RecordingClassifier(), n_repeats=3, random_state=0,
+            scoring=lambda est, X, y: float(np.array_equal(est.sample_weight_, est.train_ids_)),
+        ).fit(X, y, sample_weight=np.arange(60.0))
+        np.testing.assert_array_equal(ev.results_["test_score"], 1.0)
+
+    def test_param_validation(self, iris):
+        X, y = iris
+        with pytest.raises(ValueError, match=re.escape("The 'n_repeats' parameter of RepeatedEvaluator must be an int in the range [1, inf). Got 0 instead.")):
+            RepeatedEvaluator(DummyClassifier(), n_repeats=0).fit(X, y)
+        with pytest.raises(ValueError, match="`vary` must be 'all' or a subset"):
+            RepeatedEvaluator(DummyClassifier(), vary=["seed"]).fit(X, y)
+
+    def test_tags(self):
+        from sklearn.utils import get_tags
+
+        assert get_tags(RepeatedEvaluator(Ridge())).estimator_type == "regressor"
+        assert get_tags(RepeatedEvaluator(LogisticRegression())).estimator_type == "classifier"
+
+
+class TestRepeatedCrossValScore:
+    def test_ndarray_code_runs_unchanged(self, iris):
+        X, y = iris
+        scores = repeated_cross_val_score(
+            DecisionTreeClassifier(), X, y, n_repeats=6, random_state=0
+        )
+        assert isinstance(scores, PerformanceDistribution) and len(scores) == 6
+        arr = np.asarray(scores)
+        assert np.mean(scores) == pytest.approx(arr.mean())
+        assert scores.std() == pytest.approx(arr.std())
+        assert scores[0] == arr[0] and list(scores[1:3]) == list(arr[1:3])
+        assert [s for s in scores] == list(arr)
+        assert f"{scores.mean():.3f}" == f"{arr.mean():.3f}"
+        assert np.percentile(scores, 50) == pytest.approx(np.percentile(arr, 50))
+        assert 0.8 < scores.mean() <= 1.0
+
+    def test_params_and_regression(self):
+        X, y = make_regression(60, 3, noise=5.0, random_state=0)
+        scores = repeated_cross_val_score(
+            Ridge(), X, y, scoring="neg_mean_squared_error", cv=3, n_repeats=2,
+            random_state=0, params={"sample_weight": np.ones(60)},
+        )
+        assert scores.n == 6 and not scores.greater_is_better
+        np.testing.assert_array_equal(scores.groups, [0, 0, 0, 1, 1, 1])
+        assert (scores.scores < 0).all()
