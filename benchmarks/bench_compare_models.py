@@ -27,9 +27,9 @@ from sklearn.tree import DecisionTreeClassifier
 from skperf import compare_models
 from skperf.model_selection import OutOfBootstrap
 
-N_REPEATS, N_JOBS, ROUNDS = 30, 2, 3
+N_REPEATS, N_JOBS, ROUNDS = 20, 2, 2
 
-X, y = make_classification(n_samples=2000, n_features=20, n_informative=8,
+X, y = make_classification(n_samples=1500, n_features=20, n_informative=8,
                            random_state=0)
 MODELS = {
     "logreg": LogisticRegression(max_iter=500),

@@ -40,17 +40,24 @@ class Mixture:
         self.w = weight
         self.a = stats.norm(loc1, scale1)
         self.b = stats.norm(loc2, scale2)
+        self._ppf = {}
 
     def cdf(self, x):
         return self.w * self.a.cdf(x) + (1 - self.w) * self.b.cdf(x)
 
     def ppf(self, q):
+        key = tuple(np.atleast_1d(q).tolist())
+        if key not in self._ppf:
+            self._ppf[key] = self._solve(q)
+        return self._ppf[key].reshape(np.shape(q))
+
+    def _solve(self, q):
         return np.array(
             [
                 optimize.brentq(lambda t, v=v: self.cdf(t) - v, -10, 10, xtol=1e-14)
                 for v in np.atleast_1d(q)
             ]
-        ).reshape(np.shape(q))
+        )
 
     def rvs(self, size, random_state):
         rng = random_state

@@ -241,19 +241,19 @@ def _summary(report):
 
 
 def _run(args):
-    from ._multiple import CORRECTIONS  # noqa: F401  (choices mirror it)
     from ._seeding import _root_entropy
-    from .report._model_selection import _check_gamma, _check_n_boot
     from .stats._validation import _check_confidence
 
     correction = None if args.correction == "none" else args.correction
     try:
-        _check_confidence(args.confidence)
-        _check_gamma(args.gamma)
-        _check_n_boot(args.n_repeats)
+        _check_confidence(args.confidence, name="--confidence")
     except (TypeError, ValueError) as exc:
-        msg = str(exc).replace("`n_boot`", "--n-repeats").replace("`", "--", 1).replace("`", "", 1)
-        raise _CLIError(msg) from None
+        raise _CLIError(str(exc).replace("`", "")) from None
+    if not 0.5 < args.gamma < 1:
+        raise _CLIError(
+            "--gamma must be in (0.5, 1) (a probability of outperforming that counts "
+            f"as meaningful, e.g. 0.75); got {args.gamma:g}"
+        )
     if args.n_repeats < 2:
         raise _CLIError(f"--n-repeats must be at least 2; got {args.n_repeats}")
     if args.scoring is not None:

@@ -79,6 +79,8 @@ def _perturb_values(values, scale, perturbation, rng):
         elif np.all(v <= 0):
             out = np.minimum(out, 0.0)
     if all(isinstance(x, Integral) for x in values):
+        if np.all(v >= 1):
+            out = np.maximum(out, 1.0)  # counts and depths: positive stays >= 1
         ints = [int(x) for x in np.round(out)]
         return list(dict.fromkeys(ints))  # rounding may merge values: drop repeats
     return [float(x) for x in out]
@@ -125,7 +127,8 @@ class NoisyGridSearchCV(GridSearchCV):
         Half-width of the uniform perturbation of each bound, as a fraction
         of the grid's step: each bound moves by ``U(-perturbation * step,
         perturbation * step)``. ``0.5`` is Bouthillier et al.'s choice (half
-        a step); ``0`` gives the plain grid.
+        a step) and the largest allowed: up to 0.5 the perturbed values keep
+        their order; ``0`` gives the plain grid.
     scale : {"auto", "linear", "log", "none"} or dict, default="auto"
         Scale in which a dimension is perturbed, or a dict mapping parameter
         names to a scale (missing names use ``"auto"``). ``"none"`` leaves a
@@ -166,8 +169,9 @@ class NoisyGridSearchCV(GridSearchCV):
     ``p step`` and, since the map is linear in ``a'`` and ``b'``, its
     expectation is the original value: in expectation the noisy grid covers
     the given grid. Integer dimensions are rounded to integers (values that
-    round to the same integer are merged); in linear scale a dimension whose
-    values are all non-negative (non-positive) stays so, by clipping at 0.
+    round to the same integer are merged; positive integers stay at least 1);
+    in linear scale a dimension whose values are all non-negative
+    (non-positive) stays so, by clipping at 0.
     A dimension with values that must stay in a bounded range (e.g. a
     fraction in ``(0, 1]``) should be given ``scale="none"`` or a grid
     whose perturbed bounds stay valid.
@@ -186,18 +190,18 @@ class NoisyGridSearchCV(GridSearchCV):
     >>> X, y = load_iris(return_X_y=True)
     >>> search = NoisyGridSearchCV(
     ...     DecisionTreeClassifier(random_state=0),
-    ...     {"ccp_alpha": [0.001, 0.01, 0.1], "max_depth": [2, 4, 6]},
-    ...     random_state=0,
+    ...     {"ccp_alpha": [0.001, 0.01, 0.1], "max_depth": [2, 5, 8]},
+    ...     random_state=1,
     ... ).fit(X, y)
     >>> [round(a, 5) for a in search.param_grid_["ccp_alpha"]]
-    [0.00112, 0.01355, 0.16413]
+    [0.00083, 0.01171, 0.16608]
     >>> search.param_grid_["max_depth"]
-    [2, 4, 7]
+    [1, 4, 7]
     """
 
     _parameter_constraints: dict = {
         **GridSearchCV._parameter_constraints,
-        "perturbation": [ParamInterval(Real, 0, None, closed="left")],
+        "perturbation": [ParamInterval(Real, 0, 0.5, closed="both")],
         "scale": [StrOptions(set(_SCALES)), dict],
         "random_state": ["random_state"],
     }

@@ -362,6 +362,12 @@ class StratifiedOutOfBootstrap(OutOfBootstrap):
                 )
             train_k = _allocate(n_train - k, counts) + 1
         test_k = None if n_test is None else _allocate(n_test, counts)
+        if test_k is not None and np.count_nonzero(test_k) < 2:
+            raise ValueError(
+                f"test_size={self.test_size!r} gives {n_test} test rows, shared "
+                f"out as {test_k.tolist()} over the classes: a stratified test set "
+                "needs at least 2 classes. Use a larger test_size."
+            )
         order = np.argsort(y_idx, kind="stable")
         starts = np.r_[0, np.cumsum(counts)[:-1]]
         return {

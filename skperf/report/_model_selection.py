@@ -154,7 +154,12 @@ class ModelSelectionReport:
     Attributes
     ----------
     distributions : dict of str to PerformanceDistribution
-        One per model, named by its key.
+        One per model, named by its key, with independent scores: where
+        ``groups`` marks dependent scores (the folds of one K-fold repeat),
+        the mean per group (``dist.aggregate()``), one score per repeat. All
+        statistics use these.
+    raw_distributions : dict of str to PerformanceDistribution
+        The distributions as given (renamed to their keys).
     names : list of str
         Model names in the given order.
     ranking : list of str
@@ -224,7 +229,9 @@ class ModelSelectionReport:
         self, distributions, *, gamma=0.75, confidence=0.95, correction="holm",
         n_boot=2000, random_state=None, settings=None,
     ):
-        self.distributions = _check_distributions(distributions)
+        self.raw_distributions = _check_distributions(distributions)
+        self.notes = []
+        self.distributions = self._independent(self.raw_distributions)
         self.gamma = _check_gamma(gamma)
         self.confidence = _check_confidence(confidence)
         self.correction = _check_correction(correction)
@@ -232,7 +239,6 @@ class ModelSelectionReport:
         self.random_state_ = _root_entropy(random_state)
         self.settings = dict(settings or {})
         self.evaluators = None
-        self.notes = []
         self._frames = {}
 
         self.names = list(self.distributions)
@@ -248,6 +254,20 @@ class ModelSelectionReport:
         self._select()
 
     # ------------------------------------------------------------------
+    def _independent(self, distributions):
+        """One score per group (repeat) where ``groups`` marks dependent scores."""
+        out = {}
+        for name, dist in distributions.items():
+            if dist.groups is not None and np.unique(dist.groups).size < dist.n:
+                dist = dist.aggregate("mean")
+                self.notes.append(
+                    f"{name}: the scores of each group (e.g. the folds of one repeat) "
+                    f"were averaged into one independent score per group (n = {dist.n}) "
+                    "before computing intervals and comparisons."
+                )
+            out[name] = dist
+        return out
+
     def _seed_sequence(self):
         return np.random.SeedSequence([self.random_state_, _BOOT_TAG])
 
@@ -259,13 +279,12 @@ class ModelSelectionReport:
         self.comparisons = {}
         for (a, b), seed in zip(pairs, boot_seeds, strict=False):
             da, db = self.distributions[a], self.distributions[b]
-            kw = dict(
-                gamma=self.gamma, confidence=self.confidence,
-                n_boot=self.n_boot, random_state=int(seed),
-            )
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                self.comparisons[a, b] = da.compare(db, **kw)
+                self.comparisons[a, b] = da.compare(
+                    db, gamma=self.gamma, confidence=self.confidence,
+                    n_boot=self.n_boot, random_state=int(seed),
+                )
             _record(caught, self.notes, f"{a} vs {b}")
             self.comparisons[b, a] = _mirror(self.comparisons[a, b])
 
@@ -589,6 +608,7 @@ def compare_models(
     distributions = {name: ev.distribution_ for name, ev in evaluators.items()}
 
     import sklearn
+    from sklearn.utils.validation import _num_samples
 
     from .. import __version__
 
@@ -599,7 +619,7 @@ def compare_models(
         "cv": _describe(cv) + (" (one out-of-bootstrap split per repeat)" if cv is None else ""),
         "scoring": _describe(scoring) + (" (estimator's default score)" if scoring is None else ""),
         "random_state": entropy,
-        "n_samples": len(X),
+        "n_samples": _num_samples(X),
         "skperf": __version__,
         "scikit-learn": sklearn.__version__,
     }

@@ -40,9 +40,14 @@ def _chunk_size(n_boot, n, batch=None):
     return max(1, min(n_boot, _CHUNK_ELEMENTS // max(n, 1)))
 
 
-def _iter_indices(n, n_boot, rng, batch=None):
-    """Yield arrays of bootstrap row indices of shape ``(b, n)``, chunk by chunk."""
-    size = _chunk_size(n_boot, n, batch)
+def _iter_indices(n, n_boot, rng, batch=None, n_batch=1):
+    """Yield arrays of bootstrap row indices of shape ``(b, n)``, chunk by chunk.
+
+    ``n_batch`` is the number of samples sharing the indices (the product of
+    the leading batch axes): the gathered values, not only the indices,
+    must fit the memory bound.
+    """
+    size = _chunk_size(n_boot, n * max(int(n_batch), 1), batch)
     for start in range(0, n_boot, size):
         yield rng.integers(0, n, size=(min(size, n_boot - start), n))
 
@@ -70,8 +75,9 @@ def _bootstrap(arrays, statistic, n_boot, rng, batch=None):
     ndarray of shape ``(..., n_boot)`` (or ``(..., n_boot, k)``)
     """
     n = arrays[0].shape[-1]
+    n_batch = sum(int(np.prod(a.shape[:-1], dtype=np.int64)) for a in arrays)
     out = []
-    for idx in _iter_indices(n, n_boot, rng, batch):
+    for idx in _iter_indices(n, n_boot, rng, batch, n_batch=n_batch):
         # x[..., idx] has shape (..., b, n): one gather per chunk
         out.append(statistic(*(a[..., idx] for a in arrays), axis=-1))
     axis = out[0].ndim - 1 if out[0].ndim == arrays[0].ndim else out[0].ndim - 2

@@ -298,18 +298,18 @@ def outperform_decision(low, high, gamma=0.75):
     ========================================  ===============================
     interval                                  decision
     ========================================  ===============================
-    ``low > 0.5`` and ``high > gamma``        ``"better"``
-    ``low > 0.5`` and ``high <= gamma``       ``"better, not meaningful"``
+    ``low > 0.5`` and ``high >= gamma``       ``"better"``
+    ``low > 0.5`` and ``high < gamma``        ``"better, not meaningful"``
     ``low <= 0.5 <= high``                    ``"no significant difference"``
-    ``high < 0.5`` and ``low >= 1 - gamma``   ``"worse, not meaningful"``
-    ``high < 0.5`` and ``low < 1 - gamma``    ``"worse"``
+    ``high < 0.5`` and ``low > 1 - gamma``    ``"worse, not meaningful"``
+    ``high < 0.5`` and ``low <= 1 - gamma``   ``"worse"``
     ========================================  ===============================
 
     Significance is the lower bound exceeding 0.5 (the null hypothesis
     P(A > B) = 0.5 is rejected); meaningfulness is the upper bound exceeding
-    ``gamma`` (the alternative P(A > B) > gamma is not rejected), both
-    strict as in App. C.6: an upper bound exactly at ``gamma`` is "not
-    meaningful".
+    ``gamma`` (the alternative P(A > B) >= gamma is not rejected). An upper
+    bound exactly at ``gamma`` counts as meaningful: the interval still
+    contains a difference of the size the user called meaningful.
 
     References
     ----------
@@ -346,10 +346,10 @@ def outperform_decision(low, high, gamma=0.75):
         )
     better, better_nm, none, worse_nm, worse = DECISIONS
     out = np.full(low_.shape, none, dtype=object)
-    out[(low_ > 0.5) & (high_ > gamma)] = better
-    out[(low_ > 0.5) & (high_ <= gamma)] = better_nm
-    out[(high_ < 0.5) & (low_ < 1 - gamma)] = worse
-    out[(high_ < 0.5) & (low_ >= 1 - gamma)] = worse_nm
+    out[(low_ > 0.5) & (high_ >= gamma)] = better
+    out[(low_ > 0.5) & (high_ < gamma)] = better_nm
+    out[(high_ < 0.5) & (low_ <= 1 - gamma)] = worse
+    out[(high_ < 0.5) & (low_ > 1 - gamma)] = worse_nm
     return out.item() if out.ndim == 0 else out
 
 

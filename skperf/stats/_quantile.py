@@ -21,7 +21,7 @@ from scipy import special, stats
 
 from skperf.exceptions import SmallSampleWarning
 
-from ._bootstrap import _n_boot_for, _percentile_bounds
+from ._bootstrap import _n_boot_for
 from ._results import QuantileCI
 from ._validation import (
     _check_confidence,
@@ -72,21 +72,25 @@ _AUTO_SLACK = 0.01
 
 
 def _hutson_sorted(xs, u):
-    """Hutson's Q̂_T (eq. 12) of sorted samples ``xs`` (..., n) at ``u`` (..., m)."""
+    """Hutson's Q̂_T (eq. 12) of sorted samples ``xs`` (..., n) at 1-D ``u`` (m,).
+
+    Returns shape (..., m). ``u`` is shared by all batch elements, so the
+    index arithmetic is done once and the gather is a plain fancy index.
+    """
     n = xs.shape[-1]
-    u = np.broadcast_to(u, xs.shape[:-1] + np.shape(u)[-1:])
     h = (n + 1) * u
     j = np.clip(np.floor(h).astype(np.intp), 1, n - 1)  # 1-based lower index
     g = np.clip(h - j, 0.0, 1.0)
-    lo = np.take_along_axis(xs, j - 1, axis=-1)
-    hi = np.take_along_axis(xs, j, axis=-1)
-    mid = lo + g * (hi - lo)
-    x1, x2 = xs[..., :1], xs[..., 1:2]
-    xn1, xn = xs[..., -2:-1], xs[..., -1:]
-    with np.errstate(divide="ignore"):
-        left = x1 + (x2 - x1) * np.log(h)
-        right = xn - (xn - xn1) * np.log((n + 1) * (1 - u))
-    return np.where(u <= 1 / (n + 1), left, np.where(u >= n / (n + 1), right, mid))
+    lo = xs[..., j - 1]
+    out = lo + g * (xs[..., j] - lo)
+    left, right = u <= 1 / (n + 1), u >= n / (n + 1)
+    if left.any():
+        x1, x2 = xs[..., :1], xs[..., 1:2]
+        out[..., left] = x1 + (x2 - x1) * np.log(h[left])
+    if right.any():
+        xn1, xn = xs[..., -2:-1], xs[..., -1:]
+        out[..., right] = xn - (xn - xn1) * np.log((n + 1) * (1 - u[right]))
+    return out
 
 
 def _to_q_last(res, q):
@@ -413,7 +417,12 @@ def _hutson_boot_draws(xs, q, n_boot, rng):
 
 def _bootstrap_ci(x, q, confidence, n_boot, rng):
     boot = _hutson_boot_draws(np.sort(x, axis=-1), q, n_boot, rng)
-    return _percentile_bounds(boot, confidence, axis=-1)
+    alpha = 1 - confidence
+    # np.quantile, not _percentile_bounds: replicates are never NaN here, and
+    # np.nanquantile loops in Python over batch rows (~300x slower for a
+    # batch of 400 samples)
+    low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2], axis=-1)
+    return low, high
 
 
 def _flip(x):

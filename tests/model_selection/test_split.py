@@ -237,6 +237,12 @@ class TestRedraw:
         with pytest.raises(ValueError, match=re.escape("class counts [10, 2]")):
             next(StratifiedOutOfBootstrap(1, train_size=200, random_state=0).split(y, y))
 
+    def test_stratified_test_size_too_small(self):
+        y = np.r_[np.zeros(10), np.ones(2)].astype(int)
+        msg = "test_size=1 gives 1 test rows, shared out as [1, 0] over the classes"
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            next(StratifiedOutOfBootstrap(1, test_size=1).split(y, y))
+
     def test_group_error(self):
         groups = np.r_[np.zeros(5), np.ones(5)]
         cv = GroupOutOfBootstrap(1, train_size=300, random_state=0)

@@ -93,7 +93,8 @@ def test_csv_run_end_to_end(tmp_path, csv_file):
     assert "data.csv (target 'label'): 120 samples, 4 features" in res.stdout
     rows = _table_rows(res.stdout)
     assert list(rows) == ["lr", "dummy"]
-    assert rows["lr"][4] == "–" and rows["lr"][5] == "yes"
+    assert rows["lr"][4] == "–"
+    assert rows["lr"][5] == "yes"
     assert rows["dummy"][5] == "no"  # always-majority is significantly worse
     assert "best: lr" in res.stdout
     html = out_path.read_text(encoding="utf-8")
@@ -124,11 +125,11 @@ def test_reproducible_in_process(csv_file, capsys):
         (["--data", "{csv}"], "--target COLUMN is required with --data"),
         (["--target", "y"], "--target needs --data CSV"),
         (["--model", "x=sklearn.nothing.Here"],
-         "--model x: unknown model path 'sklearn.nothing.Here' (cannot import module "
-         "'sklearn.nothing'"),
+         ("--model x: unknown model path 'sklearn.nothing.Here' (cannot import module "
+         "'sklearn.nothing'")),
         (["--model", "x=sklearn.linear_model.Nope"],
-         "--model x: unknown model path 'sklearn.linear_model.Nope' (module "
-         "'sklearn.linear_model' has no attribute 'Nope')"),
+         ("--model x: unknown model path 'sklearn.linear_model.Nope' (module "
+         "'sklearn.linear_model' has no attribute 'Nope')")),
         (["--model", "x=os.path.join"], "--model x: 'os.path.join' is not an estimator class"),
         (["--model", "x"], "--model must look like NAME=dotted.path.Estimator; got 'x'"),
         (["--model", "x=__import__('os')"], "is not a dotted path"),

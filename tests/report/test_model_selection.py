@@ -172,6 +172,25 @@ class TestModelSelectionReport:
         assert "m1" in tied["bonferroni"]
         assert "m1" in tied["fdr_bh"]
 
+    def test_grouped_scores_averaged_per_group(self):
+        rng = np.random.default_rng(0)
+        groups = np.repeat(np.arange(10), 3)  # 10 repeats of 3 folds
+        seeds = {"split": groups}
+        dists = {
+            name: PerformanceDistribution(rng.normal(mu, 0.02, 30), groups=groups, seeds=seeds)
+            for name, mu in [("a", 0.9), ("b", 0.8)]
+        }
+        r = ModelSelectionReport(dists, random_state=0)
+        for name, raw in dists.items():
+            assert r.raw_distributions[name].n == 30
+            agg = r.distributions[name]
+            assert agg.n == 10
+            np.testing.assert_allclose(agg.scores, raw.scores.reshape(10, 3).mean(axis=1))
+        assert r.comparisons["a", "b"].n_self == 10
+        assert r.comparisons["a", "b"].paired
+        assert r.to_frame().loc["a", "n"] == 10
+        assert r.notes[0].startswith("a: the scores of each group")
+
     def test_single_model(self):
         r = ModelSelectionReport(
             {"only": PerformanceDistribution([0.8, 0.9, 0.85])}, random_state=0

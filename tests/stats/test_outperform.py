@@ -176,13 +176,13 @@ class TestDecision:
         [
             (0.6, 0.9, "better"),
             (0.51, 0.76, "better"),
-            (0.55, 0.75, "better, not meaningful"),  # high must exceed gamma
+            (0.55, 0.75, "better"),  # high = gamma counts as meaningful (>=)
             (0.55, 0.7, "better, not meaningful"),
             (0.5, 0.9, "no significant difference"),  # low must exceed 0.5
             (0.3, 0.7, "no significant difference"),
             (0.2, 0.5, "no significant difference"),
             (0.3, 0.45, "worse, not meaningful"),
-            (0.25, 0.45, "worse, not meaningful"),  # mirror of high = gamma
+            (0.25, 0.45, "worse"),  # mirror of high = gamma: low = 1 - gamma
             (0.1, 0.4, "worse"),
         ],
     )
