@@ -18,13 +18,13 @@ import time
 import warnings
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_validate
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 from skperf import RepeatedEvaluator
 from skperf._seeding import spawn_seeds

@@ -12,6 +12,7 @@ Run: ``python benchmarks/bench_metrics.py``. Ratios are measured in one run:
    DeLong (target >= 4x), and growth from 10^4 to 10^6 scores.
 """
 
+import itertools
 import time
 import tracemalloc
 
@@ -117,7 +118,7 @@ def main():
         t, ci = _time(lambda yy=yy, ss=ss: roc_auc_ci(yy, ss), repeat=3)
         times[n] = t
         print(f"n={n:>9,}  skperf DeLong {t:7.3f} s  AUC {ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}]")
-    for a, b in zip(sizes[:-1], sizes[1:], strict=True):
+    for a, b in itertools.pairwise(sizes):
         print(f"  time ratio n={b:,} / n={a:,}: {times[b] / times[a]:.1f} (linear: {b / a:.0f})")
     try:
         from confidenceinterval import roc_auc_score as ci_roc_auc

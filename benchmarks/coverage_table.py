@@ -62,8 +62,11 @@ class Mixture:
     def rvs(self, size, random_state):
         rng = random_state
         first = rng.random(size) < self.w
-        return np.where(first, self.a.rvs(size, random_state=rng),
-                        self.b.rvs(size, random_state=rng))
+        return np.where(
+            first,
+            self.a.rvs(size, random_state=rng),
+            self.b.rvs(size, random_state=rng),
+        )
 
 
 DISTRIBUTIONS = {
@@ -97,8 +100,14 @@ def simulate(dist, n, confidence, method, n_runs, rng, n_boot=2000, levels=LEVEL
     if valid.any():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
-            ci = quantile_ci(x, levels[valid], confidence=confidence, method=method,
-                             n_boot=n_boot, rng=rng)
+            ci = quantile_ci(
+                x,
+                levels[valid],
+                confidence=confidence,
+                method=method,
+                n_boot=n_boot,
+                rng=rng,
+            )
         inside = (ci.low <= true[valid]) & (true[valid] <= ci.high)
         cov[valid] = inside.mean(axis=0)
         length[valid] = (ci.high - ci.low).mean(axis=0) / idr
@@ -106,8 +115,13 @@ def simulate(dist, n, confidence, method, n_runs, rng, n_boot=2000, levels=LEVEL
         if ci.coverage is not None:
             guarantee[valid] = ci.coverage
     se = np.sqrt(cov * (1 - cov) / n_runs)
-    return {"coverage": cov, "se": se, "length": length, "guarantee": guarantee,
-            "chosen": chosen}
+    return {
+        "coverage": cov,
+        "se": se,
+        "length": length,
+        "guarantee": guarantee,
+        "chosen": chosen,
+    }
 
 
 def table(n_runs=2000, n_boot=2000, seed=0):
@@ -115,10 +129,13 @@ def table(n_runs=2000, n_boot=2000, seed=0):
 
     rows = []
     ss = np.random.SeedSequence(seed)
-    for (dname, dist), child in zip(DISTRIBUTIONS.items(), ss.spawn(len(DISTRIBUTIONS)),
-                                    strict=True):
+    for (dname, dist), child in zip(
+        DISTRIBUTIONS.items(), ss.spawn(len(DISTRIBUTIONS)), strict=True
+    ):
         for n, sub in zip(SIZES, child.spawn(len(SIZES)), strict=True):
-            for conf, sub2 in zip(CONFIDENCES, sub.spawn(len(CONFIDENCES)), strict=True):
+            for conf, sub2 in zip(
+                CONFIDENCES, sub.spawn(len(CONFIDENCES)), strict=True
+            ):
                 for method, sub3 in zip(METHODS, sub2.spawn(len(METHODS)), strict=True):
                     # every method sees the same samples of a cell (common rng
                     # for the data), its own stream for the bootstrap
@@ -126,14 +143,20 @@ def table(n_runs=2000, n_boot=2000, seed=0):
                     res = simulate(dist, n, conf, method, n_runs, data_rng, n_boot)
                     del sub3
                     for i, q in enumerate(LEVELS):
-                        rows.append({
-                            "distribution": dname, "n": n, "q": q,
-                            "confidence": conf, "method": method,
-                            "chosen": res["chosen"][i] or "invalid",
-                            "coverage": res["coverage"][i], "se": res["se"][i],
-                            "length_idr": res["length"][i],
-                            "guarantee": res["guarantee"][i],
-                        })
+                        rows.append(
+                            {
+                                "distribution": dname,
+                                "n": n,
+                                "q": q,
+                                "confidence": conf,
+                                "method": method,
+                                "chosen": res["chosen"][i] or "invalid",
+                                "coverage": res["coverage"][i],
+                                "se": res["se"][i],
+                                "length_idr": res["length"][i],
+                                "guarantee": res["guarantee"][i],
+                            }
+                        )
     return pd.DataFrame(rows)
 
 
@@ -164,8 +187,12 @@ def main():
     t0 = time.perf_counter()
     df = table(args.runs, args.n_boot)
     path = write_docs(df, args.out)
-    summary = df.pivot_table(index=["method", "confidence", "n"], columns="q",
-                             values="coverage", aggfunc="min")
+    summary = df.pivot_table(
+        index=["method", "confidence", "n"],
+        columns="q",
+        values="coverage",
+        aggfunc="min",
+    )
     print(summary.round(3).to_string())
     print(f"wrote {path} in {time.perf_counter() - t0:.1f} s")
 

@@ -18,7 +18,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, is_classifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import check_scoring, get_scorer_names
 from sklearn.model_selection import KFold, StratifiedKFold
@@ -35,9 +35,11 @@ from ._vary import (
     _apply,
     _best_params,
     _check_vary,
+    _configure,
     _is_random_splitter,
     _no_variation,
     _plan,
+    _seed_params,
     _seed_splitter,
 )
 from .exceptions import NoVariationWarning
@@ -484,20 +486,24 @@ class _Job:
                     cv = _seed_splitter(splitter, seed) if kind == "random" else splitter
                     cache[seed] = list(cv.split(X, y, groups))
             self.splits.append(cache[seed])
-        self.estimators = [
-            _apply(est, self.plan, self.seeds["init"][r], self.seeds["search"][r])
+        # the seed parameters per repeat; the worker clones and configures
+        # (one clone per fit, and no fitted model is kept in the parent)
+        self.seed_params = [
+            _seed_params(self.plan, self.seeds["init"][r], self.seeds["search"][r])
             for r in range(ev.n_repeats)
         ]
 
     def tasks(self):
-        for r, (est, splits) in enumerate(zip(self.estimators, self.splits)):
+        for r, (sp, splits) in enumerate(zip(self.seed_params, self.splits, strict=False)):
             for f, (train, test) in enumerate(splits):
-                yield r, f, est, train, test
+                yield r, f, sp, train, test
 
 
-def _fit_and_score(est, X, y, train, test, scorer, params, return_train, error_score, plan):
-    """Fit a clone of ``est`` on ``train`` and score it on ``test`` (in a worker)."""
-    est = clone(est)
+def _fit_and_score(
+    est, seed_params, X, y, train, test, scorer, params, return_train, error_score, plan
+):
+    """Fit a configured clone of ``est`` on ``train``, score it on ``test``."""
+    est = _configure(est, seed_params)
     X_train, y_train = _safe_split(est, X, y, train)
     X_test, y_test = _safe_split(est, X, y, test, train)
     fit_params = _check_method_params(X, params=params, indices=train)
@@ -529,10 +535,10 @@ def _run(jobs, X, y, params, n_jobs, progress, verbose=0):
     tasks = [(j, *t) for j, job in enumerate(jobs) for t in job.tasks()]
     calls = (
         delayed(_indexed)(
-            i, est, X, y, train, test, jobs[j].scorer, params,
+            i, jobs[j].ev.estimator, sp, X, y, train, test, jobs[j].scorer, params,
             jobs[j].ev.return_train_score, jobs[j].ev.error_score, jobs[j].plan,
         )
-        for i, (j, _, _, est, train, test) in enumerate(tasks)
+        for i, (j, _, _, sp, train, test) in enumerate(tasks)
     )
     results = [None] * len(tasks)
     parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as="generator_unordered")
@@ -541,7 +547,7 @@ def _run(jobs, X, y, params, n_jobs, progress, verbose=0):
             results[i] = out
             bar.update(1)
     per_job = [[] for _ in jobs]
-    for (j, r, f, *_), out in zip(tasks, results):
+    for (j, r, f, *_), out in zip(tasks, results, strict=False):
         per_job[j].append((r, f, out))
     return per_job
 
@@ -615,7 +621,7 @@ def _collect(job, outputs, X, y, params):
             groups=repeat[ok] if several else None,
             seeds=seeds,
         )
-        for name, sign in zip(job.names, job.signs)
+        for name, sign in zip(job.names, job.signs, strict=False)
     }
     ev.distribution_ = ev.distributions_[job.names[0]]
     if ev.refit:
@@ -644,7 +650,7 @@ def _fit_evaluators(
     jobs = [_Job(ev, X, y, groups) for ev in evaluators.values()]
     verbose = max(ev.verbose for ev in evaluators.values())
     outputs = _run(jobs, X, y, params, n_jobs, progress, verbose)
-    for job, out in zip(jobs, outputs):
+    for job, out in zip(jobs, outputs, strict=False):
         _collect(job, out, X, y, params)
     return evaluators
 

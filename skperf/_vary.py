@@ -62,7 +62,7 @@ def _is_random_splitter(cv):
 
 def _seed_splitter(cv, seed):
     """A copy of splitter ``cv`` with ``random_state=seed`` (a plain int)."""
-    cv = copy.deepcopy(cv)
+    cv = copy.copy(cv)  # only random_state changes; shallow is enough
     cv.random_state = int(seed)
     return cv
 
@@ -184,23 +184,33 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
     return plan
 
 
-def _apply(estimator, plan, init_seed, search_seed):
-    """A clone of ``estimator`` with the init and search seeds of one repeat.
+def _seed_params(plan, init_seed, search_seed):
+    """Parameters setting the init and search seeds of one repeat.
 
     Every parameter gets a plain int (a ``RandomState`` would be shared by
     reference between fits once cloned); each gets its own int derived from
     the source seed, in sorted parameter order.
     """
-    params = dict(zip(plan.init_keys, _derive_ints(init_seed, len(plan.init_keys))))
+    params = dict(zip(plan.init_keys, _derive_ints(init_seed, len(plan.init_keys)), strict=False))
     n_search = len(plan.search_keys) + len(plan.search_cv)
     ints = _derive_ints(search_seed, n_search)
-    params.update(zip(plan.search_keys, ints))
-    for (key, cv), seed in zip(plan.search_cv.items(), ints[len(plan.search_keys):]):
+    params.update(zip(plan.search_keys, ints, strict=False))
+    for (key, cv), seed in zip(plan.search_cv.items(), ints[len(plan.search_keys):], strict=False):
         params[key] = _seed_splitter(cv, seed)
+    return params
+
+
+def _configure(estimator, params):
+    """A clone of ``estimator`` with ``params`` (from ``_seed_params``) set."""
     est = clone(estimator)
     if params:
         est.set_params(**params)
     return est
+
+
+def _apply(estimator, plan, init_seed, search_seed):
+    """A clone of ``estimator`` with the init and search seeds of one repeat."""
+    return _configure(estimator, _seed_params(plan, init_seed, search_seed))
 
 
 def _best_params(est, plan):
@@ -231,9 +241,9 @@ def _no_variation(plan, split_random, varied, explicit):
     if not explicit:
         if varied and not any(has.values()):
             return [
-                "no source of variation has any randomness (the splits are fixed "
+                ("no source of variation has any randomness (the splits are fixed "
                 "and the estimator has no random_state that it uses): every repeat "
-                "gives the same scores"
+                "gives the same scores")
             ]
         return []
     msgs = []

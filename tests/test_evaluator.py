@@ -11,7 +11,7 @@ from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer, load_iris, make_regression
 from sklearn.dummy import DummyClassifier
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.exceptions import ConvergenceWarning, FitFailedWarning
+from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.model_selection import (
     GridSearchCV,
@@ -77,8 +77,11 @@ class TestResults:
         np.testing.assert_array_equal(res["search_seed"], seeds["search"])
         assert ev.random_state_ == 3
         d = ev.distribution_
-        assert d.n == 4 and d.metric == "score" and d.greater_is_better
-        assert d.name == "DecisionTreeClassifier" and d.groups is None
+        assert d.n == 4
+        assert d.metric == "score"
+        assert d.greater_is_better
+        assert d.name == "DecisionTreeClassifier"
+        assert d.groups is None
         np.testing.assert_array_equal(d.scores, res["test_score"])
         np.testing.assert_array_equal(d.seeds["init"], seeds["init"])
         assert res["error"].isna().all()
@@ -154,10 +157,12 @@ class TestVary:
         varied = RepeatedEvaluator(est, vary="init", **kw).fit(X, y).results_
         held = RepeatedEvaluator(est, vary=[], **kw).fit(X, y).results_
         split = RepeatedEvaluator(est, vary="split", **kw).fit(X, y).results_
-        assert varied["split_seed"].nunique() == 1 and varied["init_seed"].nunique() == 4
+        assert varied["split_seed"].nunique() == 1
+        assert varied["init_seed"].nunique() == 4
         assert varied["test_neg_log_loss"].nunique() == 4
         assert held["test_neg_log_loss"].nunique() == 1
-        assert split["init_seed"].nunique() == 1 and split["split_seed"].nunique() == 4
+        assert split["init_seed"].nunique() == 1
+        assert split["split_seed"].nunique() == 4
         # repeat 0 is the same fit under every vary (held seeds are repeat 0's)
         assert varied["test_neg_log_loss"][0] == held["test_neg_log_loss"][0]
         assert split["test_neg_log_loss"][0] == held["test_neg_log_loss"][0]
@@ -194,7 +199,8 @@ class TestVary:
         ).fit(X, y)
         assert ev.results_["split_seed"].nunique() == 1
         ref = cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=splits)
-        assert ev.results_.shape[0] == 6 and abs(ev.distribution_.mean() - ref.mean()) < 0.1
+        assert ev.results_.shape[0] == 6
+        assert abs(ev.distribution_.mean() - ref.mean()) < 0.1
 
     def test_splitter_reseeded(self, ids_data):
         X, y = ids_data
@@ -212,7 +218,8 @@ class TestVary:
         )
         ev = RepeatedEvaluator(search, vary="search", n_repeats=4, random_state=0).fit(X, y)
         res = ev.results_
-        assert res["search_seed"].nunique() == 4 and res["split_seed"].nunique() == 1
+        assert res["search_seed"].nunique() == 4
+        assert res["split_seed"].nunique() == 1
         assert all(set(p) == {"max_depth", "min_samples_leaf"} for p in res["best_params"])
         assert len({tuple(sorted(p.items())) for p in res["best_params"]}) > 1
         # the refit uses the held (repeat-0) search seed: sampler first, then cv
@@ -227,7 +234,9 @@ class TestVary:
             warnings.simplefilter("error")
             ev = RepeatedEvaluator(search, vary="search", n_repeats=2, random_state=0).fit(X, y)
         cv = ev.estimator_.cv
-        assert cv.n_splits == 3 and cv.shuffle and type(cv.random_state) is int
+        assert cv.n_splits == 3
+        assert cv.shuffle
+        assert type(cv.random_state) is int
         # under "all" the int cv is left as is
         ev = RepeatedEvaluator(search, n_repeats=2, random_state=0).fit(X, y)
         assert ev.estimator_.cv == 3
@@ -334,14 +343,16 @@ class TestPairing:
         single_b = clone(evs["b"]).fit(X, y)
         assert _score_cols(out["a"]).equals(_score_cols(single_a))
         assert _score_cols(out["b"]).equals(_score_cols(single_b))
-        assert hasattr(out["a"], "estimator_") and out["b"].distribution_.n == 3
+        assert hasattr(out["a"], "estimator_")
+        assert out["b"].distribution_.n == 3
 
 
 class TestEstimatorAPI:
     def test_refit_and_delegation(self, iris):
         X, y = iris
         ev = RepeatedEvaluator(LogisticRegression(max_iter=500), n_repeats=2, random_state=0)
-        assert hasattr(ev, "predict_proba") and not hasattr(ev, "transform")
+        assert hasattr(ev, "predict_proba")
+        assert not hasattr(ev, "transform")
         with pytest.raises(AttributeError):
             ev.classes_  # noqa: B018
         with pytest.raises(AttributeError):
@@ -389,12 +400,14 @@ class TestRepeatedCrossValScore:
         scores = repeated_cross_val_score(
             DecisionTreeClassifier(), X, y, n_repeats=6, random_state=0
         )
-        assert isinstance(scores, PerformanceDistribution) and len(scores) == 6
+        assert isinstance(scores, PerformanceDistribution)
+        assert len(scores) == 6
         arr = np.asarray(scores)
         assert np.mean(scores) == pytest.approx(arr.mean())
         assert scores.std() == pytest.approx(arr.std())
-        assert scores[0] == arr[0] and list(scores[1:3]) == list(arr[1:3])
-        assert [s for s in scores] == list(arr)
+        assert scores[0] == arr[0]
+        assert list(scores[1:3]) == list(arr[1:3])
+        assert list(scores) == list(arr)
         assert f"{scores.mean():.3f}" == f"{arr.mean():.3f}"
         assert np.percentile(scores, 50) == pytest.approx(np.percentile(arr, 50))
         assert 0.8 < scores.mean() <= 1.0
@@ -405,6 +418,7 @@ class TestRepeatedCrossValScore:
             Ridge(), X, y, scoring="neg_mean_squared_error", cv=3, n_repeats=2,
             random_state=0, params={"sample_weight": np.ones(60)},
         )
-        assert scores.n == 6 and not scores.greater_is_better
+        assert scores.n == 6
+        assert not scores.greater_is_better
         np.testing.assert_array_equal(scores.groups, [0, 0, 0, 1, 1, 1])
         assert (scores.scores < 0).all()

@@ -31,7 +31,8 @@ class TestSpawnSeeds:
 
     def test_none_records_entropy(self):
         entropy, seeds = spawn_seeds(None, 5)
-        assert isinstance(entropy, int) and entropy > 2**64
+        assert isinstance(entropy, int)
+        assert entropy > 2**64
         _, again = spawn_seeds(entropy, 5)
         for src in SOURCES:
             np.testing.assert_array_equal(again[src], seeds[src])
@@ -42,7 +43,8 @@ class TestSpawnSeeds:
     def test_random_state_instances(self, make):
         e1, s1 = spawn_seeds(make(3), 5)
         e2, s2 = spawn_seeds(make(3), 5)
-        assert e1 == e2 and isinstance(e1, int)
+        assert e1 == e2
+        assert isinstance(e1, int)
         np.testing.assert_array_equal(s1["init"], s2["init"])
         np.testing.assert_array_equal(spawn_seeds(e1, 5)[1]["split"], s1["split"])
 
@@ -63,6 +65,7 @@ def test_hold():
 
 def test_derive_ints():
     ints = _derive_ints(5, 4)
-    assert len(set(ints)) == 4 and all(type(v) is int for v in ints)
+    assert len(set(ints)) == 4
+    assert all(type(v) is int for v in ints)
     assert _derive_ints(5, 1) == ints[:1]  # prefix-stable
     assert _derive_ints(5, 0) == []

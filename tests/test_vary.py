@@ -56,7 +56,8 @@ def test_is_random_splitter(cv, expected):
 def test_seed_splitter_copies():
     cv = KFold(3, shuffle=True)
     seeded = _seed_splitter(cv, np.uint32(7))
-    assert cv.random_state is None and seeded.random_state == 7
+    assert cv.random_state is None
+    assert seeded.random_state == 7
     assert type(seeded.random_state) is int
 
 
@@ -72,7 +73,8 @@ class TestPlan:
             "baggingclassifier__random_state",
             "columntransformer__pca__random_state",
         ]
-        assert plan.init_random and not plan.search_random
+        assert plan.init_random
+        assert not plan.search_random
         assert plan.search_prefixes == []
 
     def test_apply_gives_distinct_ints(self):
@@ -81,7 +83,8 @@ class TestPlan:
         a = _apply(est, plan, 11, 12)
         b = _apply(est, plan, 11, 99)
         seeds = [a.get_params()[k] for k in plan.init_keys]
-        assert all(type(s) is int for s in seeds) and len(set(seeds)) == 2
+        assert all(type(s) is int for s in seeds)
+        assert len(set(seeds)) == 2
         assert [b.get_params()[k] for k in plan.init_keys] == seeds
         assert est.get_params()[plan.init_keys[0]] is None  # original untouched
 
@@ -109,16 +112,20 @@ class TestPlan:
     def test_int_cv_shuffled_only_when_asked(self):
         search = GridSearchCV(LogisticRegression(), {"C": [1, 10]}, cv=4)
         plan = _plan(search, np.array([0, 1] * 10))
-        assert plan.search_cv == {} and not plan.search_random
+        assert plan.search_cv == {}
+        assert not plan.search_random
         plan = _plan(search, np.array([0, 1] * 10), shuffle_int_cv=True)
         cv = plan.search_cv["cv"]
-        assert isinstance(cv, StratifiedKFold) and cv.n_splits == 4 and cv.shuffle
+        assert isinstance(cv, StratifiedKFold)
+        assert cv.n_splits == 4
+        assert cv.shuffle
         assert plan.search_random
 
     def test_halving_search(self):
         search = HalvingRandomSearchCV(LogisticRegression(), {"C": [1, 10]})
         plan = _plan(search)
-        assert plan.search_keys == ["random_state"] and plan.search_random
+        assert plan.search_keys == ["random_state"]
+        assert plan.search_random
 
     def test_nested_search_in_pipeline(self):
         est = make_pipeline(
@@ -136,14 +143,16 @@ class TestNoVariation:
         plan = _plan(LogisticRegression())
         msgs = _no_variation(plan, False, {"split", "init", "search"}, {"split", "init", "search"})
         assert len(msgs) == 3
-        assert msgs[0].startswith("'split'") and msgs[1].startswith("'init'")
+        assert msgs[0].startswith("'split'")
+        assert msgs[1].startswith("'init'")
         assert "not a hyperparameter search" in msgs[2]
 
     def test_all_is_silent_when_something_varies(self):
         plan = _plan(LogisticRegression())
         assert _no_variation(plan, True, {"split", "init", "search"}, frozenset()) == []
         msgs = _no_variation(plan, False, {"split", "init", "search"}, frozenset())
-        assert len(msgs) == 1 and "no source of variation" in msgs[0]
+        assert len(msgs) == 1
+        assert "no source of variation" in msgs[0]
 
     def test_grid_search_with_fixed_folds(self):
         plan = _plan(GridSearchCV(LogisticRegression(), {"C": [1]}, cv=KFold(3)))

@@ -12,13 +12,17 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import UndefinedResamplesWarning
+from ..exceptions import SmallSampleWarning, UndefinedResamplesWarning
 from ..stats._auc import delong_paired, roc_auc_ci
-from ..stats._bootstrap import _basic_bounds, _bca_bounds, _n_boot_for, _percentile_bounds
+from ..stats._bootstrap import (
+    _basic_bounds,
+    _bca_bounds,
+    _n_boot_for,
+    _percentile_bounds,
+)
 from ..stats._proportion import mcnemar, paired_proportion_difference_ci, proportion_ci
 from ..stats._results import Interval
 from ..stats._validation import _check_confidence, _check_method, _check_rng
-from ..exceptions import SmallSampleWarning
 from ._registry import _NEEDS_BOTH_CLASSES, _check_lengths, _prepare, _resolve
 from ._resample import _jackknife, _replicates
 from ._results import PairedTestResult

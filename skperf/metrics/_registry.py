@@ -307,7 +307,7 @@ def _resolve(metric):
     spec = _sklearn_metric(metric)
     if spec is None:
         raise ValueError(
-            f"`metric` {metric!r} is not known. Use one of {sorted(set(s.name for s in _SPECS.values()))}, "
+            f"`metric` {metric!r} is not known. Use one of {sorted({s.name for s in _SPECS.values()})}, "
             "a scikit-learn metric or scorer name (sklearn.metrics.get_scorer_names()), "
             "or a callable(y_true, y_pred)."
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import collections
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from ._results import Interval
 from ._validation import _check_confidence, _check_method

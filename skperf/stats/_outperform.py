@@ -267,7 +267,8 @@ def prob_outperform_ci(
     else:
         est = _prob_unpaired(a, b)
         boot = _boot_unpaired(a, b, n_boot, rng)
-    low, high = _percentile_bounds(boot, confidence)
+    # a probability: clip float rounding of the count products (1 + 2e-16)
+    low, high = (np.clip(v, 0.0, 1.0) for v in _percentile_bounds(boot, confidence))
     if est.ndim == 0:
         return float(est), float(low), float(high)
     return est, low, high

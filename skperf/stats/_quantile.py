@@ -10,6 +10,9 @@ per quantile level with the sign transformation of eq. 3.
 Every computation works on the last axis; leading axes are a batch.
 """
 
+# k, l are the paper's order-statistic indices (eqs. 8-11)
+# ruff: noqa: E741
+
 from __future__ import annotations
 
 import functools
@@ -17,7 +20,7 @@ import math
 import warnings
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 
 from skperf.exceptions import SmallSampleWarning
 
@@ -474,7 +477,9 @@ def _asymptotic_predicted_coverage(n, q, confidence):
     pk = np.clip((n + 1) * k / n, 1, n) - 1
     pl = np.clip((n + 1) * l / n, 1, n) - 1
     out = []
-    for qi, a, b in zip(np.atleast_1d(q), np.atleast_1d(pk), np.atleast_1d(pl), strict=True):
+    for qi, a, b in zip(
+        np.atleast_1d(q), np.atleast_1d(pk), np.atleast_1d(pl), strict=True
+    ):
         cdf = stats.binom.cdf(grid, n, qi)
         out.append(np.interp(b, grid, cdf) - np.interp(a, grid, cdf))
     return np.array(out).reshape(np.shape(q))
@@ -671,9 +676,7 @@ def quantile_ci(
             else _asymptotic_valid(n, q1, confidence)
         )
         mirror = (
-            direct
-            if method == "exact"
-            else _asymptotic_valid(n, 1 - q1, confidence)
+            direct if method == "exact" else _asymptotic_valid(n, 1 - q1, confidence)
         )
         bad = ~(direct | mirror)
         if bad.any():
@@ -750,14 +753,13 @@ def quantile_ci(
         )
     if coverage is not None:
         coverage = coverage if q.ndim else coverage[0]
+    if method != "auto":
+        methods = method  # one name for all levels
+    elif q.ndim == 0:
+        methods = methods[0]
     if q.ndim == 0:
         estimate, low, high = estimate[..., 0], low[..., 0], high[..., 0]
         flipped = flipped[0]
-        methods = methods[0]
-    elif method != "auto":
-        methods = method
-    if method != "auto" and q.ndim == 0:
-        methods = method
     return QuantileCI(
         q=q,
         estimate=estimate,

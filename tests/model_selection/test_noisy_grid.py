@@ -55,7 +55,8 @@ class TestPerturbGrid:
             # (adjacent values stay at least step / 2 = 2 apart)
             depth = g["max_depth"]
             assert all(isinstance(d, int) for d in depth)
-            assert depth == sorted(depth) and len(depth) == 3
+            assert depth == sorted(depth)
+            assert len(depth) == 3
             assert np.all(np.abs(np.subtract(depth, GRID["max_depth"])) <= perturbation * 4 + 0.5)
 
     def test_bounds_cover_the_half_step(self):
@@ -63,7 +64,8 @@ class TestPerturbGrid:
         rng = np.random.RandomState(0)
         lows = np.array([_perturb_grid(GRID, 0.5, "auto", rng)["ccp_alpha"][0] for _ in range(2000)])
         w = np.log10(lows) + 3  # shift of the lower bound, in decades
-        assert -0.5 <= w.min() < -0.45 and 0.45 < w.max() <= 0.5
+        assert -0.5 <= w.min() < -0.45
+        assert 0.45 < w.max() <= 0.5
         # unbiased: the noisy grid covers the grid in expectation
         assert abs(w.mean()) < 3 * (1 / np.sqrt(12)) / np.sqrt(2000)
 
@@ -98,8 +100,10 @@ class TestPerturbGrid:
     def test_list_of_grids_and_order(self):
         grid = [{"b": [1.0, 2.0], "a": ["x"]}, {"c": [0.1, 1.0, 10.0]}]
         out = _perturb_grid(grid, 0.5, "auto", np.random.RandomState(0))
-        assert isinstance(out, list) and len(out) == 2
-        assert list(out[0]) == ["b", "a"] and out[0]["a"] == ["x"]
+        assert isinstance(out, list)
+        assert len(out) == 2
+        assert list(out[0]) == ["b", "a"]
+        assert out[0]["a"] == ["x"]
 
     def test_rounding_merges_integers(self):
         # uneven integer grid: 1 and 2 may round to the same value

@@ -110,7 +110,7 @@ class TestSearchDistributions:
         assert first.metric == "neg_log_loss"
         assert first.greater_is_better is True
         assert np.all(first.scores <= 0)
-        assert list(dists)[0] == "criterion='gini', max_depth=1"
+        assert next(iter(dists)) == "criterion='gini', max_depth=1"
 
     def test_multimetric_needs_scoring_when_refit_not_a_name(self, multi_search):
         search = clone(multi_search).set_params(refit=lambda r: 0).fit(X_IRIS, Y_IRIS)
@@ -155,7 +155,7 @@ class TestSearchDistributions:
         assert list(dists) == ["max_depth=2"]
 
     def test_unfitted(self):
-        with pytest.raises(TypeError, match="Call search.fit"):
+        with pytest.raises(TypeError, match=re.escape("Call search.fit")):
             search_distributions(GridSearchCV(LogisticRegression(), {"C": [1.0]}))
 
 

@@ -154,7 +154,8 @@ class TestPairedDifference:
 
     def test_no_discordant_pairs_gives_an_interval(self):
         ci = paired_proportion_difference_ci(0, 0, 50)
-        assert ci.estimate == 0.0 and ci.low < 0 < ci.high
+        assert ci.estimate == 0.0
+        assert ci.low < 0 < ci.high
 
     def test_coverage_simulation(self, global_random_seed):
         # multinomial cells (both right, a only, b only, both wrong)

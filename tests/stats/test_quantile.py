@@ -1,5 +1,8 @@
 """Tests for skperf.stats._quantile: estimators, exact/asymptotic/bootstrap CIs."""
 
+# k, l are the paper's order-statistic indices (eqs. 8-11)
+# ruff: noqa: E741
+
 import re
 import time
 import warnings
@@ -91,7 +94,8 @@ class TestMinSampleSize:
         assert n == 2 or q ** (n - 1) + (1 - q) ** (n - 1) > 1 - confidence
         n = min_sample_size(q, confidence, "asymptotic")
         k, l = _asymptotic_indices(n, q, confidence)
-        assert k >= 1 - 1e-9 and l <= n + 1e-9
+        assert k >= 1 - 1e-9
+        assert l <= n + 1e-9
         k, l = _asymptotic_indices(n - 1, q, confidence)
         assert k < 1 or l > n - 1
 
@@ -153,7 +157,8 @@ class TestQuantile:
     def test_axis(self):
         x = np.random.default_rng(0).normal(size=(9, 4))
         np.testing.assert_array_equal(
-            quantile(x, 0.3, method="hutson", axis=0), quantile(x.T, 0.3, method="hutson")
+            quantile(x, 0.3, method="hutson", axis=0),
+            quantile(x.T, 0.3, method="hutson"),
         )
 
     @pytest.mark.parametrize(
@@ -199,9 +204,15 @@ class TestExact:
         m = l - k
         others = [_binom_coverage(j, j + m, n, q) for j in range(1, n - m + 1)]
         assert cov == pytest.approx(max(others), rel=1e-12)
-        assert all(o < c for o in [_binom_coverage(j, j + m - 1, n, q) for j in range(1, n - m + 2)])
+        assert all(
+            o < c
+            for o in [_binom_coverage(j, j + m - 1, n, q) for j in range(1, n - m + 2)]
+        )
 
-    @pytest.mark.parametrize(("n", "q", "confidence"), [(25, 0.5, 0.9), (50, 0.1, 0.95), (200, 0.9, 0.99), (7, 0.5, 0.95)])
+    @pytest.mark.parametrize(
+        ("n", "q", "confidence"),
+        [(25, 0.5, 0.9), (50, 0.1, 0.95), (200, 0.9, 0.99), (7, 0.5, 0.95)],
+    )
     def test_coverage_is_binomial(self, n, q, confidence, global_random_seed):
         x = np.random.default_rng(global_random_seed).normal(size=n)
         ci = quantile_ci(x, q, confidence=confidence)
@@ -241,7 +252,9 @@ class TestExact:
         assert (ci.coverage < 0.96).all()
 
     def test_too_small_raises_with_minimum(self):
-        msg = "n = 10 is too small for a 0.9 exact interval: it needs n >= 22 for q = 0.1"
+        msg = (
+            "n = 10 is too small for a 0.9 exact interval: it needs n >= 22 for q = 0.1"
+        )
         with pytest.raises(ValueError, match=re.escape(msg)):
             quantile_ci(np.arange(10.0), [0.1, 0.5], confidence=0.9)
 
@@ -275,7 +288,9 @@ class TestAsymptotic:
             "for q = 0.05"
         )
         with pytest.raises(ValueError, match=re.escape(msg)):
-            quantile_ci(np.arange(20.0), [0.05, 0.5], confidence=0.9, method="asymptotic")
+            quantile_ci(
+                np.arange(20.0), [0.05, 0.5], confidence=0.9, method="asymptotic"
+            )
 
     def test_predicted_coverage_tracks_simulation(self):
         # the auto rule's data-free prediction vs a 20,000-run simulation
@@ -305,8 +320,9 @@ class TestBootstrap:
     def test_percentile_interval(self):
         x = np.random.default_rng(0).beta(5, 1.5, size=10)
         ci = quantile_ci(x, [0.05, 0.5], confidence=0.9, method="bootstrap", rng=3)
-        boot = _hutson_boot_draws(np.sort(x), np.array([0.05, 0.5]), 2000,
-                                  np.random.default_rng(3))
+        boot = _hutson_boot_draws(
+            np.sort(x), np.array([0.05, 0.5]), 2000, np.random.default_rng(3)
+        )
         np.testing.assert_allclose(ci.low, np.quantile(boot, 0.05, axis=-1))
         np.testing.assert_allclose(ci.high, np.quantile(boot, 0.95, axis=-1))
         assert ci.n_boot == 2000
@@ -333,7 +349,8 @@ class TestAuto:
         # asymptotic at the edge of Table 2 (q = 0.9, n = 25) undercovers,
         # so auto takes the exact interval there
         assert ci.method.tolist() == ["exact", "asymptotic", "exact"]
-        assert np.isnan(ci.coverage[1]) and (ci.coverage[[0, 2]] >= 0.9).all()
+        assert np.isnan(ci.coverage[1])
+        assert (ci.coverage[[0, 2]] >= 0.9).all()
         ex = quantile_ci(x, [0.1, 0.9], confidence=0.9)
         np.testing.assert_array_equal(ci.low[[0, 2]], ex.low)
         asym = quantile_ci(x, 0.5, confidence=0.9, method="asymptotic")
@@ -367,10 +384,22 @@ class TestValidation:
         [
             ({"q": 1.0}, ValueError, "`q` must be in (0, 1) (exclusive)"),
             ({"q": [0.5, 50]}, ValueError, "Did you mean 0.5?"),
-            ({"q": 0.5, "confidence": 1.0}, ValueError, "`confidence` must be in (0, 1)"),
-            ({"q": 0.5, "confidence": "high"}, TypeError, "`confidence` must be a float"),
+            (
+                {"q": 0.5, "confidence": 1.0},
+                ValueError,
+                "`confidence` must be in (0, 1)",
+            ),
+            (
+                {"q": 0.5, "confidence": "high"},
+                TypeError,
+                "`confidence` must be a float",
+            ),
             ({"q": 0.5, "method": "wilson"}, ValueError, "`method` must be one of"),
-            ({"q": 0.5, "x": [1.0]}, ValueError, "`x` must have at least 2 values; got 1"),
+            (
+                {"q": 0.5, "x": [1.0]},
+                ValueError,
+                "`x` must have at least 2 values; got 1",
+            ),
             ({"q": 0.5, "x": [1.0, np.inf, 2.0]}, ValueError, "`x` must be finite"),
             ({"q": 0.5, "x": ["a", "b", "c"]}, TypeError, "`x` must be numeric"),
             ({"q": 0.5, "rng": "seed"}, TypeError, "`random_state` must be"),
@@ -390,25 +419,33 @@ def test_quantile_ci_vectorized(axis, method, global_random_seed):
     shape[axis] = x.size
     xnd = np.broadcast_to(np.moveaxis(x[:, None, None], 0, axis), shape)
     q = [0.25, 0.5, 0.75]
-    res = quantile_ci(xnd, q, method=method, confidence=0.9, n_boot=400, rng=0, axis=axis)
+    res = quantile_ci(
+        xnd, q, method=method, confidence=0.9, n_boot=400, rng=0, axis=axis
+    )
     ref = quantile_ci(x, q, method=method, confidence=0.9, n_boot=400, rng=0)
     batch = [s for i, s in enumerate(shape) if i != axis]
     for name in ("estimate", "low", "high"):
         val = getattr(res, name)
         assert val.shape == (*batch, 3)
-        np.testing.assert_array_equal(val, np.broadcast_to(getattr(ref, name), val.shape))
+        np.testing.assert_array_equal(
+            val, np.broadcast_to(getattr(ref, name), val.shape)
+        )
 
 
 def test_scalar_fields_are_python_floats():
     ci = quantile_ci(np.arange(20.0), 0.5)
-    assert all(isinstance(v, float) for v in (ci.estimate, ci.low, ci.high, ci.coverage))
+    assert all(
+        isinstance(v, float) for v in (ci.estimate, ci.low, ci.high, ci.coverage)
+    )
     assert isinstance(ci.method, str)
 
 
 # ---------------------------------------------------------------- properties
 
 _samples = st.lists(
-    st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False), min_size=12, max_size=60
+    st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False),
+    min_size=12,
+    max_size=60,
 ).filter(lambda v: len(set(v)) == len(v))
 _levels = st.sampled_from([0.25, 0.4, 0.5, 0.6, 0.75])
 _conf = st.floats(0.8, 0.99)
@@ -416,12 +453,18 @@ _methods = st.sampled_from(["exact", "asymptotic", "bootstrap"])
 
 
 def _ci(x, q, method, confidence=0.9):
-    return quantile_ci(np.asarray(x), q, confidence=confidence, method=method,
-                       n_boot=400, rng=0)
+    return quantile_ci(
+        np.asarray(x), q, confidence=confidence, method=method, n_boot=400, rng=0
+    )
 
 
 @settings(max_examples=25, deadline=None)
-@given(x=_samples, q=_levels, confidence=_conf, method=st.sampled_from(["exact", "asymptotic"]))
+@given(
+    x=_samples,
+    q=_levels,
+    confidence=_conf,
+    method=st.sampled_from(["exact", "asymptotic"]),
+)
 def test_property_contains_estimate(x, q, confidence, method):
     if min_sample_size(q, confidence, method, sign_transform=True) > len(x):
         return
@@ -438,7 +481,8 @@ def test_property_widens_with_confidence(x, q, c1, c2, method):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)  # n_boot tails
         a, b = _ci(x, q, method, c1), _ci(x, q, method, c2)
-    assert b.low <= a.low and a.high <= b.high
+    assert b.low <= a.low
+    assert a.high <= b.high
 
 
 @settings(max_examples=25, deadline=None)
@@ -452,7 +496,13 @@ def test_property_permutation_invariant(x, q, method, seed):
 
 
 @settings(max_examples=25, deadline=None)
-@given(x=_samples, q=_levels, method=_methods, a=st.floats(0.01, 100), b=st.floats(-100, 100))
+@given(
+    x=_samples,
+    q=_levels,
+    method=_methods,
+    a=st.floats(0.01, 100),
+    b=st.floats(-100, 100),
+)
 def test_property_affine_equivariant(x, q, method, a, b):
     if min_sample_size(q, 0.9, "asymptotic", sign_transform=True) > len(x):
         return
@@ -464,7 +514,11 @@ def test_property_affine_equivariant(x, q, method, a, b):
 
 
 @settings(max_examples=25, deadline=None)
-@given(x=_samples, q=st.sampled_from([0.25, 0.4, 0.6, 0.75]), method=st.sampled_from(["exact", "asymptotic"]))
+@given(
+    x=_samples,
+    q=st.sampled_from([0.25, 0.4, 0.6, 0.75]),
+    method=st.sampled_from(["exact", "asymptotic"]),
+)
 def test_property_sign_flip(x, q, method):
     # exact pairs mirror exactly unless two mirror-image pairs tie (only at
     # q = 0.5, where the smaller k is taken), so q = 0.5 is left out

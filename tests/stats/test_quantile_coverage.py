@@ -39,10 +39,12 @@ CONFIDENCES = (0.90, 0.95)
 class _Mixture:
     def __init__(self, w, m1, s1, m2, s2):
         self.w, self.a, self.b = w, stats.norm(m1, s1), stats.norm(m2, s2)
-        self.true = np.array([
-            optimize.brentq(lambda t, v=v: self.cdf(t) - v, -5, 5, xtol=1e-14)
-            for v in LEVELS
-        ])
+        self.true = np.array(
+            [
+                optimize.brentq(lambda t, v=v: self.cdf(t) - v, -5, 5, xtol=1e-14)
+                for v in LEVELS
+            ]
+        )
 
     def cdf(self, x):
         return self.w * self.a.cdf(x) + (1 - self.w) * self.b.cdf(x)
@@ -71,24 +73,37 @@ def _coverage(dist, x, confidence, method, n_boot=2000, rng=None):
     true = dist.ppf(LEVELS)
     cov = np.full(LEVELS.shape, np.nan)
     if method in ("exact", "asymptotic"):
-        valid = np.atleast_1d(
-            min_sample_size(LEVELS, confidence, method, sign_transform=True)
-        ) <= n
+        valid = (
+            np.atleast_1d(
+                min_sample_size(LEVELS, confidence, method, sign_transform=True)
+            )
+            <= n
+        )
     else:
         valid = np.ones(LEVELS.shape, dtype=bool)
     ci = None
     if valid.any():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
-            ci = quantile_ci(x, LEVELS[valid], confidence=confidence, method=method,
-                             n_boot=n_boot, rng=rng)
+            ci = quantile_ci(
+                x,
+                LEVELS[valid],
+                confidence=confidence,
+                method=method,
+                n_boot=n_boot,
+                rng=rng,
+            )
         cov[valid] = ((ci.low <= true[valid]) & (true[valid] <= ci.high)).mean(axis=0)
     return cov, valid, ci
 
 
 def _check_cell(dname, n, confidence, runs, boot_runs, n_boot, strict):
     dist = DISTRIBUTIONS[dname]
-    seed = [SIZES.index(n), CONFIDENCES.index(confidence), list(DISTRIBUTIONS).index(dname)]
+    seed = [
+        SIZES.index(n),
+        CONFIDENCES.index(confidence),
+        list(DISTRIBUTIONS).index(dname),
+    ]
     rng = np.random.default_rng(seed)
     x = dist.rvs(size=(runs, n), random_state=rng)
     # Monte-Carlo margin: none in the paper-sized run, 2 s.e. in the small one
@@ -108,13 +123,20 @@ def _check_cell(dname, n, confidence, runs, boot_runs, n_boot, strict):
     checked = valid_a & ((n >= 50) | (central & (n >= 25)))
     assert (asym[checked] >= confidence - margin).all(), asym
 
-    auto, _, ci_auto = _coverage(dist, x, confidence, "auto", n_boot=400,
-                                 rng=np.random.default_rng(1))
+    auto, _, ci_auto = _coverage(
+        dist, x, confidence, "auto", n_boot=400, rng=np.random.default_rng(1)
+    )
     has_ci = valid_e | valid_a
     assert (auto[has_ci] >= confidence - margin).all(), (auto, ci_auto.method)
 
-    boot, _, _ = _coverage(dist, x[:boot_runs], confidence, "bootstrap",
-                           n_boot=n_boot, rng=np.random.default_rng(2))
+    boot, _, _ = _coverage(
+        dist,
+        x[:boot_runs],
+        confidence,
+        "bootstrap",
+        n_boot=n_boot,
+        rng=np.random.default_rng(2),
+    )
     assert (boot >= 0.6).all(), boot
     return {"exact": exact, "asymptotic": asym, "auto": auto, "bootstrap": boot}
 
@@ -123,8 +145,9 @@ def _check_cell(dname, n, confidence, runs, boot_runs, n_boot, strict):
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("dname", list(DISTRIBUTIONS))
 def test_coverage_small(dname, n, confidence):
-    res = _check_cell(dname, n, confidence, runs=1000, boot_runs=300, n_boot=400,
-                      strict=False)
+    res = _check_cell(
+        dname, n, confidence, runs=1000, boot_runs=300, n_boot=400, strict=False
+    )
     if n == 10:
         # Hutson's bootstrap undercovers the tail quantiles at n = 10 (paper:
         # "down to around 0.85"; here lower for the 5 % and 95 % quantiles)
@@ -136,8 +159,9 @@ def test_coverage_small(dname, n, confidence):
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("dname", list(DISTRIBUTIONS))
 def test_coverage_paper_sized(dname, n, confidence):
-    _check_cell(dname, n, confidence, runs=2000, boot_runs=2000, n_boot=2000,
-                strict=True)
+    _check_cell(
+        dname, n, confidence, runs=2000, boot_runs=2000, n_boot=2000, strict=True
+    )
 
 
 def test_asymptotic_undercovers_at_table_2_edge():
