@@ -100,7 +100,7 @@ def main():
         )
         peak = _peak(
             lambda name=name, yt=yt, yp=yp: metric_ci(
-                yt, yp, metric=name, method="percentile", n_boot=200, random_state=0
+                yt, yp, metric=name, method="percentile", n_boot=399, random_state=0
             )
         )
         print(
@@ -115,7 +115,7 @@ def main():
     for n in sizes:
         yy = rng.integers(0, 2, n)
         ss = np.round(yy + rng.normal(size=n), 3)  # ties included
-        t, ci = _time(lambda yy=yy, ss=ss: roc_auc_ci(yy, ss), repeat=3)
+        t, ci = _time(lambda yy=yy, ss=ss: roc_auc_ci(yy, ss), repeat=7)
         times[n] = t
         print(f"n={n:>9,}  skperf DeLong {t:7.3f} s  AUC {ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}]")
     for a, b in itertools.pairwise(sizes):

@@ -197,8 +197,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
     ...                        random_state=0).fit(X, y)
     >>> ev.distribution_.n
     5
-    >>> print(f"{ev.distribution_.mean():.3f}")
-    0.937
+    >>> print(f"{ev.distribution_.mean():.2f}")
+    0.92
     >>> ev.results_[["repeat", "fold", "test_score"]].shape
     (5, 3)
     """
@@ -726,8 +726,8 @@ def repeated_cross_val_score(
     ...                                   n_repeats=5, random_state=0)
     >>> len(scores)
     5
-    >>> print(f"{np.mean(scores):.3f}")
-    0.937
+    >>> print(f"{np.mean(scores):.2f}")
+    0.92
     """
     ev = RepeatedEvaluator(
         estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=vary,

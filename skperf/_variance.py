@@ -142,8 +142,10 @@ def variance_sources(
     are first averaged per repeat (``dist.aggregate()``), so each row
     describes the spread of the per-repeat mean.
 
-    The variances of the sources do not add up to that of ``"all"`` (the
-    sources interact; Bouthillier et al., Sec. 2.2).
+    The ``"all"`` row varies every source that has randomness for this
+    estimator (also those not listed in ``sources``). The variances of the
+    sources do not add up to that of ``"all"`` (the sources interact;
+    Bouthillier et al., Sec. 2.2).
 
     References
     ----------
@@ -182,18 +184,26 @@ def variance_sources(
 
     kind, _ = _outer_cv(cv, estimator, y)
     plan = _plan(estimator, y, shuffle_int_cv=True)
-    notes, evaluators = {}, {}
-    for src in sources:
+    missing = {}  # source -> why it has no randomness for this estimator
+    for src in SOURCES:
         msgs = _no_variation(plan, kind == "random", {src}, {src})
         if msgs:
-            notes[src] = "not evaluated: " + msgs[0].split(": ", 1)[1]
-            continue
-        evaluators[src] = RepeatedEvaluator(
+            missing[src] = "not evaluated: " + msgs[0].split(": ", 1)[1]
+    notes = {src: missing[src] for src in sources if src in missing}
+    evaluators = {
+        src: RepeatedEvaluator(
             estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=[src],
             random_state=entropy, refit=False,
         )
+        for src in sources
+        if src not in notes
+    }
+    # "all" names every source that has randomness (rather than vary="all"),
+    # so that it varies exactly what the single-source rows vary (e.g. an int
+    # inner cv of a search is shuffled in both)
+    every = [src for src in SOURCES if src not in missing] or "all"
     evaluators["all"] = RepeatedEvaluator(
-        estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary="all",
+        estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=every,
         random_state=entropy, refit=False,
     )
     _fit_evaluators(evaluators, X, y, groups=groups, n_jobs=n_jobs)
@@ -234,6 +244,7 @@ def plot_variance_sources(result, ax=None):
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on.
 
     References
     ----------

@@ -84,6 +84,11 @@ class TestVarianceSources:
         ).fit(X_IRIS, Y_IRIS)
         np.testing.assert_array_equal(frame.attrs["distributions"]["search"].scores, ev.distribution_.scores)
         assert len({p["ccp_alpha"] for p in ev.results_["best_params"]}) == 6
+        # "all" varies every source with randomness: split, init and search
+        ev_all = RepeatedEvaluator(
+            search, n_repeats=6, vary=["split", "init", "search"], random_state=1, refit=False,
+        ).fit(X_IRIS, Y_IRIS)
+        np.testing.assert_array_equal(frame.attrs["distributions"]["all"].scores, ev_all.distribution_.scores)
 
     def test_plain_grid_search_with_int_cv_gets_shuffled_inner_cv(self):
         search = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [1, 3]}, cv=3)

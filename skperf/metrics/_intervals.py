@@ -146,7 +146,7 @@ def _undefined_error(spec):
     )
 
 
-def _bootstrap_many(preps, methods, confidence, n_boot, strata, groups, rng, warn_level=4):
+def _bootstrap_many(preps, methods, confidence, n_boot, strata, groups, rng, warn_level=3):
     """Bootstrap intervals of several metrics from shared resamples."""
     estimates = [p.estimate() for p in preps]
     for p, est in zip(preps, estimates, strict=True):
@@ -341,7 +341,7 @@ def _metric_ci_frame(y_true, y_pred, metrics, confidence, method, n_boot, strati
         n_boot = _resolve_n_boot(confidence, n_boot, stacklevel=4)
         bp = [preps[i] for i in boot_idx]
         strata = _strata(bp, stratify, groups, bp[0].y_true)
-        res = _bootstrap_many(bp, [methods[i] for i in boot_idx], confidence, n_boot, strata, groups, rng, warn_level=5)
+        res = _bootstrap_many(bp, [methods[i] for i in boot_idx], confidence, n_boot, strata, groups, rng, warn_level=4)
         for i, r in zip(boot_idx, res, strict=True):
             results[i] = r
     return pd.DataFrame(

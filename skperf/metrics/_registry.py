@@ -221,30 +221,18 @@ for _name, _feat, _aliases, _post in (
 _register(
     _MetricSpec("r2", "sums", "regression", features=_r2_features, stat=_r2_stat, aliases=("r2_score",))
 )
-_register(
-    _MetricSpec(
-        "log_loss", "sums", "proba", features=_log_loss_features, stat=_mean_stat,
-        response=("predict_proba",),
+for _name, _neg_name, _feat, _aliases in (
+    ("log_loss", "neg_log_loss", _log_loss_features, ()),
+    ("brier_score_loss", "neg_brier_score", _brier_features, ("brier",)),
+):
+    _register(
+        _MetricSpec(_name, "sums", "proba", features=_feat, stat=_mean_stat,
+                    response=("predict_proba",), aliases=_aliases)
     )
-)
-_register(
-    _MetricSpec(
-        "neg_log_loss", "sums", "proba", features=_log_loss_features, stat=_neg(_mean_stat),
-        response=("predict_proba",), sign=-1.0,
+    _register(
+        _MetricSpec(_neg_name, "sums", "proba", features=_feat, stat=_neg(_mean_stat),
+                    response=("predict_proba",), sign=-1.0)
     )
-)
-_register(
-    _MetricSpec(
-        "brier_score_loss", "sums", "proba", features=_brier_features, stat=_mean_stat,
-        response=("predict_proba",), aliases=("brier",),
-    )
-)
-_register(
-    _MetricSpec(
-        "neg_brier_score", "sums", "proba", features=_brier_features, stat=_neg(_mean_stat),
-        response=("predict_proba",), sign=-1.0,
-    )
-)
 _register(
     _MetricSpec(
         "roc_auc", "auc", "scores", response=("decision_function", "predict_proba"),
@@ -355,6 +343,15 @@ def _pos_label(spec, y_true, y_pred, pos_label):
     )
 
 
+def _as_float(arr, name, spec):
+    try:
+        return np.asarray(arr, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"`{name}` must be numeric for `metric={spec.name!r}`; got dtype {arr.dtype}."
+        ) from None
+
+
 def _prepare_arrays(spec, y_true, y_pred, pos_label):
     """Validated arrays and the positive label for ``spec``."""
     y_true = np.asarray(y_true)
@@ -368,12 +365,7 @@ def _prepare_arrays(spec, y_true, y_pred, pos_label):
         else:
             pos = _pos_label(spec, y_true, y_pred, pos_label)
     if spec.target in ("scores", "proba", "regression"):
-        try:
-            y_pred = np.asarray(y_pred, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"`y_pred` must be numeric for `metric={spec.name!r}`; got dtype {y_pred.dtype}."
-            ) from None
+        y_pred = _as_float(y_pred, "y_pred", spec)
         if spec.target == "scores" and y_pred.ndim == 2 and y_pred.shape[1] == 2:
             y_pred = y_pred[:, 1]
         if spec.target != "proba" and y_pred.ndim != 1:
@@ -383,12 +375,7 @@ def _prepare_arrays(spec, y_true, y_pred, pos_label):
         if not np.all(np.isfinite(y_pred)):
             raise ValueError("`y_pred` must be finite; found NaN or infinite values.")
     if spec.target == "regression":
-        try:
-            y_true = np.asarray(y_true, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"`y_true` must be numeric for `metric={spec.name!r}`; got dtype {y_true.dtype}."
-            ) from None
+        y_true = _as_float(y_true, "y_true", spec)
     if spec.target == "proba":
         lo, hi = float(y_pred.min()), float(y_pred.max())
         if lo < 0 or hi > 1:
@@ -401,8 +388,6 @@ def _prepare_arrays(spec, y_true, y_pred, pos_label):
                 f"`y_pred` has {y_pred.shape[1]} probability columns but `y_true` "
                 f"has {np.unique(y_true).size} classes."
             )
-        if y_pred.ndim == 1 and spec.name in ("brier_score_loss", "neg_brier_score"):
-            pass
     if spec.target == "scores":
         n_pos = int(np.sum(y_true == pos))
         if n_pos in (0, y_true.size):

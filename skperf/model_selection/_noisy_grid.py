@@ -137,7 +137,22 @@ class NoisyGridSearchCV(GridSearchCV):
         values, when their ratio is at least 10) and ``"linear"`` otherwise.
     random_state : int, RandomState instance or None, default=None
         Seed of the perturbation, drawn anew at every ``fit``.
-    scoring, n_jobs, refit, cv, verbose, pre_dispatch, error_score, return_train_score
+    scoring : str, callable, list, tuple, dict or None, default=None
+        As in :class:`~sklearn.model_selection.GridSearchCV`.
+    n_jobs : int or None, default=None
+        As in :class:`~sklearn.model_selection.GridSearchCV`.
+    refit : bool, str or callable, default=True
+        As in :class:`~sklearn.model_selection.GridSearchCV` (e.g.
+        :func:`~skperf.model_selection.quantile_refit`).
+    cv : int, cross-validation generator, iterable or None, default=None
+        As in :class:`~sklearn.model_selection.GridSearchCV`.
+    verbose : int, default=0
+        As in :class:`~sklearn.model_selection.GridSearchCV`.
+    pre_dispatch : int or str, default="2*n_jobs"
+        As in :class:`~sklearn.model_selection.GridSearchCV`.
+    error_score : "raise" or float, default=np.nan
+        As in :class:`~sklearn.model_selection.GridSearchCV`.
+    return_train_score : bool, default=False
         As in :class:`~sklearn.model_selection.GridSearchCV`.
 
     Attributes

