@@ -35,6 +35,28 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
     seeds : mapping of str to array-like of shape (n,) or None, default=None
         Seeds that produced each score (e.g. ``{"split": ..., "init": ...}``);
         two distributions with identical seeds are compared as paired.
+
+    See Also
+    --------
+    repeated_cross_val_score : Produce a distribution from repeated fits.
+    RepeatedEvaluator : The meta-estimator behind it.
+
+    Notes
+    -----
+    The object behaves like the 1-D array ``cross_val_score`` returns
+    (``np.asarray``, ``len``, indexing, iteration, ``.mean()``, ``.std()``,
+    arithmetic), with read-only scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf import PerformanceDistribution
+    >>> d = PerformanceDistribution([0.91, 0.89, 0.93, 0.90, 0.92], metric="accuracy")
+    >>> print(f"{d.mean():.3f} ± {d.std(ddof=1):.3f}, n = {len(d)}")
+    0.910 ± 0.016, n = 5
+    >>> ci = d.mean_ci()
+    >>> print(f"[{ci.low:.3f}, {ci.high:.3f}]")
+    [0.890, 0.930]
     """
 
     __array_priority__ = 10
@@ -147,31 +169,103 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         return self._scores.dtype
 
     def mean(self, *args, **kwargs):
-        """Mean of the scores (as ``numpy.ndarray.mean``)."""
+        """Return the mean of the scores, as :meth:`numpy.ndarray.mean`.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Passed to :meth:`numpy.ndarray.mean`.
+
+        Returns
+        -------
+        float
+            The mean score.
+        """
         return self._scores.mean(*args, **kwargs)
 
     def std(self, *args, **kwargs):
-        """Standard deviation (``ddof=0`` like ``numpy.ndarray.std``)."""
+        """Return the standard deviation (``ddof=0``, as :meth:`numpy.ndarray.std`).
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Passed to :meth:`numpy.ndarray.std` (e.g. ``ddof=1``).
+
+        Returns
+        -------
+        float
+            The standard deviation of the scores.
+        """
         return self._scores.std(*args, **kwargs)
 
     def var(self, *args, **kwargs):
-        """Variance (``ddof=0`` like ``numpy.ndarray.var``)."""
+        """Return the variance (``ddof=0``, as :meth:`numpy.ndarray.var`).
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Passed to :meth:`numpy.ndarray.var`.
+
+        Returns
+        -------
+        float
+            The variance of the scores.
+        """
         return self._scores.var(*args, **kwargs)
 
     def min(self, *args, **kwargs):
-        """Smallest score."""
+        """Return the smallest score.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Passed to :meth:`numpy.ndarray.min`.
+
+        Returns
+        -------
+        float
+            The smallest score.
+        """
         return self._scores.min(*args, **kwargs)
 
     def max(self, *args, **kwargs):
-        """Largest score."""
+        """Return the largest score.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Passed to :meth:`numpy.ndarray.max`.
+
+        Returns
+        -------
+        float
+            The largest score.
+        """
         return self._scores.max(*args, **kwargs)
 
     def sum(self, *args, **kwargs):
-        """Sum of the scores."""
+        """Return the sum of the scores.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Passed to :meth:`numpy.ndarray.sum`.
+
+        Returns
+        -------
+        float
+            The sum of the scores.
+        """
         return self._scores.sum(*args, **kwargs)
 
     def tolist(self):
-        """Scores as a list of floats."""
+        """Return the scores as a list of floats.
+
+        Returns
+        -------
+        list of float
+            The scores.
+        """
         return self._scores.tolist()
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -337,6 +431,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         Returns
         -------
         Interval
+            The mean, its interval, the method and n.
 
         Examples
         --------
@@ -374,6 +469,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         Returns
         -------
         int or ndarray of int
+            The smallest n for which the interval exists.
 
         Examples
         --------
@@ -406,6 +502,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         Returns
         -------
         Comparison
+            P(self > other) with its interval, the decision, the
+            difference of means and a p-value.
 
         Examples
         --------
@@ -535,11 +633,12 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
     # ------------------------------------------------------------------
     # I/O
     def to_frame(self):
-        """Scores (with groups and seeds) as a DataFrame, one row per score.
+        """Return the scores (with groups and seeds) as a DataFrame.
 
         Returns
         -------
         pandas.DataFrame
+            One row per score: ``score``, ``group``, ``<source>_seed``.
         """
         import pandas as pd
 
@@ -560,6 +659,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         Returns
         -------
         dict
+            Scores, metric, direction, name, groups and seeds.
         """
         return {
             "scores": self._scores.tolist(),
@@ -583,6 +683,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         Returns
         -------
         PerformanceDistribution
+            The distribution described by ``data``.
         """
         if not hasattr(data, "keys") or "scores" not in data:
             raise ValueError("`data` must be a dict with at least a 'scores' entry.")
@@ -635,6 +736,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         Returns
         -------
         PerformanceDistribution
+            The distribution described by the JSON.
         """
         import json
         import os
@@ -682,6 +784,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         Returns
         -------
         matplotlib.axes.Axes
+            The axes drawn into.
         """
         try:
             import matplotlib.pyplot as plt

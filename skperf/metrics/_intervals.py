@@ -410,13 +410,27 @@ def score_ci(
         A metric or scorer name as in :func:`metric_ci`, or a scikit-learn
         scorer object. ``None``: accuracy for classifiers, R^2 for
         regressors.
-    confidence, method, n_boot, stratify, groups, random_state, pos_label
-        As in :func:`metric_ci`. For probability and score metrics of a
-        binary classifier, ``pos_label`` defaults to ``estimator.classes_[1]``.
+    confidence : float, default=0.95
+        Confidence level in (0, 1).
+    method : str, default="auto"
+        Interval method, as in :func:`metric_ci`.
+    n_boot : int or "auto", default="auto"
+        Bootstrap resamples (bootstrap methods only), as in :func:`metric_ci`.
+    stratify : bool or "auto", default="auto"
+        Resample within classes, as in :func:`metric_ci`.
+    groups : array-like of shape (n_samples,), default=None
+        Groups of dependent rows, resampled whole.
+    random_state : int, Generator or None, default=None
+        Seed of the bootstrap.
+    pos_label : label, default=None
+        Positive class of binary metrics. For probability and score
+        metrics of a binary classifier it defaults to
+        ``estimator.classes_[1]``.
 
     Returns
     -------
     Interval
+        The metric of the fitted model on ``(X, y)`` and its interval.
 
     Notes
     -----
@@ -508,9 +522,18 @@ def compare_predictions(
         same resampled rows. ``"auto"`` picks the first that applies
         (paired bootstrap over groups when ``groups`` is given).
     confidence : float, default=0.95
-    n_boot, stratify, groups, random_state, pos_label
-        As in :func:`metric_ci` (paired bootstrap only, except
-        ``pos_label``).
+        Confidence level of the interval on the difference.
+    n_boot : int or "auto", default="auto"
+        Resamples of the paired bootstrap, as in :func:`metric_ci`.
+    stratify : bool or "auto", default="auto"
+        Resample within classes (paired bootstrap), as in :func:`metric_ci`.
+    groups : array-like of shape (n_samples,), default=None
+        Groups of dependent rows; the paired bootstrap resamples whole
+        groups (the other methods refuse ``groups``).
+    random_state : int, Generator or None, default=None
+        Seed of the paired bootstrap.
+    pos_label : label, default=None
+        Positive class of binary metrics, as in :func:`metric_ci`.
 
     Returns
     -------

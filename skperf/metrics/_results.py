@@ -86,11 +86,12 @@ class PairedTestResult:
         return self.low > 0 or self.high < 0
 
     def to_dict(self):
-        """Fields as a plain dict.
+        """Return the fields as a plain dict.
 
         Returns
         -------
         dict
+            Field name to value.
         """
         return dataclasses.asdict(self)
 

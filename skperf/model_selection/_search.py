@@ -160,9 +160,9 @@ def search_distributions(search, *, scoring=None):
     search : fitted GridSearchCV or RandomizedSearchCV
         Any fitted search exposing ``cv_results_`` with per-split test
         scores (``split<i>_test_<metric>``), e.g.
-        :class:`~skperf.model_selection.NoisyGridSearchCV`. (In a halving
+        :class:`~skperf.model_selection.NoisyGridSearchCV`. In a halving
         search, candidates of different iterations were scored with
-        different resources: compare only those of one iteration.)
+        different resources: compare only those of one iteration.
     scoring : str or None, default=None
         Metric of a multi-metric search. ``None`` uses the search's
         ``refit`` metric when it is a string, and is the only choice for a

@@ -333,7 +333,7 @@ class StratifiedOutOfBootstrap(OutOfBootstrap):
         test : ndarray
             Sorted out-of-bag test indices, disjoint from ``train``.
         """
-        return super().split(X, y, groups)
+        yield from super().split(X, y, groups)
 
     def _prepare(self, X, y, groups):
         owner = type(self).__name__
@@ -479,7 +479,7 @@ class GroupOutOfBootstrap(OutOfBootstrap):
         test : ndarray
             Sorted indices of the rows of out-of-bag groups.
         """
-        return super().split(X, y, groups)
+        yield from super().split(X, y, groups)
 
     def _prepare(self, X, y, groups):
         owner = type(self).__name__

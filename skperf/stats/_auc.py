@@ -183,6 +183,7 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
     y_score : array-like of shape (n,)
         Scores, higher meaning more likely positive (ties allowed).
     confidence : float, default=0.95
+        Confidence level in (0, 1).
     method : {"delong", "hanley-mcneil"}, default="delong"
         ``"delong"``: nonparametric variance from placement values;
         ``"hanley-mcneil"``: variance from the exponential approximation.
@@ -250,7 +251,7 @@ DelongPairedResult.__doc__ = (
 
 
 def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
-    """DeLong's test and interval for two correlated AUCs on the same rows.
+    """Compare two correlated AUCs on the same rows (DeLong's test and interval).
 
     Parameters
     ----------
@@ -259,6 +260,7 @@ def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
     y_score_a, y_score_b : array-like of shape (n,)
         Scores of two models on the same rows.
     confidence : float, default=0.95
+        Confidence level of the interval on the difference.
 
     Returns
     -------

@@ -264,9 +264,15 @@ def prob_outperform_ci(
         wins = _wins(a, b)
         est = wins.mean(axis=-1)
         boot = _bootstrap_mean(wins, n_boot, rng)
+        denom = 2 * a.shape[-1]
     else:
         est = _prob_unpaired(a, b)
         boot = _boot_unpaired(a, b, n_boot, rng)
+        denom = 2 * a.shape[-1] * b.shape[-1]
+    # every replicate is an exact multiple of 1 / denom (half wins over n or
+    # n*m pairs); snap away float error so a bound that is exactly 0.5 never
+    # reads as 0.5000000000000001 ("significant") or 1 as 1.0000000000000002
+    boot = np.round(boot * denom) / denom
     # a probability: clip float rounding of the count products (1 + 2e-16)
     low, high = (np.clip(v, 0.0, 1.0) for v in _percentile_bounds(boot, confidence))
     if est.ndim == 0:

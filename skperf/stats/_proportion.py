@@ -150,7 +150,7 @@ _MCNEMAR_EXACT_BELOW = 25
 
 
 def mcnemar(b, c, *, method="auto", correction=True):
-    """McNemar's test of equal discordant counts for paired binary outcomes.
+    """Test equal discordant counts of paired binary outcomes (McNemar).
 
     Parameters
     ----------
@@ -227,6 +227,7 @@ def paired_proportion_difference_ci(b, c, n, *, confidence=0.95):
     n : int
         Number of rows (pairs).
     confidence : float, default=0.95
+        Confidence level in (0, 1).
 
     Returns
     -------

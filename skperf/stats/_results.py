@@ -39,11 +39,12 @@ class _ResultMixin:
     _array_fields: tuple = ()
 
     def to_dict(self):
-        """Fields as a plain dict (arrays as lists).
+        """Return the fields as a plain dict (arrays as lists).
 
         Returns
         -------
         dict
+            Field name to value.
         """
         out = {}
         for f in dataclasses.fields(self):
@@ -54,11 +55,12 @@ class _ResultMixin:
         return out
 
     def to_frame(self):
-        """One row per interval (per quantile level or batch element).
+        """Return one row per interval (per quantile level or batch element).
 
         Returns
         -------
         pandas.DataFrame
+            One column per field.
         """
         import pandas as pd
 
@@ -184,6 +186,17 @@ class QuantileCI(_ResultMixin):
         Number of bootstrap resamples, for the bootstrap method.
     note : str, default=""
         Anything the user must know about the result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf.stats import quantile_ci
+    >>> x = np.random.default_rng(0).normal(size=50)
+    >>> ci = quantile_ci(x, [0.25, 0.5], method="exact")
+    >>> ci.to_frame()[["q", "method"]]
+          q method
+    0  0.25  exact
+    1  0.50  exact
     """
 
     q: float
@@ -274,7 +287,7 @@ class Comparison:
         Difference of means ``self - other`` (in the metric's direction
         as given) with its interval (paired t or Welch).
     p_value : float
-        p-value of the test named in ``test``.
+        The p-value of the test named in ``test``.
     test : str
         ``"wilcoxon"`` (paired) or ``"mannwhitneyu"`` (unpaired).
     noether_n : int
@@ -288,6 +301,15 @@ class Comparison:
         Name of the metric compared.
     note : str, default=""
         Anything the user must know (e.g. n below the Noether size).
+
+    Examples
+    --------
+    >>> from skperf import PerformanceDistribution
+    >>> a = PerformanceDistribution([0.91, 0.92, 0.93, 0.94, 0.95], name="A")
+    >>> b = PerformanceDistribution([0.90, 0.91, 0.92, 0.93, 0.94], name="B")
+    >>> c = a.compare(b, paired=True, random_state=0)
+    >>> c.estimate, c.decision
+    (1.0, 'better')
     """
 
     estimate: float
@@ -340,11 +362,12 @@ class Comparison:
         return None
 
     def to_dict(self):
-        """Fields as a plain dict (the mean difference flattened).
+        """Return the fields as a plain dict (the mean difference flattened).
 
         Returns
         -------
         dict
+            Field name to value.
         """
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         md = out.pop("mean_difference")
