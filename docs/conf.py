@@ -87,6 +87,12 @@ html_show_sourcelink = False
 # -- Examples page -----------------------------------------------------------
 
 
+def _is_rule(line):
+    """Whether ``line`` is a reST section adornment (``=====``, ``-----``)."""
+    line = line.strip()
+    return len(line) >= 3 and len(set(line)) == 1 and line[0] in "=-~^*#+"
+
+
 def _example_entries(folder):
     """(title, description, path, first code line) for each example script."""
     entries = []
@@ -104,12 +110,10 @@ def _example_entries(folder):
         ):
             first = tree.body[0].end_lineno + 1
         lines = doc.strip().splitlines()
+        if lines and _is_rule(lines[0]):  # over- and underlined title
+            lines = lines[1:]
         # sphinx-gallery style docstrings start with an underlined title.
-        if (
-            len(lines) > 1
-            and set(lines[1].strip()) <= set("=-~^*#")
-            and lines[1].strip()
-        ):
+        if len(lines) > 1 and _is_rule(lines[1]):
             title, body = lines[0].strip(), lines[2:]
         else:
             title, body = lines[0].strip(), lines[1:]

@@ -494,7 +494,7 @@ class _Job:
         ]
 
     def tasks(self):
-        for r, (sp, splits) in enumerate(zip(self.seed_params, self.splits, strict=False)):
+        for r, (sp, splits) in enumerate(zip(self.seed_params, self.splits, strict=True)):
             for f, (train, test) in enumerate(splits):
                 yield r, f, sp, train, test
 
@@ -541,15 +541,19 @@ def _run(jobs, X, y, params, n_jobs, progress, verbose=0):
         for i, (j, _, _, sp, train, test) in enumerate(tasks)
     )
     results = [None] * len(tasks)
-    parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as="generator_unordered")
+    parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as=_RETURN_AS)
     with _progress_bar(len(tasks), progress) as bar:
         for i, out in parallel(calls):
             results[i] = out
             bar.update(1)
     per_job = [[] for _ in jobs]
-    for (j, r, f, *_), out in zip(tasks, results, strict=False):
+    for (j, r, f, *_), out in zip(tasks, results, strict=True):
         per_job[j].append((r, f, out))
     return per_job
+
+
+# results arrive as fits finish (progress bar), tagged with their task index
+_RETURN_AS = "generator_unordered"
 
 
 def _indexed(i, *args):
@@ -621,7 +625,7 @@ def _collect(job, outputs, X, y, params):
             groups=repeat[ok] if several else None,
             seeds=seeds,
         )
-        for name, sign in zip(job.names, job.signs, strict=False)
+        for name, sign in zip(job.names, job.signs, strict=True)
     }
     ev.distribution_ = ev.distributions_[job.names[0]]
     if ev.refit:
@@ -650,7 +654,7 @@ def _fit_evaluators(
     jobs = [_Job(ev, X, y, groups) for ev in evaluators.values()]
     verbose = max(ev.verbose for ev in evaluators.values())
     outputs = _run(jobs, X, y, params, n_jobs, progress, verbose)
-    for job, out in zip(jobs, outputs, strict=False):
+    for job, out in zip(jobs, outputs, strict=True):
         _collect(job, out, X, y, params)
     return evaluators
 

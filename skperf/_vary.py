@@ -191,11 +191,11 @@ def _seed_params(plan, init_seed, search_seed):
     reference between fits once cloned); each gets its own int derived from
     the source seed, in sorted parameter order.
     """
-    params = dict(zip(plan.init_keys, _derive_ints(init_seed, len(plan.init_keys)), strict=False))
+    params = dict(zip(plan.init_keys, _derive_ints(init_seed, len(plan.init_keys)), strict=True))
     n_search = len(plan.search_keys) + len(plan.search_cv)
     ints = _derive_ints(search_seed, n_search)
-    params.update(zip(plan.search_keys, ints, strict=False))
-    for (key, cv), seed in zip(plan.search_cv.items(), ints[len(plan.search_keys):], strict=False):
+    params.update(zip(plan.search_keys, ints, strict=False))  # ints also seed the cvs
+    for (key, cv), seed in zip(plan.search_cv.items(), ints[len(plan.search_keys):], strict=True):
         params[key] = _seed_splitter(cv, seed)
     return params
 

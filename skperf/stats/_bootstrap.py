@@ -185,7 +185,7 @@ def _n_boot_for(confidence, n_boot="auto"):
     if n_boot < 1:
         raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot}.")
     tail = (n_boot + 1) * alpha / 2
-    if tail < _TAIL_MIN:
+    if tail < _TAIL_MIN - 1e-9:  # (199 + 1) * 0.1 / 2 is 9.999999999999998
         need = max(math.ceil(round(2 * _TAIL_MIN / alpha, 9)) - 1, _N_BOOT_MIN)
         return n_boot, (
             f"n_boot={n_boot} leaves about {tail:.1f} resamples in each tail at "
