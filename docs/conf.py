@@ -16,6 +16,8 @@ DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 sys.path.insert(0, str(DOCS / "_ext"))
 
+import skperf_apidoc  # noqa: E402 - lives in docs/_ext, added to the path above
+
 # -- Project -----------------------------------------------------------------
 
 project = "skperf"
@@ -52,6 +54,19 @@ autosummary_generate = True  # stubs go to docs/generated/ (gitignored)
 autosummary_imported_members = False
 autodoc_typehints = "none"  # types are in the numpydoc Parameters sections
 autodoc_member_order = "groupwise"
+# Class pages document what skperf defines, not what scikit-learn does
+# (docs/_ext/skperf_apidoc.py; also wired to autodoc-skip-member in setup).
+autosummary_context = {
+    "skperf_methods": skperf_apidoc.methods_table(
+        [
+            "skperf",
+            "skperf.model_selection",
+            "skperf.metrics",
+            "skperf.stats",
+            "skperf.exceptions",
+        ]
+    )
+}
 
 # Methods are listed by the autosummary class template (``_templates``), so
 # numpydoc must not add its own member tables (they would duplicate and warn).
@@ -142,22 +157,6 @@ def _write_examples(app):
         target.write_text(text, encoding="utf-8")
 
 
-def _skip_member(app, what, name, obj, skip, options):
-    """Leave out scikit-learn's metadata-routing boilerplate on estimators.
-
-    ``get_metadata_routing`` and the generated ``set_<method>_request``
-    methods are inherited from scikit-learn, and their docstrings use
-    ``:term:`` and ``:ref:`` targets from scikit-learn's glossary and user
-    guide, which do not exist in this project (warnings under ``-W``).
-    They are documented by scikit-learn; everything else is kept.
-    """
-    if name == "get_metadata_routing" or (
-        name.startswith("set_") and name.endswith("_request")
-    ):
-        return True
-    return None
-
-
 def setup(app):
     app.connect("builder-inited", _write_examples)
-    app.connect("autodoc-skip-member", _skip_member)
+    app.connect("autodoc-skip-member", skperf_apidoc.skip_member)
