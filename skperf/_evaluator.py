@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from copy import deepcopy
 from numbers import Integral, Real
 
 import numpy as np
@@ -265,7 +266,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         """
         _fit_evaluators(
             {"": self}, X, y, groups=groups, n_jobs=self.n_jobs,
-            progress=self.progress, _validate=False, **params,
+            progress=self.progress, _validate=False, _stacklevel=3, **params,
         )
         return self
 
@@ -401,9 +402,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         sub = get_tags(self.estimator)
         tags.estimator_type = sub.estimator_type
-        tags.classifier_tags = sub.classifier_tags
-        tags.regressor_tags = sub.regressor_tags
-        tags.target_tags = sub.target_tags
+        tags.classifier_tags = deepcopy(sub.classifier_tags)
+        tags.regressor_tags = deepcopy(sub.regressor_tags)
+        tags.target_tags = deepcopy(sub.target_tags)
         tags.input_tags.pairwise = sub.input_tags.pairwise
         tags.input_tags.sparse = sub.input_tags.sparse
         tags.input_tags.allow_nan = sub.input_tags.allow_nan
@@ -452,7 +453,7 @@ def _outer_cv(cv, estimator, y):
 class _Job:
     """Everything one evaluator needs to build its tasks and collect them."""
 
-    def __init__(self, ev, X, y, groups):
+    def __init__(self, ev, X, y, groups, stacklevel=2):
         est = ev.estimator
         varied, explicit = _check_vary(ev.vary)
         kind, splitter = _outer_cv(ev.cv, est, y)
@@ -468,7 +469,7 @@ class _Job:
             warnings.warn(
                 f"{type(est).__name__}: nothing to vary for " + "; ".join(msgs) + ".",
                 NoVariationWarning,
-                stacklevel=4,
+                stacklevel=stacklevel,
             )
         self.ev = ev
         self.random_state_, seeds = spawn_seeds(ev.random_state, ev.n_repeats)
@@ -568,7 +569,7 @@ def _progress_bar(total, progress):
 
 # ---------------------------------------------------------------------------
 # collect
-def _collect(job, outputs, X, y, params):
+def _collect(job, outputs, X, y, params, stacklevel=2):
     """Set the fitted attributes of ``job.ev`` from its task outputs."""
     import pandas as pd
 
@@ -612,10 +613,14 @@ def _collect(job, outputs, X, y, params):
             f"distribution (n={n_fits - n_fail}); see results_['error']. First "
             f"error: {first}",
             FitFailedWarning,
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
     several = np.bincount(repeat).max() > 1
     seeds = {src: cols[f"{src}_seed"][ok] for src in SOURCES}
+    if several:
+        # folds of one repeat share the repeat's seeds: the fold index makes
+        # each observation's key unique, so compare() pairs fold with fold
+        seeds["fold"] = cols["fold"][ok]
     ev.distributions_ = {
         name: PerformanceDistribution(
             cols[f"test_{name}"][ok],
@@ -641,7 +646,7 @@ def _collect(job, outputs, X, y, params):
 
 def _fit_evaluators(
     evaluators, X, y=None, *, groups=None, n_jobs=None, progress=False,
-    _validate=True, **params,
+    _validate=True, _stacklevel=2, **params,
 ):
     """Fit several unfitted RepeatedEvaluator objects (dict name -> evaluator) with ALL their
     (model, repeat, fold) fits in ONE Parallel call and ONE progress bar; set on each the same
@@ -651,11 +656,16 @@ def _fit_evaluators(
         for ev in evaluators.values():
             ev._validate_params()
     X, y, groups = indexable(X, y, groups)
-    jobs = [_Job(ev, X, y, groups) for ev in evaluators.values()]
+    # warnings point at the caller's caller (compare_models -> user code);
+    # fit passes 3 (fit, its _fit_context wrapper, user code)
+    level = 2 + _stacklevel
+    jobs = []
+    for ev in evaluators.values():
+        jobs.append(_Job(ev, X, y, groups, stacklevel=level))
     verbose = max(ev.verbose for ev in evaluators.values())
     outputs = _run(jobs, X, y, params, n_jobs, progress, verbose)
     for job, out in zip(jobs, outputs, strict=True):
-        _collect(job, out, X, y, params)
+        _collect(job, out, X, y, params, stacklevel=level)
     return evaluators
 
 

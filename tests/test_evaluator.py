@@ -177,10 +177,24 @@ class TestVary:
         np.testing.assert_array_equal(ev.results_["test_score"], expected)
         assert ev.estimator_.seed_ == expected[0]  # refit uses the held seed
 
+    def test_random_state_instance_in_estimator_becomes_int(self, ids_data):
+        X, y = ids_data
+        ev = RepeatedEvaluator(
+            RecordingClassifier(random_state=np.random.RandomState(0)), n_repeats=3,
+            cv=2, random_state=np.random.RandomState(1),
+            scoring=lambda est, X, y: float(est.seed_),
+        ).fit(X, y)
+        seeds = ev.results_["test_score"].to_numpy()
+        # plain ints, one per repeat, shared by the folds of a repeat
+        np.testing.assert_array_equal(seeds[::2], seeds[1::2])
+        assert np.unique(seeds).size == 3
+        assert type(ev.estimator_.seed_) is int
+
     def test_no_variation_warnings(self, iris):
         X, y = iris[0][::3], iris[1][::3]
-        with pytest.warns(NoVariationWarning, match="'init': the estimator has no"):
+        with pytest.warns(NoVariationWarning, match="'init': the estimator has no") as rec:
             RepeatedEvaluator(LogisticRegression(max_iter=500), vary="init", n_repeats=2).fit(X, y)
+        assert rec[0].filename == __file__  # points at the user's call
         with pytest.warns(NoVariationWarning, match="'split': the splitter"):
             RepeatedEvaluator(DummyClassifier(), cv=KFold(3), vary="split", n_repeats=2).fit(X, y)
         with pytest.warns(NoVariationWarning, match="not a hyperparameter search"):
@@ -194,6 +208,11 @@ class TestVary:
         splits = list(KFold(3, shuffle=True, random_state=0).split(X))
         with pytest.raises(ValueError, match="`vary` includes 'split' but `cv` is a fixed"):
             RepeatedEvaluator(DummyClassifier(), cv=splits, vary="split").fit(X, y)
+        with pytest.warns(NoVariationWarning, match="no source of variation"):
+            same = RepeatedEvaluator(
+                LogisticRegression(max_iter=500), cv=splits[:1], n_repeats=2
+            ).fit(X, y)
+        assert same.results_["test_score"].nunique() == 1
         ev = RepeatedEvaluator(
             DecisionTreeClassifier(), cv=splits, n_repeats=2, random_state=0
         ).fit(X, y)
@@ -249,10 +268,12 @@ class TestFailures:
         fails = np.array([_derive_ints(s, 1)[0] % 3 == 0 for s in seeds["init"]])
         assert 0 < fails.sum() < 10
         msg = f"{fails.sum()} of 12 fits failed and are excluded from the distribution"
-        with pytest.warns(FitFailedWarning, match=msg):
+        with pytest.warns(FitFailedWarning, match=msg) as rec:
             ev = RepeatedEvaluator(
                 FailingClassifier(fail=3), n_repeats=12, random_state=0, refit=False
             ).fit(X, y)
+        assert len(rec) == 1
+        assert rec[0].filename == __file__
         res = ev.results_
         np.testing.assert_array_equal(res["error"].notna(), fails)
         assert res["error"][fails].str.startswith("ValueError: deliberate failure").all()
