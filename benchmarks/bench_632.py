@@ -50,29 +50,37 @@ def main():
     y = np.arange(n) % 10
     t_new = _best(lambda: list(OutOfBootstrap(n_splits, random_state=0).split(X)))
     t_old = _best(lambda: list(_stub_splits(n, n_splits, 0)))
-    print(f"OutOfBootstrap, n={n}, {n_splits} splits: {t_new:.3f} s; "
-          f"setdiff1d stub / bincount = {t_old / t_new:.1f}x")
+    print(
+        f"OutOfBootstrap, n={n}, {n_splits} splits: {t_new:.3f} s; "
+        f"setdiff1d stub / bincount = {t_old / t_new:.1f}x"
+    )
     t_new = _best(
         lambda: list(StratifiedOutOfBootstrap(n_splits, random_state=0).split(X, y))
     )
     t_old = _best(lambda: list(_loop_stratified(y, n_splits, 0)))
-    print(f"StratifiedOutOfBootstrap, 10 classes: {t_new:.3f} s; "
-          f"per-class loop / vectorized = {t_old / t_new:.1f}x")
+    print(
+        f"StratifiedOutOfBootstrap, 10 classes: {t_new:.3f} s; "
+        f"per-class loop / vectorized = {t_old / t_new:.1f}x"
+    )
 
     rng = np.random.default_rng(0)
     m, k = 3000, 5
     yk = rng.integers(0, k, size=m)
     pred = np.where(rng.random(m) < 0.7, yk, rng.integers(0, k, size=m))
     proba = rng.dirichlet(np.ones(k), size=m)
-    for name, func, sign, p in [("accuracy", accuracy_score, 1, pred),
-                                ("log_loss", log_loss, -1, proba)]:
+    for name, func, sign, p in [
+        ("accuracy", accuracy_score, 1, pred),
+        ("log_loss", log_loss, -1, proba),
+    ]:
         fast = _no_information(func, sign, {}, yk, p)
         t_fast = _best(lambda f=func, s=sign, q=p: _no_information(f, s, {}, yk, q))
         pairs = (np.repeat(yk, m), np.tile(p, (m,) + (1,) * (p.ndim - 1)))
         t_naive = _best(lambda f=func, pr=pairs: f(*pr), repeat=1)
         naive = sign * func(*pairs)
-        print(f"no-information {name}, n={m}, K={k}: naive n^2 / O(nK) = "
-              f"{t_naive / t_fast:.0f}x, |difference| = {abs(fast - naive):.1e}")
+        print(
+            f"no-information {name}, n={m}, K={k}: naive n^2 / O(nK) = "
+            f"{t_naive / t_fast:.0f}x, |difference| = {abs(fast - naive):.1e}"
+        )
 
 
 if __name__ == "__main__":

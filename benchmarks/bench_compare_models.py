@@ -29,8 +29,9 @@ from skperf.model_selection import OutOfBootstrap
 
 N_REPEATS, N_JOBS, ROUNDS = 20, 2, 2
 
-X, y = make_classification(n_samples=1500, n_features=20, n_informative=8,
-                           random_state=0)
+X, y = make_classification(
+    n_samples=1500, n_features=20, n_informative=8, random_state=0
+)
 MODELS = {
     "logreg": LogisticRegression(max_iter=500),
     "tree": DecisionTreeClassifier(max_depth=8),
@@ -39,8 +40,9 @@ MODELS = {
 
 
 def run_compare():
-    return compare_models(MODELS, X, y, n_repeats=N_REPEATS, random_state=0,
-                          n_jobs=N_JOBS)
+    return compare_models(
+        MODELS, X, y, n_repeats=N_REPEATS, random_state=0, n_jobs=N_JOBS
+    )
 
 
 def run_hand(split_seeds):
@@ -73,10 +75,16 @@ def main():
     t_stats = time.perf_counter() - t0
     ratio = min(t_cmp) / min(t_hand)
     n_fits = N_REPEATS * len(MODELS)
-    print(f"{len(MODELS)} models x {N_REPEATS} repeats = {n_fits} fits, n_jobs={N_JOBS}")
+    print(
+        f"{len(MODELS)} models x {N_REPEATS} repeats = {n_fits} fits, n_jobs={N_JOBS}"
+    )
     print(f"same logreg scores on the same splits: {same}")
-    print(f"hand loop (cross_validate): min {min(t_hand):.2f} s  (runs {np.round(t_hand, 2)})")
-    print(f"compare_models:             min {min(t_cmp):.2f} s  (runs {np.round(t_cmp, 2)})")
+    print(
+        f"hand loop (cross_validate): min {min(t_hand):.2f} s  (runs {np.round(t_hand, 2)})"
+    )
+    print(
+        f"compare_models:             min {min(t_cmp):.2f} s  (runs {np.round(t_cmp, 2)})"
+    )
     print(f"  of which comparisons + correction (report alone): {t_stats:.3f} s")
     print(f"ratio compare_models / hand loop: {ratio:.3f} (target <= 1.05)")
 

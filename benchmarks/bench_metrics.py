@@ -93,7 +93,9 @@ def main():
         ("log_loss", skm.log_loss, y, proba),
     ):
         # best of 3 for both sides: the machine may be shared
-        t_loop = _loop(func, yt, yp, n_loop=100 if name == "log_loss" else N_LOOP, repeat=3)
+        t_loop = _loop(
+            func, yt, yp, n_loop=100 if name == "log_loss" else N_LOOP, repeat=3
+        )
         t_ours, ci = _time(
             lambda name=name, yt=yt, yp=yp: metric_ci(
                 yt, yp, metric=name, method="percentile", n_boot=N_BOOT, random_state=0
@@ -119,9 +121,13 @@ def main():
         ss = np.round(yy + rng.normal(size=n), 3)  # ties included
         t, ci = _time(lambda yy=yy, ss=ss: roc_auc_ci(yy, ss), repeat=7)
         times[n] = t
-        print(f"n={n:>9,}  skperf DeLong {t:7.3f} s  AUC {ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}]")
+        print(
+            f"n={n:>9,}  skperf DeLong {t:7.3f} s  AUC {ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}]"
+        )
     for a, b in itertools.pairwise(sizes):
-        print(f"  time ratio n={b:,} / n={a:,}: {times[b] / times[a]:.1f} (linear: {b / a:.0f})")
+        print(
+            f"  time ratio n={b:,} / n={a:,}: {times[b] / times[a]:.1f} (linear: {b / a:.0f})"
+        )
     try:
         from confidenceinterval import roc_auc_score as ci_roc_auc
 
@@ -135,7 +141,10 @@ def main():
     yy = rng.integers(0, 2, 1_000_000)
     for label, ss in (
         ("continuous scores", yy + rng.normal(size=yy.size)),
-        ("scores rounded to 3 decimals (many ties)", np.round(yy + rng.normal(size=yy.size), 3)),
+        (
+            "scores rounded to 3 decimals (many ties)",
+            np.round(yy + rng.normal(size=yy.size), 3),
+        ),
     ):
         t_ours, ci = _time(lambda ss=ss: roc_auc_ci(yy, ss), repeat=3)
         t_ref, out = _time(lambda ss=ss: ref(yy, ss), repeat=3)

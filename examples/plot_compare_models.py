@@ -49,8 +49,14 @@ print(report.to_markdown())
 # %%
 # The numbers behind the table, one row per model (best first).
 frame = report.to_frame()
-columns = ["mean", "mean_low", "mean_high", "p_best_better", "p_adjusted",
-           "tied_with_best"]
+columns = [
+    "mean",
+    "mean_low",
+    "mean_high",
+    "p_best_better",
+    "p_adjusted",
+    "tied_with_best",
+]
 print(frame[columns].round(4).to_string())
 
 # %%

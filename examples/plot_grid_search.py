@@ -54,8 +54,15 @@ for name, dist in dists.items():
 # %%
 # Every candidate against the best one (paired over the 20 splits).
 table = candidates_tied_with_best(search, correction="holm")
-columns = ["mean", "prob_best_better", "low", "high", "decision", "p_adjusted",
-           "tied_with_best"]
+columns = [
+    "mean",
+    "prob_best_better",
+    "low",
+    "high",
+    "decision",
+    "p_adjusted",
+    "tied_with_best",
+]
 print(table[columns].round(3).to_string())
 
 # %%
@@ -65,7 +72,9 @@ by_quantile = GridSearchCV(
     DecisionTreeClassifier(random_state=0), grid, cv=cv, refit=quantile_refit(0.1)
 ).fit(X, y)
 simplest = GridSearchCV(
-    DecisionTreeClassifier(random_state=0), grid, cv=cv,
+    DecisionTreeClassifier(random_state=0),
+    grid,
+    cv=cv,
     refit=simplest_within_best("max_depth"),
 ).fit(X, y)
 print("quantile_refit(0.1):          ", by_quantile.best_params_)
@@ -83,10 +92,16 @@ with warnings.catch_warnings():
     fixed.fit(X, y)
     ideal.fit(X, y)
 chosen = ideal.results_["best_params"].map(lambda p: int(p["max_depth"]))
-print("fixed search, max_depth =", inner.best_params_["max_depth"],
-      f"mean {fixed.distribution_.mean():.3f} sd {fixed.distribution_.std(ddof=1):.3f}")
-print("search per repeat, max_depth chosen:", chosen.value_counts().to_dict(),
-      f"mean {ideal.distribution_.mean():.3f} sd {ideal.distribution_.std(ddof=1):.3f}")
+print(
+    "fixed search, max_depth =",
+    inner.best_params_["max_depth"],
+    f"mean {fixed.distribution_.mean():.3f} sd {fixed.distribution_.std(ddof=1):.3f}",
+)
+print(
+    "search per repeat, max_depth chosen:",
+    chosen.value_counts().to_dict(),
+    f"mean {ideal.distribution_.mean():.3f} sd {ideal.distribution_.std(ddof=1):.3f}",
+)
 
 # %%
 # The per-candidate distributions side by side.
@@ -96,8 +111,11 @@ except ImportError:
     print("matplotlib is not installed: pip install skperf[plot]")
 else:
     fig, ax = plt.subplots(figsize=(6, 3))
-    ax.boxplot([d.scores for d in dists.values()], orientation="horizontal",
-               tick_labels=list(dists))
+    ax.boxplot(
+        [d.scores for d in dists.values()],
+        orientation="horizontal",
+        tick_labels=list(dists),
+    )
     ax.set_xlabel("accuracy (20 out-of-bootstrap splits)")
     fig.tight_layout()
     plt.show()

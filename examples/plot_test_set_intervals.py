@@ -36,7 +36,9 @@ print(f"test set: {y_test.size} rows, {y_test.sum()} positives")
 # confidence level (399 at 95 %).
 for scoring in ("accuracy", "roc_auc", "neg_log_loss"):
     ci = score_ci(logreg, X_test, y_test, scoring=scoring, random_state=0)
-    print(f"{scoring:13s} {ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]  ({ci.method})")
+    print(
+        f"{scoring:13s} {ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]  ({ci.method})"
+    )
 print("note:", ci.note)
 
 # %%
@@ -46,7 +48,9 @@ print("note:", ci.note)
 # the other metrics share one set of bootstrap resamples.
 y_pred = logreg.predict(X_test)
 table = metric_ci(
-    y_test, y_pred, metric=["accuracy", "recall", "precision", "f1", "matthews_corrcoef"],
+    y_test,
+    y_pred,
+    metric=["accuracy", "recall", "precision", "f1", "matthews_corrcoef"],
     random_state=0,
 )
 print(table.round(3).to_string(index=False))
@@ -58,7 +62,9 @@ print(table.round(3).to_string(index=False))
 res = compare_predictions(y_test, logreg.predict(X_test), forest.predict(X_test))
 print(res)
 res = compare_predictions(
-    y_test, logreg.decision_function(X_test), forest.predict_proba(X_test)[:, 1],
+    y_test,
+    logreg.decision_function(X_test),
+    forest.predict_proba(X_test)[:, 1],
     metric="roc_auc",
 )
 print(res)

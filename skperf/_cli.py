@@ -36,7 +36,8 @@ def _build_parser():
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     rep = sub.add_parser(
-        "report", prog=PROG,
+        "report",
+        prog=PROG,
         help="compare models on shared seeds and write a self-contained HTML report",
         description=(
             "Evaluate models over repeated seeded splits (paired: all models share "
@@ -48,29 +49,56 @@ def _build_parser():
     rep.add_argument("--data", metavar="CSV", help="CSV file with a header row")
     rep.add_argument("--target", metavar="COLUMN", help="target column of --data")
     rep.add_argument(
-        "--model", metavar="NAME=dotted.path.Estimator", action="append", default=None,
+        "--model",
+        metavar="NAME=dotted.path.Estimator",
+        action="append",
+        default=None,
         help=(
             "a model to compare, e.g. rf=sklearn.ensemble.RandomForestClassifier "
             "(instantiated with no arguments; repeatable)"
         ),
     )
-    rep.add_argument("--scoring", default=None,
-                     help="scikit-learn scorer name (default: the estimators' score)")
-    rep.add_argument("--n-repeats", type=int, default=DEFAULT_N_REPEATS,
-                     help=f"repeats per model (default: {DEFAULT_N_REPEATS})")
-    rep.add_argument("--random-state", type=int, default=None,
-                     help="seed entropy (default: drawn and printed, to reproduce)")
-    rep.add_argument("--n-jobs", type=int, default=-1,
-                     help="parallel jobs (default: -1, all cores)")
-    rep.add_argument("--out", default="report.html",
-                     help="HTML file to write (default: report.html)")
-    rep.add_argument("--confidence", type=float, default=0.95,
-                     help="confidence level (default: 0.95)")
-    rep.add_argument("--gamma", type=float, default=0.75,
-                     help="meaningful probability of outperforming (default: 0.75)")
-    rep.add_argument("--correction", default="holm",
-                     choices=["holm", "bonferroni", "fdr_bh", "none"],
-                     help="multiple-comparison correction (default: holm)")
+    rep.add_argument(
+        "--scoring",
+        default=None,
+        help="scikit-learn scorer name (default: the estimators' score)",
+    )
+    rep.add_argument(
+        "--n-repeats",
+        type=int,
+        default=DEFAULT_N_REPEATS,
+        help=f"repeats per model (default: {DEFAULT_N_REPEATS})",
+    )
+    rep.add_argument(
+        "--random-state",
+        type=int,
+        default=None,
+        help="seed entropy (default: drawn and printed, to reproduce)",
+    )
+    rep.add_argument(
+        "--n-jobs", type=int, default=-1, help="parallel jobs (default: -1, all cores)"
+    )
+    rep.add_argument(
+        "--out", default="report.html", help="HTML file to write (default: report.html)"
+    )
+    rep.add_argument(
+        "--confidence",
+        type=float,
+        default=0.95,
+        help="confidence level (default: 0.95)",
+    )
+    rep.add_argument(
+        "--gamma",
+        type=float,
+        default=0.75,
+        help="meaningful probability of outperforming (default: 0.75)",
+    )
+    rep.add_argument(
+        "--correction",
+        default="holm",
+        choices=["holm", "bonferroni", "fdr_bh", "none"],
+        help="multiple-comparison correction (default: holm)",
+    )
     return parser
 
 
@@ -201,7 +229,9 @@ def _check_features(X, y, models):
         try:
             clone(est).fit(Xs, ys)
         except (ValueError, TypeError) as exc:
-            shown = ", ".join(non_numeric[:10]) + (" ..." if len(non_numeric) > 10 else "")
+            shown = ", ".join(non_numeric[:10]) + (
+                " ..." if len(non_numeric) > 10 else ""
+            )
             raise _CLIError(
                 f"model {name!r} ({type(est).__name__}) cannot take the non-numeric "
                 f"feature column(s) {shown} ({_first_line(exc)}); encode them first "
@@ -227,13 +257,27 @@ def _summary(report):
     frame = report.to_frame(quantiles=())
     f = _score_format(report)
     pct = f"{report.confidence:.0%}"
-    header = ["model", "n", f"mean [{pct} CI]", f"P(best > model) [{pct} CI]",
-              "p adj.", "tied with best"]
+    header = [
+        "model",
+        "n",
+        f"mean [{pct} CI]",
+        f"P(best > model) [{pct} CI]",
+        "p adj.",
+        "tied with best",
+    ]
     rows = [
         [
-            name, str(r["n"]), _ci(r["mean"], r["mean_low"], r["mean_high"], f),
-            _ci(r["p_best_better"], r["p_best_better_low"], r["p_best_better_high"], ".3f"),
-            _pval(r["p_adjusted"]), "yes" if r["tied_with_best"] else "no",
+            name,
+            str(r["n"]),
+            _ci(r["mean"], r["mean_low"], r["mean_high"], f),
+            _ci(
+                r["p_best_better"],
+                r["p_best_better_low"],
+                r["p_best_better_high"],
+                ".3f",
+            ),
+            _pval(r["p_adjusted"]),
+            "yes" if r["tied_with_best"] else "no",
         ]
         for name, r in frame.iterrows()
     ]
@@ -279,9 +323,13 @@ def _run(args):
     _check_features(X, y, models)
 
     entropy = _root_entropy(args.random_state)
-    print(f"data: {source}: {X.shape[0]} samples, {X.shape[1]} features, "
-          f"{'regression' if regression else 'classification'} target")
-    print("models: " + "; ".join(f"{n} = {_one_line(est)}" for n, est in models.items()))
+    print(
+        f"data: {source}: {X.shape[0]} samples, {X.shape[1]} features, "
+        f"{'regression' if regression else 'classification'} target"
+    )
+    print(
+        "models: " + "; ".join(f"{n} = {_one_line(est)}" for n, est in models.items())
+    )
     print(
         f"n_repeats={args.n_repeats} per model (one out-of-bootstrap split per repeat; "
         f"split, init and search seeds varied, shared by all models), "
@@ -295,9 +343,17 @@ def _run(args):
 
     try:
         report = compare_models(
-            models, X, y, scoring=args.scoring, n_repeats=args.n_repeats,
-            random_state=entropy, n_jobs=args.n_jobs, gamma=args.gamma,
-            confidence=args.confidence, correction=correction, progress=True,
+            models,
+            X,
+            y,
+            scoring=args.scoring,
+            n_repeats=args.n_repeats,
+            random_state=entropy,
+            n_jobs=args.n_jobs,
+            gamma=args.gamma,
+            confidence=args.confidence,
+            correction=correction,
+            progress=True,
         )
     except (TypeError, ValueError) as exc:
         raise _CLIError(f"evaluation failed: {_first_line(exc)}") from None
@@ -309,7 +365,10 @@ def _run(args):
     print(_summary(report))
     print()
     tied = [n for n in report.tied_with_best if n != report.best]
-    print(f"best: {report.best}" + (f"; not significantly worse: {', '.join(tied)}" if tied else ""))
+    print(
+        f"best: {report.best}"
+        + (f"; not significantly worse: {', '.join(tied)}" if tied else "")
+    )
     print(f"wrote {args.out}")
     return 0
 

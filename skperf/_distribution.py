@@ -62,8 +62,14 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
     __array_priority__ = 10
 
     def __init__(
-        self, scores, *, metric=None, greater_is_better=True, name=None,
-        groups=None, seeds=None,
+        self,
+        scores,
+        *,
+        metric=None,
+        greater_is_better=True,
+        name=None,
+        groups=None,
+        seeds=None,
     ):
         if isinstance(scores, PerformanceDistribution):
             scores = scores.scores
@@ -91,7 +97,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                     "`seeds` must be a mapping of source name to an array of "
                     f"{x.size} seeds; got {type(seeds).__name__}."
                 )
-            seeds = {str(k): self._check_aligned(v, f"seeds[{k!r}]") for k, v in seeds.items()}
+            seeds = {
+                str(k): self._check_aligned(v, f"seeds[{k!r}]")
+                for k, v in seeds.items()
+            }
         self._seeds = seeds
 
     def _check_aligned(self, values, name):
@@ -144,8 +153,12 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         return iter(self._scores)
 
     def __format__(self, spec):
-        return format(self._scores, spec) if not spec else np.array2string(
-            self._scores, formatter={"float_kind": lambda v: format(v, spec)}
+        return (
+            format(self._scores, spec)
+            if not spec
+            else np.array2string(
+                self._scores, formatter={"float_kind": lambda v: format(v, spec)}
+            )
         )
 
     @property
@@ -291,7 +304,6 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             f"mean={self._scores.mean():.4g}, sd={self._scores.std(ddof=1):.4g})"
         )
 
-
     # ------------------------------------------------------------------
     # statistics
     def _warn_assumptions(self, what, independent=True):
@@ -344,7 +356,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         """
         return _stats.quantile(self._scores, q, method=method)
 
-    def quantile_ci(self, q, confidence=0.95, method="auto", n_boot=2000, random_state=None):
+    def quantile_ci(
+        self, q, confidence=0.95, method="auto", n_boot=2000, random_state=None
+    ):
         """Point estimates and confidence intervals for quantiles of the scores.
 
         Parameters
@@ -403,12 +417,25 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             res = _stats.quantile_ci(
-                self._scores, q, confidence=confidence, method=method, n_boot=n_boot, rng=rng
+                self._scores,
+                q,
+                confidence=confidence,
+                method=method,
+                n_boot=n_boot,
+                rng=rng,
             )
         _rewarn(caught)
         return res
 
-    def mean_ci(self, confidence=0.95, method="t", n_boot=2000, random_state=None, n_train=None, n_test=None):
+    def mean_ci(
+        self,
+        confidence=0.95,
+        method="t",
+        n_boot=2000,
+        random_state=None,
+        n_train=None,
+        n_test=None,
+    ):
         """Confidence interval for the mean score.
 
         Parameters
@@ -447,8 +474,13 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             res = _stats.mean_ci(
-                self._scores, confidence=confidence, method=method, n_boot=n_boot,
-                rng=rng, n_train=n_train, n_test=n_test,
+                self._scores,
+                confidence=confidence,
+                method=method,
+                n_boot=n_boot,
+                rng=rng,
+                n_train=n_train,
+                n_test=n_test,
             )
         _rewarn(caught)
         return res
@@ -480,7 +512,16 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         """
         return _stats.min_sample_size(q, confidence=confidence, method=method)
 
-    def compare(self, other, *, gamma=0.75, confidence=0.95, paired="auto", n_boot=2000, random_state=None):
+    def compare(
+        self,
+        other,
+        *,
+        gamma=0.75,
+        confidence=0.95,
+        paired="auto",
+        n_boot=2000,
+        random_state=None,
+    ):
         """Probability that this model outperforms ``other``, with a decision.
 
         Parameters
@@ -523,8 +564,13 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                 other, metric=self.metric, greater_is_better=self.greater_is_better
             )
         return compare(
-            self, other, gamma=gamma, confidence=confidence, paired=paired,
-            n_boot=n_boot, random_state=random_state,
+            self,
+            other,
+            gamma=gamma,
+            confidence=confidence,
+            paired=paired,
+            n_boot=n_boot,
+            random_state=random_state,
         )
 
     def aggregate(self, func="mean"):
@@ -553,15 +599,26 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         reducers = {"mean": np.mean, "median": np.median}
         if isinstance(func, str):
             if func not in reducers:
-                raise ValueError(f"`func` must be 'mean', 'median' or a callable; got {func!r}.")
+                raise ValueError(
+                    f"`func` must be 'mean', 'median' or a callable; got {func!r}."
+                )
             func = reducers[func]
-        _, first, inverse = np.unique(self._groups, return_index=True, return_inverse=True)
+        _, first, inverse = np.unique(
+            self._groups, return_index=True, return_inverse=True
+        )
         order = np.argsort(first)
         values = np.array([func(self._scores[inverse == g]) for g in order])
-        seeds = None if self._seeds is None else {k: v[first[order]] for k, v in self._seeds.items()}
+        seeds = (
+            None
+            if self._seeds is None
+            else {k: v[first[order]] for k, v in self._seeds.items()}
+        )
         return PerformanceDistribution(
-            values, metric=self.metric, greater_is_better=self.greater_is_better,
-            name=self.name, seeds=seeds,
+            values,
+            metric=self.metric,
+            greater_is_better=self.greater_is_better,
+            name=self.name,
+            seeds=seeds,
         )
 
     def summary(self, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9), confidence=0.95):
@@ -590,37 +647,65 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 50))
         >>> d.summary(quantiles=(0.5,))[["statistic", "describes", "ci_method"]]
           statistic   describes ci_method
-        0         n                      
+        0         n
         1      mean    location         t
-        2        sd      spread          
+        2        sd      spread
         3       q50  spread (quantile)  asymptotic
         """
         import pandas as pd
 
         confidence = _check_confidence(confidence)
         rows = [
-            {"statistic": "n", "describes": "", "value": float(self.n),
-             "ci_low": np.nan, "ci_high": np.nan, "ci_method": ""},
+            {
+                "statistic": "n",
+                "describes": "",
+                "value": float(self.n),
+                "ci_low": np.nan,
+                "ci_high": np.nan,
+                "ci_method": "",
+            },
         ]
         m = self.mean_ci(confidence=confidence)
-        rows.append({"statistic": "mean", "describes": "location", "value": m.estimate,
-                     "ci_low": m.low, "ci_high": m.high, "ci_method": m.method})
-        rows.append({"statistic": "sd", "describes": "spread",
-                     "value": float(self._scores.std(ddof=1)),
-                     "ci_low": np.nan, "ci_high": np.nan, "ci_method": ""})
+        rows.append(
+            {
+                "statistic": "mean",
+                "describes": "location",
+                "value": m.estimate,
+                "ci_low": m.low,
+                "ci_high": m.high,
+                "ci_method": m.method,
+            }
+        )
+        rows.append(
+            {
+                "statistic": "sd",
+                "describes": "spread",
+                "value": float(self._scores.std(ddof=1)),
+                "ci_low": np.nan,
+                "ci_high": np.nan,
+                "ci_method": "",
+            }
+        )
         if len(quantiles):
             qs = np.asarray(quantiles, dtype=float)
             with warnings.catch_warnings():
                 # the summary always answers; the method column says which
                 warnings.simplefilter("ignore", SmallSampleWarning)
-                ci = self.quantile_ci(qs, confidence=confidence, method="auto", random_state=0)
+                ci = self.quantile_ci(
+                    qs, confidence=confidence, method="auto", random_state=0
+                )
             methods = np.broadcast_to(np.asarray(ci.method, dtype=object), qs.shape)
             for i, qv in enumerate(qs):
-                rows.append({
-                    "statistic": f"q{100 * qv:g}", "describes": "spread (quantile)",
-                    "value": float(ci.estimate[i]), "ci_low": float(ci.low[i]),
-                    "ci_high": float(ci.high[i]), "ci_method": str(methods[i]),
-                })
+                rows.append(
+                    {
+                        "statistic": f"q{100 * qv:g}",
+                        "describes": "spread (quantile)",
+                        "value": float(ci.estimate[i]),
+                        "ci_low": float(ci.low[i]),
+                        "ci_high": float(ci.high[i]),
+                        "ci_method": str(methods[i]),
+                    }
+                )
         frame = pd.DataFrame(rows)
         frame["confidence"] = confidence
         frame.attrs["note"] = (
@@ -649,8 +734,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             for k, v in self._seeds.items():
                 cols[f"{k}_seed"] = v
         frame = pd.DataFrame(cols)
-        frame.attrs.update(metric=self.metric, name=self.name,
-                           greater_is_better=self.greater_is_better)
+        frame.attrs.update(
+            metric=self.metric, name=self.name, greater_is_better=self.greater_is_better
+        )
         return frame
 
     def to_dict(self):
@@ -667,7 +753,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             "greater_is_better": self.greater_is_better,
             "name": self.name,
             "groups": None if self._groups is None else self._groups.tolist(),
-            "seeds": None if self._seeds is None else {k: v.tolist() for k, v in self._seeds.items()},
+            "seeds": None
+            if self._seeds is None
+            else {k: v.tolist() for k, v in self._seeds.items()},
         }
 
     @classmethod
@@ -690,7 +778,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         known = {"scores", "metric", "greater_is_better", "name", "groups", "seeds"}
         unknown = set(data) - known
         if unknown:
-            raise ValueError(f"`data` has unknown keys {sorted(unknown)}; valid: {sorted(known)}.")
+            raise ValueError(
+                f"`data` has unknown keys {sorted(unknown)}; valid: {sorted(known)}."
+            )
         kw = dict(data)
         scores = kw.pop("scores")
         kw.setdefault("greater_is_better", True)
@@ -762,10 +852,14 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                table = self.summary().to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="")
+                table = self.summary().to_html(
+                    index=False, float_format=lambda v: f"{v:.4g}", na_rep=""
+                )
         except ValueError as exc:  # e.g. too few scores for a quantile interval
             table = f"<p>{escape(str(exc))}</p>"
-        return f"<div><strong>{title}</strong>{metric} (n = {self.n})" + table + "</div>"
+        return (
+            f"<div><strong>{title}</strong>{metric} (n = {self.n})" + table + "</div>"
+        )
 
     def plot(self, ax=None, *, quantiles=(0.1, 0.5, 0.9), confidence=0.95, **kwargs):
         """ECDF of the scores with quantile intervals (needs matplotlib).
@@ -801,11 +895,22 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         if len(quantiles):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                ci = self.quantile_ci(np.asarray(quantiles, dtype=float), confidence=confidence, random_state=0)
+                ci = self.quantile_ci(
+                    np.asarray(quantiles, dtype=float),
+                    confidence=confidence,
+                    random_state=0,
+                )
             est, lo, hi = (np.atleast_1d(v) for v in (ci.estimate, ci.low, ci.high))
             qs = np.atleast_1d(ci.q)
-            ax.errorbar(est, qs, xerr=[est - lo, hi - est], fmt="o", color="black",
-                        capsize=3, label=f"quantiles, {confidence:.0%} CI")
+            ax.errorbar(
+                est,
+                qs,
+                xerr=[est - lo, hi - est],
+                fmt="o",
+                color="black",
+                capsize=3,
+                label=f"quantiles, {confidence:.0%} CI",
+            )
         ax.set_xlabel(self.metric or "score")
         ax.set_ylabel("ECDF")
         ax.legend(loc="best", fontsize="small")

@@ -206,7 +206,14 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit"])],
-        "scoring": [StrOptions(set(get_scorer_names())), callable, list, tuple, dict, None],
+        "scoring": [
+            StrOptions(set(get_scorer_names())),
+            callable,
+            list,
+            tuple,
+            dict,
+            None,
+        ],
         "cv": ["cv_object"],
         "n_repeats": [ParamInterval(Integral, 1, None, closed="left")],
         "vary": [StrOptions(set(SOURCES) | {"all"}), list, tuple, set, frozenset],
@@ -226,9 +233,20 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
     }
 
     def __init__(
-        self, estimator, *, scoring=None, cv=None, n_repeats=10, vary="all",
-        random_state=None, n_jobs=None, refit=True, error_score=np.nan,
-        return_train_score=False, progress=False, verbose=0,
+        self,
+        estimator,
+        *,
+        scoring=None,
+        cv=None,
+        n_repeats=10,
+        vary="all",
+        random_state=None,
+        n_jobs=None,
+        refit=True,
+        error_score=np.nan,
+        return_train_score=False,
+        progress=False,
+        verbose=0,
     ):
         self.estimator = estimator
         self.scoring = scoring
@@ -265,8 +283,15 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
             Fitted evaluator.
         """
         _fit_evaluators(
-            {"": self}, X, y, groups=groups, n_jobs=self.n_jobs,
-            progress=self.progress, _validate=False, _stacklevel=3, **params,
+            {"": self},
+            X,
+            y,
+            groups=groups,
+            n_jobs=self.n_jobs,
+            progress=self.progress,
+            _validate=False,
+            _stacklevel=3,
+            **params,
         )
         return self
 
@@ -441,9 +466,11 @@ def _outer_cv(cv, estimator, y):
     if cv is None:
         return "random", OutOfBootstrap(n_splits=1)
     if isinstance(cv, Integral):
-        classifier = is_classifier(estimator) and y is not None and type_of_target(
-            y
-        ) in ("binary", "multiclass")
+        classifier = (
+            is_classifier(estimator)
+            and y is not None
+            and type_of_target(y) in ("binary", "multiclass")
+        )
         return "random", (StratifiedKFold if classifier else KFold)(cv, shuffle=True)
     if hasattr(cv, "split"):
         return ("random" if _is_random_splitter(cv) else "fixed"), cv
@@ -484,7 +511,9 @@ class _Job:
                 if kind == "iterable":
                     cache[seed] = splitter
                 else:
-                    cv = _seed_splitter(splitter, seed) if kind == "random" else splitter
+                    cv = (
+                        _seed_splitter(splitter, seed) if kind == "random" else splitter
+                    )
                     cache[seed] = list(cv.split(X, y, groups))
             self.splits.append(cache[seed])
         # the seed parameters per repeat; the worker clones and configures
@@ -495,7 +524,9 @@ class _Job:
         ]
 
     def tasks(self):
-        for r, (sp, splits) in enumerate(zip(self.seed_params, self.splits, strict=True)):
+        for r, (sp, splits) in enumerate(
+            zip(self.seed_params, self.splits, strict=True)
+        ):
             for f, (train, test) in enumerate(splits):
                 yield r, f, sp, train, test
 
@@ -536,8 +567,18 @@ def _run(jobs, X, y, params, n_jobs, progress, verbose=0):
     tasks = [(j, *t) for j, job in enumerate(jobs) for t in job.tasks()]
     calls = (
         delayed(_indexed)(
-            i, jobs[j].ev.estimator, sp, X, y, train, test, jobs[j].scorer, params,
-            jobs[j].ev.return_train_score, jobs[j].ev.error_score, jobs[j].plan,
+            i,
+            jobs[j].ev.estimator,
+            sp,
+            X,
+            y,
+            train,
+            test,
+            jobs[j].scorer,
+            params,
+            jobs[j].ev.return_train_score,
+            jobs[j].ev.error_score,
+            jobs[j].plan,
         )
         for i, (j, _, _, sp, train, test) in enumerate(tasks)
     )
@@ -634,7 +675,9 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
     }
     ev.distribution_ = ev.distributions_[job.names[0]]
     if ev.refit:
-        est = _apply(ev.estimator, job.plan, job.seeds["init"][0], job.seeds["search"][0])
+        est = _apply(
+            ev.estimator, job.plan, job.seeds["init"][0], job.seeds["search"][0]
+        )
         start = time.perf_counter()
         est.fit(X, y, **params)
         ev.refit_time_ = time.perf_counter() - start
@@ -645,8 +688,16 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
 
 
 def _fit_evaluators(
-    evaluators, X, y=None, *, groups=None, n_jobs=None, progress=False,
-    _validate=True, _stacklevel=2, **params,
+    evaluators,
+    X,
+    y=None,
+    *,
+    groups=None,
+    n_jobs=None,
+    progress=False,
+    _validate=True,
+    _stacklevel=2,
+    **params,
 ):
     """Fit several unfitted RepeatedEvaluator objects (dict name -> evaluator) with ALL their
     (model, repeat, fold) fits in ONE Parallel call and ONE progress bar; set on each the same
@@ -670,8 +721,19 @@ def _fit_evaluators(
 
 
 def repeated_cross_val_score(
-    estimator, X, y=None, *, groups=None, scoring=None, cv=None, n_repeats=10,
-    vary="all", random_state=None, n_jobs=None, error_score=np.nan, params=None,
+    estimator,
+    X,
+    y=None,
+    *,
+    groups=None,
+    scoring=None,
+    cv=None,
+    n_repeats=10,
+    vary="all",
+    random_state=None,
+    n_jobs=None,
+    error_score=np.nan,
+    params=None,
     progress=False,
 ):
     """Distribution of an estimator's score over seeded repeats.
@@ -744,9 +806,16 @@ def repeated_cross_val_score(
     0.92
     """
     ev = RepeatedEvaluator(
-        estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=vary,
-        random_state=random_state, n_jobs=n_jobs, refit=False,
-        error_score=error_score, progress=progress,
+        estimator,
+        scoring=scoring,
+        cv=cv,
+        n_repeats=n_repeats,
+        vary=vary,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        refit=False,
+        error_score=error_score,
+        progress=progress,
     )
     ev.fit(X, y, groups=groups, **(params or {}))
     return ev.distribution_

@@ -21,9 +21,7 @@ def _correct_pvalues_iv(p_values, correction):
         )
     finite = p[~np.isnan(p)]
     if np.any((finite < 0) | (finite > 1)):
-        raise ValueError(
-            f"`p_values` must be in [0, 1] (or NaN); got {p.tolist()!r}."
-        )
+        raise ValueError(f"`p_values` must be in [0, 1] (or NaN); got {p.tolist()!r}.")
     return p, correction
 
 

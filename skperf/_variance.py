@@ -24,8 +24,17 @@ from .stats._validation import _check_confidence, _check_rng
 __all__ = ["plot_variance_sources", "variance_sources"]
 
 _COLUMNS = [
-    "n", "mean", "mean_low", "mean_high", "std", "std_low", "std_high",
-    "idr", "idr_low", "idr_high", "note",
+    "n",
+    "mean",
+    "mean_low",
+    "mean_high",
+    "std",
+    "std_low",
+    "std_high",
+    "idr",
+    "idr_low",
+    "idr_high",
+    "note",
 ]
 
 
@@ -48,8 +57,17 @@ def _row(scores, confidence, n_boot, rng):
     boot = _bootstrap((scores,), _idr, n_boot, rng)
     idr_low, idr_high = _percentile_bounds(boot, confidence)
     return [
-        n, mean, mean - half, mean + half, sd, std_low, std_high,
-        float(_idr(scores)), float(idr_low), float(idr_high), "",
+        n,
+        mean,
+        mean - half,
+        mean + half,
+        sd,
+        std_low,
+        std_high,
+        float(_idr(scores)),
+        float(idr_low),
+        float(idr_high),
+        "",
     ]
 
 
@@ -72,9 +90,19 @@ def _check_sources(sources):
 
 
 def variance_sources(
-    estimator, X, y=None, *, sources=("split", "init", "search"), n_repeats=10,
-    scoring=None, cv=None, random_state=None, n_jobs=None, groups=None,
-    confidence=0.95, n_boot=2000,
+    estimator,
+    X,
+    y=None,
+    *,
+    sources=("split", "init", "search"),
+    n_repeats=10,
+    scoring=None,
+    cv=None,
+    random_state=None,
+    n_jobs=None,
+    groups=None,
+    confidence=0.95,
+    n_boot=2000,
 ):
     """How much each source of variation moves the score.
 
@@ -175,9 +203,15 @@ def variance_sources(
 
     sources = _check_sources(sources)
     confidence = _check_confidence(confidence)
-    if not isinstance(n_repeats, Integral) or isinstance(n_repeats, bool) or n_repeats < 2:
+    if (
+        not isinstance(n_repeats, Integral)
+        or isinstance(n_repeats, bool)
+        or n_repeats < 2
+    ):
         raise ValueError(f"`n_repeats` must be an int >= 2; got {n_repeats!r}.")
-    if not isinstance(n_boot, Integral | str) or (isinstance(n_boot, Real) and n_boot < 1):
+    if not isinstance(n_boot, Integral | str) or (
+        isinstance(n_boot, Real) and n_boot < 1
+    ):
         raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
     n_boot = _warn_n_boot(confidence, n_boot)
     entropy, _ = spawn_seeds(random_state, 1)  # one root shared by every row
@@ -192,8 +226,13 @@ def variance_sources(
     notes = {src: missing[src] for src in sources if src in missing}
     evaluators = {
         src: RepeatedEvaluator(
-            estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=[src],
-            random_state=entropy, refit=False,
+            estimator,
+            scoring=scoring,
+            cv=cv,
+            n_repeats=n_repeats,
+            vary=[src],
+            random_state=entropy,
+            refit=False,
         )
         for src in sources
         if src not in notes
@@ -203,8 +242,13 @@ def variance_sources(
     # inner cv of a search is shuffled in both)
     every = [src for src in SOURCES if src not in missing] or "all"
     evaluators["all"] = RepeatedEvaluator(
-        estimator, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=every,
-        random_state=entropy, refit=False,
+        estimator,
+        scoring=scoring,
+        cv=cv,
+        n_repeats=n_repeats,
+        vary=every,
+        random_state=entropy,
+        refit=False,
     )
     _fit_evaluators(evaluators, X, y, groups=groups, n_jobs=n_jobs)
 
@@ -286,7 +330,9 @@ def plot_variance_sources(result, ax=None):
         x = np.asarray(dists[name], dtype=float)
         metric = metric or getattr(dists[name], "metric", None)
         color = f"C{i}"
-        ax.scatter(x, y + rng.uniform(-0.15, 0.15, x.size), s=12, alpha=0.5, color=color)
+        ax.scatter(
+            x, y + rng.uniform(-0.15, 0.15, x.size), s=12, alpha=0.5, color=color
+        )
         m, s = x.mean(), x.std(ddof=1)
         q10, q90 = np.quantile(x, [0.1, 0.9])
         ax.hlines(y - 0.3, q10, q90, color=color, lw=1)

@@ -158,7 +158,9 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
     plan = _VaryPlan()
     owners = {"": estimator}
     owners.update(
-        (k, v) for k, v in params.items() if hasattr(v, "get_params") and not isinstance(v, type)
+        (k, v)
+        for k, v in params.items()
+        if hasattr(v, "get_params") and not isinstance(v, type)
     )
     for prefix, obj in sorted(owners.items()):
         if not _has_own_cv(obj):
@@ -191,11 +193,15 @@ def _seed_params(plan, init_seed, search_seed):
     reference between fits once cloned); each gets its own int derived from
     the source seed, in sorted parameter order.
     """
-    params = dict(zip(plan.init_keys, _derive_ints(init_seed, len(plan.init_keys)), strict=True))
+    params = dict(
+        zip(plan.init_keys, _derive_ints(init_seed, len(plan.init_keys)), strict=True)
+    )
     n_search = len(plan.search_keys) + len(plan.search_cv)
     ints = _derive_ints(search_seed, n_search)
     params.update(zip(plan.search_keys, ints, strict=False))  # ints also seed the cvs
-    for (key, cv), seed in zip(plan.search_cv.items(), ints[len(plan.search_keys):], strict=True):
+    for (key, cv), seed in zip(
+        plan.search_cv.items(), ints[len(plan.search_keys) :], strict=True
+    ):
         params[key] = _seed_splitter(cv, seed)
     return params
 
@@ -244,13 +250,19 @@ def _no_variation(plan, split_random, varied, explicit):
     sources that do not apply stay silent, and only an evaluation where
     nothing at all varies warns.
     """
-    has = {"split": split_random, "init": plan.init_random, "search": plan.search_random}
+    has = {
+        "split": split_random,
+        "init": plan.init_random,
+        "search": plan.search_random,
+    }
     if not explicit:
         if varied and not any(has.values()):
             return [
-                ("no source of variation has any randomness (the splits are fixed "
-                "and the estimator has no random_state that it uses): every repeat "
-                "gives the same scores")
+                (
+                    "no source of variation has any randomness (the splits are fixed "
+                    "and the estimator has no random_state that it uses): every repeat "
+                    "gives the same scores"
+                )
             ]
         return []
     msgs = []

@@ -61,7 +61,9 @@ class TestArrayLike:
 
 class TestValidation:
     def test_too_few(self):
-        with pytest.raises(ValueError, match=re.escape("`scores` must have at least 2 values; got 1.")):
+        with pytest.raises(
+            ValueError, match=re.escape("`scores` must have at least 2 values; got 1.")
+        ):
             PerformanceDistribution([0.5])
 
     def test_nan(self):
@@ -78,11 +80,19 @@ class TestValidation:
             PerformanceDistribution(np.ones((2, 3)))
 
     def test_groups_length(self):
-        with pytest.raises(ValueError, match=re.escape("`groups` must have one entry per score (3); got shape (2,).")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "`groups` must have one entry per score (3); got shape (2,)."
+            ),
+        ):
             PerformanceDistribution([1.0, 2.0, 3.0], groups=[0, 1])
 
     def test_seeds_length(self):
-        with pytest.raises(ValueError, match=re.escape("`seeds['split']` must have one entry per score (2)")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`seeds['split']` must have one entry per score (2)"),
+        ):
             PerformanceDistribution([1.0, 2.0], seeds={"split": [1, 2, 3]})
 
     def test_greater_is_better_type(self):
@@ -129,7 +139,8 @@ class TestIO:
 class TestAggregate:
     def test_per_group_mean(self):
         d = PerformanceDistribution(
-            [0.8, 0.9, 0.7, 0.9, 0.6, 0.6], groups=[2, 2, 1, 1, 3, 3],
+            [0.8, 0.9, 0.7, 0.9, 0.6, 0.6],
+            groups=[2, 2, 1, 1, 3, 3],
             seeds={"split": [5, 5, 6, 6, 7, 7]},
         )
         agg = d.aggregate()
@@ -138,8 +149,12 @@ class TestAggregate:
         assert agg.groups is None
 
     def test_dependent_warning(self):
-        d = PerformanceDistribution(np.linspace(0, 1, 20), groups=np.repeat(np.arange(4), 5))
-        with pytest.warns(DependentObservationsWarning, match="20 scores form 4 groups"):
+        d = PerformanceDistribution(
+            np.linspace(0, 1, 20), groups=np.repeat(np.arange(4), 5)
+        )
+        with pytest.warns(
+            DependentObservationsWarning, match="20 scores form 4 groups"
+        ):
             d.mean_ci()
 
 
@@ -165,7 +180,8 @@ class TestStatistics:
         ci = dist.quantile_ci([0.25, 0.5, 0.75], method="exact")
         assert isinstance(ci, QuantileCI)
         assert ci.low.shape == (3,)
-        assert np.all(ci.low <= ci.estimate) and np.all(ci.estimate <= ci.high)
+        assert np.all(ci.low <= ci.estimate)
+        assert np.all(ci.estimate <= ci.high)
         frame = ci.to_frame()
         assert list(frame["q"]) == [0.25, 0.5, 0.75]
 
@@ -187,17 +203,31 @@ class TestStatistics:
     def test_summary_labels(self, dist):
         frame = dist.summary()
         assert isinstance(frame, pd.DataFrame)
-        assert list(frame["statistic"]) == ["n", "mean", "sd", "q10", "q25", "q50", "q75", "q90"]
+        assert list(frame["statistic"]) == [
+            "n",
+            "mean",
+            "sd",
+            "q10",
+            "q25",
+            "q50",
+            "q75",
+            "q90",
+        ]
         assert frame.set_index("statistic").loc["sd", "describes"] == "spread"
         assert frame.set_index("statistic").loc["mean", "ci_method"] == "t"
-        assert frame.set_index("statistic").loc["mean", "value"] == pytest.approx(dist.mean())
-        assert frame.set_index("statistic").loc["sd", "value"] == pytest.approx(dist.scores.std(ddof=1))
+        assert frame.set_index("statistic").loc["mean", "value"] == pytest.approx(
+            dist.mean()
+        )
+        assert frame.set_index("statistic").loc["sd", "value"] == pytest.approx(
+            dist.scores.std(ddof=1)
+        )
         q = frame.set_index("statistic").loc["q50"]
         assert q["ci_low"] <= q["value"] <= q["ci_high"]
 
     def test_repr_html(self, dist):
         html = dist._repr_html_()
-        assert "<table" in html and "lr" in html
+        assert "<table" in html
+        assert "lr" in html
 
     def test_plot(self, dist):
         pytest.importorskip("matplotlib")

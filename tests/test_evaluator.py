@@ -59,17 +59,28 @@ def ids_data():
 
 
 def _score_cols(ev):
-    return ev.results_.filter(regex="^(test_|repeat|fold|split_seed|init_seed|search_seed)")
+    return ev.results_.filter(
+        regex="^(test_|repeat|fold|split_seed|init_seed|search_seed)"
+    )
 
 
 class TestResults:
     def test_columns_and_seeds(self, iris):
         X, y = iris
-        ev = RepeatedEvaluator(DecisionTreeClassifier(), n_repeats=4, random_state=3).fit(X, y)
+        ev = RepeatedEvaluator(
+            DecisionTreeClassifier(), n_repeats=4, random_state=3
+        ).fit(X, y)
         res = ev.results_
         assert list(res.columns) == [
-            "repeat", "fold", "split_seed", "init_seed", "search_seed",
-            "fit_time", "score_time", "test_score", "error",
+            "repeat",
+            "fold",
+            "split_seed",
+            "init_seed",
+            "search_seed",
+            "fit_time",
+            "score_time",
+            "test_score",
+            "error",
         ]
         _, seeds = spawn_seeds(3, 4)
         np.testing.assert_array_equal(res["split_seed"], seeds["split"])
@@ -89,8 +100,12 @@ class TestResults:
 
     def test_more_repeats_extend(self, iris):
         X, y = iris
-        a = RepeatedEvaluator(DecisionTreeClassifier(), n_repeats=3, random_state=0).fit(X, y)
-        b = RepeatedEvaluator(DecisionTreeClassifier(), n_repeats=6, random_state=0).fit(X, y)
+        a = RepeatedEvaluator(
+            DecisionTreeClassifier(), n_repeats=3, random_state=0
+        ).fit(X, y)
+        b = RepeatedEvaluator(
+            DecisionTreeClassifier(), n_repeats=6, random_state=0
+        ).fit(X, y)
         np.testing.assert_array_equal(
             a.results_["test_score"], b.results_["test_score"].iloc[:3]
         )
@@ -101,7 +116,9 @@ class TestResults:
         b = RepeatedEvaluator(
             DecisionTreeClassifier(), n_repeats=3, random_state=a.random_state_
         ).fit(X, y)
-        np.testing.assert_array_equal(a.results_["test_score"], b.results_["test_score"])
+        np.testing.assert_array_equal(
+            a.results_["test_score"], b.results_["test_score"]
+        )
 
     def test_generator_random_state(self, iris):
         X, y = iris
@@ -114,9 +131,12 @@ class TestResults:
     def test_multimetric_and_train_scores(self, iris):
         X, y = iris
         ev = RepeatedEvaluator(
-            DecisionTreeClassifier(max_depth=2), n_repeats=2, cv=3,
+            DecisionTreeClassifier(max_depth=2),
+            n_repeats=2,
+            cv=3,
             scoring={"acc": "accuracy", "nll": "neg_log_loss"},
-            return_train_score=True, random_state=0,
+            return_train_score=True,
+            random_state=0,
         ).fit(X, y)
         res = ev.results_
         for col in ("test_acc", "test_nll", "train_acc", "train_nll"):
@@ -153,7 +173,12 @@ class TestVary:
     )
     def test_init_varies_and_is_held(self, cancer, est):
         X, y = cancer
-        kw = {"n_repeats": 4, "random_state": 0, "scoring": "neg_log_loss", "refit": False}
+        kw = {
+            "n_repeats": 4,
+            "random_state": 0,
+            "scoring": "neg_log_loss",
+            "refit": False,
+        }
         varied = RepeatedEvaluator(est, vary="init", **kw).fit(X, y).results_
         held = RepeatedEvaluator(est, vary=[], **kw).fit(X, y).results_
         split = RepeatedEvaluator(est, vary="split", **kw).fit(X, y).results_
@@ -170,7 +195,9 @@ class TestVary:
     def test_init_seeds_reach_estimator(self, ids_data):
         X, y = ids_data
         ev = RepeatedEvaluator(
-            RecordingClassifier(), n_repeats=3, random_state=0,
+            RecordingClassifier(),
+            n_repeats=3,
+            random_state=0,
             scoring=lambda est, X, y: float(est.seed_),
         ).fit(X, y)
         expected = [_derive_ints(s, 1)[0] for s in ev.results_["init_seed"]]
@@ -180,8 +207,10 @@ class TestVary:
     def test_random_state_instance_in_estimator_becomes_int(self, ids_data):
         X, y = ids_data
         ev = RepeatedEvaluator(
-            RecordingClassifier(random_state=np.random.RandomState(0)), n_repeats=3,
-            cv=2, random_state=np.random.RandomState(1),
+            RecordingClassifier(random_state=np.random.RandomState(0)),
+            n_repeats=3,
+            cv=2,
+            random_state=np.random.RandomState(1),
             scoring=lambda est, X, y: float(est.seed_),
         ).fit(X, y)
         seeds = ev.results_["test_score"].to_numpy()
@@ -192,13 +221,21 @@ class TestVary:
 
     def test_no_variation_warnings(self, iris):
         X, y = iris[0][::3], iris[1][::3]
-        with pytest.warns(NoVariationWarning, match="'init': the estimator has no") as rec:
-            RepeatedEvaluator(LogisticRegression(max_iter=500), vary="init", n_repeats=2).fit(X, y)
+        with pytest.warns(
+            NoVariationWarning, match="'init': the estimator has no"
+        ) as rec:
+            RepeatedEvaluator(
+                LogisticRegression(max_iter=500), vary="init", n_repeats=2
+            ).fit(X, y)
         assert rec[0].filename == __file__  # points at the user's call
         with pytest.warns(NoVariationWarning, match="'split': the splitter"):
-            RepeatedEvaluator(DummyClassifier(), cv=KFold(3), vary="split", n_repeats=2).fit(X, y)
+            RepeatedEvaluator(
+                DummyClassifier(), cv=KFold(3), vary="split", n_repeats=2
+            ).fit(X, y)
         with pytest.warns(NoVariationWarning, match="not a hyperparameter search"):
-            RepeatedEvaluator(DummyClassifier(), vary=["split", "search"], n_repeats=2).fit(X, y)
+            RepeatedEvaluator(
+                DummyClassifier(), vary=["split", "search"], n_repeats=2
+            ).fit(X, y)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             RepeatedEvaluator(LogisticRegression(max_iter=500), n_repeats=2).fit(X, y)
@@ -206,7 +243,9 @@ class TestVary:
     def test_iterable_cv(self, iris):
         X, y = iris
         splits = list(KFold(3, shuffle=True, random_state=0).split(X))
-        with pytest.raises(ValueError, match="`vary` includes 'split' but `cv` is a fixed"):
+        with pytest.raises(
+            ValueError, match="`vary` includes 'split' but `cv` is a fixed"
+        ):
             RepeatedEvaluator(DummyClassifier(), cv=splits, vary="split").fit(X, y)
         with pytest.warns(NoVariationWarning, match="no source of variation"):
             same = RepeatedEvaluator(
@@ -224,22 +263,32 @@ class TestVary:
     def test_splitter_reseeded(self, ids_data):
         X, y = ids_data
         ev = RepeatedEvaluator(
-            RecordingClassifier(), cv=ShuffleSplit(2, test_size=0.5), vary="split",
-            n_repeats=3, scoring=fingerprint_scorer, random_state=0,
+            RecordingClassifier(),
+            cv=ShuffleSplit(2, test_size=0.5),
+            vary="split",
+            n_repeats=3,
+            scoring=fingerprint_scorer,
+            random_state=0,
         ).fit(X, y)
         assert ev.results_["test_score"].nunique() == 6
 
     def test_search(self, iris):
         X, y = iris
         search = RandomizedSearchCV(
-            DecisionTreeClassifier(), {"max_depth": [1, 2, 3, 4], "min_samples_leaf": [1, 5, 10]},
-            n_iter=3, cv=KFold(3, shuffle=True),
+            DecisionTreeClassifier(),
+            {"max_depth": [1, 2, 3, 4], "min_samples_leaf": [1, 5, 10]},
+            n_iter=3,
+            cv=KFold(3, shuffle=True),
         )
-        ev = RepeatedEvaluator(search, vary="search", n_repeats=4, random_state=0).fit(X, y)
+        ev = RepeatedEvaluator(search, vary="search", n_repeats=4, random_state=0).fit(
+            X, y
+        )
         res = ev.results_
         assert res["search_seed"].nunique() == 4
         assert res["split_seed"].nunique() == 1
-        assert all(set(p) == {"max_depth", "min_samples_leaf"} for p in res["best_params"])
+        assert all(
+            set(p) == {"max_depth", "min_samples_leaf"} for p in res["best_params"]
+        )
         assert len({tuple(sorted(p.items())) for p in res["best_params"]}) > 1
         # the refit uses the held (repeat-0) search seed: sampler first, then cv
         sampler, inner = _derive_ints(res["search_seed"][0], 2)
@@ -251,7 +300,9 @@ class TestVary:
         search = GridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 2, 3]}, cv=3)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            ev = RepeatedEvaluator(search, vary="search", n_repeats=2, random_state=0).fit(X, y)
+            ev = RepeatedEvaluator(
+                search, vary="search", n_repeats=2, random_state=0
+            ).fit(X, y)
         cv = ev.estimator_.cv
         assert cv.n_splits == 3
         assert cv.shuffle
@@ -276,27 +327,38 @@ class TestFailures:
         assert rec[0].filename == __file__
         res = ev.results_
         np.testing.assert_array_equal(res["error"].notna(), fails)
-        assert res["error"][fails].str.startswith("ValueError: deliberate failure").all()
+        assert (
+            res["error"][fails].str.startswith("ValueError: deliberate failure").all()
+        )
         assert np.isnan(res["test_score"][fails]).all()
         assert ev.distribution_.n == 12 - fails.sum()
-        np.testing.assert_array_equal(ev.distribution_.seeds["init"], seeds["init"][~fails])
+        np.testing.assert_array_equal(
+            ev.distribution_.seeds["init"], seeds["init"][~fails]
+        )
 
     def test_all_fail(self, ids_data):
         X, y = ids_data
-        with pytest.raises(ValueError, match=re.escape("only 0 of 3 fits succeeded")) as exc:
+        with pytest.raises(
+            ValueError, match=re.escape("only 0 of 3 fits succeeded")
+        ) as exc:
             RepeatedEvaluator(FailingClassifier(), n_repeats=3).fit(X, y)
         assert "deliberate failure" in str(exc.value)
 
     def test_error_score_raise(self, ids_data):
         X, y = ids_data
         with pytest.raises(ValueError, match="deliberate failure"):
-            RepeatedEvaluator(FailingClassifier(), n_repeats=3, error_score="raise").fit(X, y)
+            RepeatedEvaluator(
+                FailingClassifier(), n_repeats=3, error_score="raise"
+            ).fit(X, y)
 
     def test_error_score_value(self, ids_data):
         X, y = ids_data
         with pytest.warns(FitFailedWarning):
             ev = RepeatedEvaluator(
-                FailingClassifier(fail=3), n_repeats=12, random_state=0, error_score=-1.0,
+                FailingClassifier(fail=3),
+                n_repeats=12,
+                random_state=0,
+                error_score=-1.0,
                 refit=False,
             ).fit(X, y)
         assert (ev.results_["test_score"][ev.results_["error"].notna()] == -1).all()
@@ -307,7 +369,12 @@ class TestParallel:
     def _fit(self, X, y, **kw):
         return RepeatedEvaluator(
             make_pipeline(StandardScaler(), RandomForestClassifier(n_estimators=3)),
-            cv=2, n_repeats=4, random_state=0, refit=False, scoring="neg_log_loss", **kw
+            cv=2,
+            n_repeats=4,
+            random_state=0,
+            refit=False,
+            scoring="neg_log_loss",
+            **kw,
         ).fit(X, y)
 
     def test_n_jobs_and_backends(self, cancer):
@@ -322,10 +389,17 @@ class TestParallel:
         distributed = pytest.importorskip("distributed")
         X, y = cancer
         ref = _score_cols(self._fit(X, y, n_jobs=1))
-        with distributed.LocalCluster(
-            n_workers=2, processes=False, host="127.0.0.1", protocol="tcp://",
-            dashboard_address=None,
-        ) as cluster, distributed.Client(cluster), joblib.parallel_config("dask"):
+        with (
+            distributed.LocalCluster(
+                n_workers=2,
+                processes=False,
+                host="127.0.0.1",
+                protocol="tcp://",
+                dashboard_address=None,
+            ) as cluster,
+            distributed.Client(cluster),
+            joblib.parallel_config("dask"),
+        ):
             res = _score_cols(self._fit(X, y))
         assert res.equals(ref)
 
@@ -341,22 +415,37 @@ class TestParallel:
 class TestPairing:
     def test_same_indices_and_seeds(self, ids_data):
         X, y = ids_data
-        kw = {"n_repeats": 5, "random_state": 4, "scoring": fingerprint_scorer, "refit": False}
+        kw = {
+            "n_repeats": 5,
+            "random_state": 4,
+            "scoring": fingerprint_scorer,
+            "refit": False,
+        }
         a = RepeatedEvaluator(RecordingClassifier(), **kw)
-        b = RepeatedEvaluator(make_pipeline(FunctionTransformer(), RecordingClassifier()), **kw)
+        b = RepeatedEvaluator(
+            make_pipeline(FunctionTransformer(), RecordingClassifier()), **kw
+        )
         a.fit(X, y)
         b.fit(X, y)
-        np.testing.assert_array_equal(a.results_["test_score"], b.results_["test_score"])
+        np.testing.assert_array_equal(
+            a.results_["test_score"], b.results_["test_score"]
+        )
         assert a.results_["test_score"].nunique() == 5
-        c = RepeatedEvaluator(RecordingClassifier(), **{**kw, "random_state": 5}).fit(X, y)
-        assert not np.intersect1d(c.results_["test_score"], a.results_["test_score"]).size
+        c = RepeatedEvaluator(RecordingClassifier(), **{**kw, "random_state": 5}).fit(
+            X, y
+        )
+        assert not np.intersect1d(
+            c.results_["test_score"], a.results_["test_score"]
+        ).size
 
     def test_fit_evaluators_matches_fit(self, ids_data):
         X, y = ids_data
         kw = {"n_repeats": 3, "random_state": 0, "cv": 2, "scoring": fingerprint_scorer}
         evs = {
             "a": RepeatedEvaluator(RecordingClassifier(), **kw),
-            "b": RepeatedEvaluator(SeedSensitiveRegressor(), n_repeats=3, random_state=1),
+            "b": RepeatedEvaluator(
+                SeedSensitiveRegressor(), n_repeats=3, random_state=1
+            ),
         }
         out = _fit_evaluators(evs, X, y, n_jobs=2)
         assert out is evs
@@ -371,7 +460,9 @@ class TestPairing:
 class TestEstimatorAPI:
     def test_refit_and_delegation(self, iris):
         X, y = iris
-        ev = RepeatedEvaluator(LogisticRegression(max_iter=500), n_repeats=2, random_state=0)
+        ev = RepeatedEvaluator(
+            LogisticRegression(max_iter=500), n_repeats=2, random_state=0
+        )
         assert hasattr(ev, "predict_proba")
         assert not hasattr(ev, "transform")
         with pytest.raises(AttributeError):
@@ -384,7 +475,10 @@ class TestEstimatorAPI:
         np.testing.assert_array_equal(ev.classes_, [0, 1, 2])
         assert ev.n_features_in_ == 4
         assert ev.score(X, y) == pytest.approx(ref.score(X, y))
-        assert pickle.loads(pickle.dumps(ev)).predict(X[:5]).tolist() == ev.predict(X[:5]).tolist()
+        assert (
+            pickle.loads(pickle.dumps(ev)).predict(X[:5]).tolist()
+            == ev.predict(X[:5]).tolist()
+        )
 
     def test_refit_false(self, iris):
         X, y = iris
@@ -396,14 +490,23 @@ class TestEstimatorAPI:
     def test_fit_params_routed(self, ids_data):
         X, y = ids_data
         ev = RepeatedEvaluator(
-            RecordingClassifier(), n_repeats=3, random_state=0,
-            scoring=lambda est, X, y: float(np.array_equal(est.sample_weight_, est.train_ids_)),
+            RecordingClassifier(),
+            n_repeats=3,
+            random_state=0,
+            scoring=lambda est, X, y: float(
+                np.array_equal(est.sample_weight_, est.train_ids_)
+            ),
         ).fit(X, y, sample_weight=np.arange(60.0))
         np.testing.assert_array_equal(ev.results_["test_score"], 1.0)
 
     def test_param_validation(self, iris):
         X, y = iris
-        with pytest.raises(ValueError, match=re.escape("The 'n_repeats' parameter of RepeatedEvaluator must be an int in the range [1, inf). Got 0 instead.")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "The 'n_repeats' parameter of RepeatedEvaluator must be an int in the range [1, inf). Got 0 instead."
+            ),
+        ):
             RepeatedEvaluator(DummyClassifier(), n_repeats=0).fit(X, y)
         with pytest.raises(ValueError, match="`vary` must be 'all' or a subset"):
             RepeatedEvaluator(DummyClassifier(), vary=["seed"]).fit(X, y)
@@ -412,7 +515,10 @@ class TestEstimatorAPI:
         from sklearn.utils import get_tags
 
         assert get_tags(RepeatedEvaluator(Ridge())).estimator_type == "regressor"
-        assert get_tags(RepeatedEvaluator(LogisticRegression())).estimator_type == "classifier"
+        assert (
+            get_tags(RepeatedEvaluator(LogisticRegression())).estimator_type
+            == "classifier"
+        )
 
 
 class TestRepeatedCrossValScore:
@@ -436,8 +542,14 @@ class TestRepeatedCrossValScore:
     def test_params_and_regression(self):
         X, y = make_regression(60, 3, noise=5.0, random_state=0)
         scores = repeated_cross_val_score(
-            Ridge(), X, y, scoring="neg_mean_squared_error", cv=3, n_repeats=2,
-            random_state=0, params={"sample_weight": np.ones(60)},
+            Ridge(),
+            X,
+            y,
+            scoring="neg_mean_squared_error",
+            cv=3,
+            n_repeats=2,
+            random_state=0,
+            params={"sample_weight": np.ones(60)},
         )
         assert scores.n == 6
         assert not scores.greater_is_better

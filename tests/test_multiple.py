@@ -13,19 +13,23 @@ class TestCorrectPvalues:
         rng = np.random.default_rng(global_random_seed)
         p = np.concatenate([rng.uniform(0, 0.05, 4), rng.uniform(0, 1, 8)])
         expected = multipletests(p, method=correction)[1]
-        np.testing.assert_allclose(correct_pvalues(p, correction=correction), expected,
-                                   rtol=1e-12)
+        np.testing.assert_allclose(
+            correct_pvalues(p, correction=correction), expected, rtol=1e-12
+        )
 
     def test_hand_computed(self):
         p = [0.01, 0.04, 0.03, 0.5]
         # bonferroni: 4 p; holm: sorted 0.01, 0.03, 0.04, 0.5 times 4, 3, 2, 1,
         # then running max; BH: m p_(i) / i, then running min from the top
-        np.testing.assert_allclose(correct_pvalues(p, correction="bonferroni"),
-                                   [0.04, 0.16, 0.12, 1.0])
-        np.testing.assert_allclose(correct_pvalues(p, correction="holm"),
-                                   [0.04, 0.09, 0.09, 0.5])
-        np.testing.assert_allclose(correct_pvalues(p, correction="fdr_bh"),
-                                   [0.04, 0.16 / 3, 0.16 / 3, 0.5])
+        np.testing.assert_allclose(
+            correct_pvalues(p, correction="bonferroni"), [0.04, 0.16, 0.12, 1.0]
+        )
+        np.testing.assert_allclose(
+            correct_pvalues(p, correction="holm"), [0.04, 0.09, 0.09, 0.5]
+        )
+        np.testing.assert_allclose(
+            correct_pvalues(p, correction="fdr_bh"), [0.04, 0.16 / 3, 0.16 / 3, 0.5]
+        )
 
     def test_none_returns_copy(self):
         p = np.array([0.2, 0.01])

@@ -38,7 +38,9 @@ class TestSpawnSeeds:
             np.testing.assert_array_equal(again[src], seeds[src])
 
     @pytest.mark.parametrize(
-        "make", [np.random.RandomState, np.random.default_rng], ids=["RandomState", "Generator"]
+        "make",
+        [np.random.RandomState, np.random.default_rng],
+        ids=["RandomState", "Generator"],
     )
     def test_random_state_instances(self, make):
         e1, s1 = spawn_seeds(make(3), 5)

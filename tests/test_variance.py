@@ -19,7 +19,9 @@ X_IRIS, Y_IRIS = load_iris(return_X_y=True)
 
 @pytest.fixture(scope="module")
 def tree_frame():
-    return variance_sources(DecisionTreeClassifier(), X_IRIS, Y_IRIS, n_repeats=12, random_state=0)
+    return variance_sources(
+        DecisionTreeClassifier(), X_IRIS, Y_IRIS, n_repeats=12, random_state=0
+    )
 
 
 class TestVarianceSources:
@@ -36,7 +38,11 @@ class TestVarianceSources:
     def test_rows_are_paired_repeated_evaluations(self, tree_frame):
         for src, vary in [("split", ["split"]), ("init", ["init"]), ("all", "all")]:
             ev = RepeatedEvaluator(
-                DecisionTreeClassifier(), n_repeats=12, vary=vary, random_state=0, refit=False,
+                DecisionTreeClassifier(),
+                n_repeats=12,
+                vary=vary,
+                random_state=0,
+                refit=False,
             ).fit(X_IRIS, Y_IRIS)
             np.testing.assert_array_equal(
                 tree_frame.attrs["distributions"][src].scores, ev.distribution_.scores
@@ -49,13 +55,17 @@ class TestVarianceSources:
             row = tree_frame.loc[src]
             n = x.size
             mean, sd = x.mean(), x.std(ddof=1)
-            t_low, t_high = stats.t.interval(0.95, n - 1, loc=mean, scale=sd / np.sqrt(n))
+            t_low, t_high = stats.t.interval(
+                0.95, n - 1, loc=mean, scale=sd / np.sqrt(n)
+            )
             assert row["mean"] == pytest.approx(mean)
             assert (row["mean_low"], row["mean_high"]) == pytest.approx((t_low, t_high))
             assert row["std"] == pytest.approx(sd)
             var_low = (n - 1) * sd**2 / stats.chi2.ppf(0.975, n - 1)
             var_high = (n - 1) * sd**2 / stats.chi2.ppf(0.025, n - 1)
-            assert (row["std_low"], row["std_high"]) == pytest.approx(np.sqrt([var_low, var_high]))
+            assert (row["std_low"], row["std_high"]) == pytest.approx(
+                np.sqrt([var_low, var_high])
+            )
             q10, q90 = np.quantile(x, [0.1, 0.9])
             assert row["idr"] == pytest.approx(q90 - q10)
             assert 0 <= row["idr_low"] <= row["idr_high"] <= x.max() - x.min()
@@ -65,62 +75,113 @@ class TestVarianceSources:
         assert tree_frame.loc["init", "std"] > 0
 
     def test_reproducible(self, tree_frame):
-        again = variance_sources(DecisionTreeClassifier(), X_IRIS, Y_IRIS, n_repeats=12, random_state=0)
+        again = variance_sources(
+            DecisionTreeClassifier(), X_IRIS, Y_IRIS, n_repeats=12, random_state=0
+        )
         cols = [c for c in tree_frame.columns if c != "note"]
-        np.testing.assert_array_equal(again[cols].to_numpy(), tree_frame[cols].to_numpy())
+        np.testing.assert_array_equal(
+            again[cols].to_numpy(), tree_frame[cols].to_numpy()
+        )
 
     def test_search_source(self):
         search = NoisyGridSearchCV(
-            DecisionTreeClassifier(random_state=0), {"ccp_alpha": [0.003, 0.03, 0.3]},
+            DecisionTreeClassifier(random_state=0),
+            {"ccp_alpha": [0.003, 0.03, 0.3]},
             cv=KFold(3, shuffle=True, random_state=0),
         )
         frame = variance_sources(
-            search, X_IRIS, Y_IRIS, sources=("search",), n_repeats=6, random_state=1,
+            search,
+            X_IRIS,
+            Y_IRIS,
+            sources=("search",),
+            n_repeats=6,
+            random_state=1,
         )
         assert list(frame.index) == ["search", "all"]
         assert frame["n"].tolist() == [6, 6]
         ev = RepeatedEvaluator(
-            search, n_repeats=6, vary=["search"], random_state=1, refit=False,
+            search,
+            n_repeats=6,
+            vary=["search"],
+            random_state=1,
+            refit=False,
         ).fit(X_IRIS, Y_IRIS)
-        np.testing.assert_array_equal(frame.attrs["distributions"]["search"].scores, ev.distribution_.scores)
+        np.testing.assert_array_equal(
+            frame.attrs["distributions"]["search"].scores, ev.distribution_.scores
+        )
         assert len({p["ccp_alpha"] for p in ev.results_["best_params"]}) == 6
         # "all" varies every source with randomness: split, init and search
         ev_all = RepeatedEvaluator(
-            search, n_repeats=6, vary=["split", "init", "search"], random_state=1, refit=False,
+            search,
+            n_repeats=6,
+            vary=["split", "init", "search"],
+            random_state=1,
+            refit=False,
         ).fit(X_IRIS, Y_IRIS)
-        np.testing.assert_array_equal(frame.attrs["distributions"]["all"].scores, ev_all.distribution_.scores)
+        np.testing.assert_array_equal(
+            frame.attrs["distributions"]["all"].scores, ev_all.distribution_.scores
+        )
 
     def test_plain_grid_search_with_int_cv_gets_shuffled_inner_cv(self):
-        search = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [1, 3]}, cv=3)
+        search = GridSearchCV(
+            DecisionTreeClassifier(random_state=0), {"max_depth": [1, 3]}, cv=3
+        )
         frame = variance_sources(
-            search, X_IRIS, Y_IRIS, sources=("search",), n_repeats=4, random_state=0,
+            search,
+            X_IRIS,
+            Y_IRIS,
+            sources=("search",),
+            n_repeats=4,
+            random_state=0,
         )
         assert frame.loc["search", "n"] == 4
 
     def test_deterministic_estimator_skips_init(self):
         frame = variance_sources(
-            KNeighborsClassifier(), X_IRIS, Y_IRIS, sources=("init",),
-            n_repeats=3, random_state=0,
+            KNeighborsClassifier(),
+            X_IRIS,
+            Y_IRIS,
+            sources=("init",),
+            n_repeats=3,
+            random_state=0,
         )
         assert frame["n"].tolist() == [0, 3]
-        assert frame.loc["init", "note"].startswith("not evaluated: the estimator has no random_state")
+        assert frame.loc["init", "note"].startswith(
+            "not evaluated: the estimator has no random_state"
+        )
 
     def test_kfold_aggregated_per_repeat(self):
         frame = variance_sources(
-            DecisionTreeClassifier(), X_IRIS, Y_IRIS, sources=("split",), n_repeats=4,
-            cv=3, random_state=0,
+            DecisionTreeClassifier(),
+            X_IRIS,
+            Y_IRIS,
+            sources=("split",),
+            n_repeats=4,
+            cv=3,
+            random_state=0,
         )
         assert frame.loc["split", "n"] == 4
         ev = RepeatedEvaluator(
-            DecisionTreeClassifier(), cv=3, n_repeats=4, vary=["split"], random_state=0, refit=False,
+            DecisionTreeClassifier(),
+            cv=3,
+            n_repeats=4,
+            vary=["split"],
+            random_state=0,
+            refit=False,
         ).fit(X_IRIS, Y_IRIS)
         per_repeat = ev.results_.groupby("repeat")["test_score"].mean().to_numpy()
-        np.testing.assert_allclose(frame.attrs["distributions"]["split"].scores, per_repeat)
+        np.testing.assert_allclose(
+            frame.attrs["distributions"]["split"].scores, per_repeat
+        )
 
     @pytest.mark.parametrize(
         ("kwargs", "exc", "msg"),
         [
-            ({"sources": ("data",)}, ValueError, "`sources` must be a non-empty subset of"),
+            (
+                {"sources": ("data",)},
+                ValueError,
+                "`sources` must be a non-empty subset of",
+            ),
             ({"sources": ()}, ValueError, "`sources` must be a non-empty subset of"),
             ({"sources": ("split", "split")}, ValueError, "without repeats"),
             ({"sources": 3}, TypeError, "`sources` must be a subset of"),
@@ -139,9 +200,15 @@ class TestPlotVarianceSources:
         labels = [t.get_text() for t in ax.get_yticklabels()]
         assert labels == ["split", "init", "all"]  # top to bottom in frame order
         # one scatter per evaluated source, with every score drawn
-        sizes = [len(c.get_offsets()) for c in ax.collections if hasattr(c, "get_offsets") and len(c.get_offsets()) > 2]
+        sizes = [
+            len(c.get_offsets())
+            for c in ax.collections
+            if hasattr(c, "get_offsets") and len(c.get_offsets()) > 2
+        ]
         assert sizes == [12, 12, 12]
 
     def test_bad_input(self):
-        with pytest.raises(ValueError, match="must be the frame returned by variance_sources"):
+        with pytest.raises(
+            ValueError, match="must be the frame returned by variance_sources"
+        ):
             plot_variance_sources({})

@@ -130,7 +130,11 @@ class TestPlan:
     def test_nested_search_in_pipeline(self):
         est = make_pipeline(
             StandardScaler(),
-            GridSearchCV(RandomForestClassifier(), {"max_depth": [1, 2]}, cv=KFold(3, shuffle=True)),
+            GridSearchCV(
+                RandomForestClassifier(),
+                {"max_depth": [1, 2]},
+                cv=KFold(3, shuffle=True),
+            ),
         )
         plan = _plan(est)
         assert plan.search_prefixes == ["gridsearchcv"]
@@ -141,7 +145,9 @@ class TestPlan:
 class TestNoVariation:
     def test_explicit(self):
         plan = _plan(LogisticRegression())
-        msgs = _no_variation(plan, False, {"split", "init", "search"}, {"split", "init", "search"})
+        msgs = _no_variation(
+            plan, False, {"split", "init", "search"}, {"split", "init", "search"}
+        )
         assert len(msgs) == 3
         assert msgs[0].startswith("'split'")
         assert msgs[1].startswith("'init'")

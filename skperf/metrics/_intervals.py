@@ -107,7 +107,9 @@ def _strata(preps, stratify, groups, y_true):
             "resampled, so class counts cannot be kept."
         )
     if any(p.spec.target == "regression" for p in preps):
-        raise ValueError("`stratify=True` needs class labels; the metric is a regression metric.")
+        raise ValueError(
+            "`stratify=True` needs class labels; the metric is a regression metric."
+        )
     return np.asarray(y_true)
 
 
@@ -122,10 +124,14 @@ def _analytic(prep, method, confidence):
     """Wilson/Wald/Clopper-Pearson or DeLong/Hanley-McNeil interval."""
     spec = prep.spec
     if method in _AUC_METHODS:
-        ci = roc_auc_ci(prep.positive.astype(int), prep.y_pred, confidence=confidence, method=method)
+        ci = roc_auc_ci(
+            prep.positive.astype(int), prep.y_pred, confidence=confidence, method=method
+        )
         n_pos = int(prep.positive.sum())
         note = f"{_NOTE}; {n_pos} positives and {prep.positive.size - n_pos} negatives"
-        return Interval(ci.estimate, ci.low, ci.high, confidence, method, ci.n, note=note)
+        return Interval(
+            ci.estimate, ci.low, ci.high, confidence, method, ci.n, note=note
+        )
     k, n = spec.proportion(prep.y_true, prep.y_pred, prep.pos)
     if n == 0:
         raise ValueError(
@@ -146,7 +152,9 @@ def _undefined_error(spec):
     )
 
 
-def _bootstrap_many(preps, methods, confidence, n_boot, strata, groups, rng, warn_level=3):
+def _bootstrap_many(
+    preps, methods, confidence, n_boot, strata, groups, rng, warn_level=3
+):
     """Bootstrap intervals of several metrics from shared resamples."""
     estimates = [p.estimate() for p in preps]
     for p, est in zip(preps, estimates, strict=True):
@@ -167,7 +175,9 @@ def _bootstrap_many(preps, methods, confidence, n_boot, strata, groups, rng, war
                 f"`metric={p.spec.name!r}` was undefined on {n_undef} of {n_boot} "
                 "resamples (e.g. no positive predictions or a missing class); they "
                 "are excluded from the interval and counted in `n_undefined`."
-                + ("" if strata is not None else " `stratify=True` keeps class counts."),
+                + (
+                    "" if strata is not None else " `stratify=True` keeps class counts."
+                ),
                 UndefinedResamplesWarning,
                 stacklevel=warn_level,
             )
@@ -187,8 +197,15 @@ def _bootstrap_many(preps, methods, confidence, n_boot, strata, groups, rng, war
             note += f"; {n_undef} resamples undefined and excluded"
         out.append(
             Interval(
-                est, float(low), float(high), confidence, method, n,
-                n_boot=n_boot, n_undefined=n_undef, note=note,
+                est,
+                float(low),
+                float(high),
+                confidence,
+                method,
+                n,
+                n_boot=n_boot,
+                n_undefined=n_undef,
+                note=note,
             )
         )
     return out
@@ -307,7 +324,16 @@ def metric_ci(
     rng = _check_rng(random_state)
     if isinstance(metric, list | tuple):
         return _metric_ci_frame(
-            y_true, y_pred, metric, confidence, method, n_boot, stratify, groups, rng, pos_label
+            y_true,
+            y_pred,
+            metric,
+            confidence,
+            method,
+            n_boot,
+            stratify,
+            groups,
+            rng,
+            pos_label,
         )
     spec = _resolve(metric)
     _check_lengths(y_true, y_pred)
@@ -321,7 +347,18 @@ def metric_ci(
     return _bootstrap_many([prep], [method], confidence, n_boot, strata, groups, rng)[0]
 
 
-def _metric_ci_frame(y_true, y_pred, metrics, confidence, method, n_boot, stratify, groups, rng, pos_label):
+def _metric_ci_frame(
+    y_true,
+    y_pred,
+    metrics,
+    confidence,
+    method,
+    n_boot,
+    stratify,
+    groups,
+    rng,
+    pos_label,
+):
     """Several metrics from shared resamples, as a DataFrame."""
     import pandas as pd
 
@@ -341,7 +378,16 @@ def _metric_ci_frame(y_true, y_pred, metrics, confidence, method, n_boot, strati
         n_boot = _resolve_n_boot(confidence, n_boot, stacklevel=4)
         bp = [preps[i] for i in boot_idx]
         strata = _strata(bp, stratify, groups, bp[0].y_true)
-        res = _bootstrap_many(bp, [methods[i] for i in boot_idx], confidence, n_boot, strata, groups, rng, warn_level=4)
+        res = _bootstrap_many(
+            bp,
+            [methods[i] for i in boot_idx],
+            confidence,
+            n_boot,
+            strata,
+            groups,
+            rng,
+            warn_level=4,
+        )
         for i, r in zip(boot_idx, res, strict=True):
             results[i] = r
     return pd.DataFrame(
@@ -474,8 +520,16 @@ def score_ci(
     if pos_label is None:
         pos_label = default_pos
     return metric_ci(
-        y, y_pred, metric=scoring, confidence=confidence, method=method, n_boot=n_boot,
-        stratify=stratify, groups=groups, random_state=random_state, pos_label=pos_label,
+        y,
+        y_pred,
+        metric=scoring,
+        confidence=confidence,
+        method=method,
+        n_boot=n_boot,
+        stratify=stratify,
+        groups=groups,
+        random_state=random_state,
+        pos_label=pos_label,
     )
 
 
@@ -607,20 +661,43 @@ def compare_predictions(
         test = mcnemar(b, c)
         ci = paired_proportion_difference_ci(b, c, n, confidence=confidence)
         label = (
-            "exact binomial" if test.test == "exact" else "chi-square, continuity corrected"
+            "exact binomial"
+            if test.test == "exact"
+            else "chi-square, continuity corrected"
         )
         return PairedTestResult(
-            ci.estimate, ci.low, ci.high, test.p_value, "mcnemar", n, confidence,
-            test.statistic, metric=spec.name, estimate_a=pa.estimate(),
-            estimate_b=pb.estimate(), test=label,
+            ci.estimate,
+            ci.low,
+            ci.high,
+            test.p_value,
+            "mcnemar",
+            n,
+            confidence,
+            test.statistic,
+            metric=spec.name,
+            estimate_a=pa.estimate(),
+            estimate_b=pb.estimate(),
+            test=label,
             note=f"{_NOTE}; {b} rows favour a, {c} favour b; interval: Bonett-Price adjusted Wald",
         )
     if method == "delong":
-        res = delong_paired(pa.positive.astype(int), pa.y_pred, pb.y_pred, confidence=confidence)
+        res = delong_paired(
+            pa.positive.astype(int), pa.y_pred, pb.y_pred, confidence=confidence
+        )
         return PairedTestResult(
-            res.estimate, res.low, res.high, res.p_value, "delong", n, confidence,
-            res.statistic, metric=spec.name, estimate_a=res.auc_a, estimate_b=res.auc_b,
-            test="DeLong z test for two correlated AUCs", note=_NOTE,
+            res.estimate,
+            res.low,
+            res.high,
+            res.p_value,
+            "delong",
+            n,
+            confidence,
+            res.statistic,
+            metric=spec.name,
+            estimate_a=res.auc_a,
+            estimate_b=res.auc_b,
+            test="DeLong z test for two correlated AUCs",
+            note=_NOTE,
         )
     rng = _check_rng(random_state)
     n_boot = _resolve_n_boot(confidence, n_boot)
@@ -632,7 +709,9 @@ def compare_predictions(
     d = boot[:, 0] - boot[:, 1]
     n_undef = int(np.isnan(d).sum())
     if n_undef == n_boot:
-        raise ValueError(f"`metric={spec.name!r}` is undefined on all {n_boot} resamples.")
+        raise ValueError(
+            f"`metric={spec.name!r}` is undefined on all {n_boot} resamples."
+        )
     if n_undef:
         warnings.warn(
             f"`metric={spec.name!r}` was undefined on {n_undef} of {n_boot} resamples "
@@ -645,8 +724,19 @@ def compare_predictions(
     sd = float(np.nanstd(d, ddof=1))
     stat = est / sd if sd > 0 else (0.0 if est == 0 else np.copysign(np.inf, est))
     return PairedTestResult(
-        est, float(low), float(high), _boot_p_value(d), "paired-bootstrap", n, confidence,
-        stat, metric=spec.name, estimate_a=est_a, estimate_b=est_b,
-        test="percentile interval of the paired difference", n_boot=n_boot,
-        n_undefined=n_undef, note=_NOTE,
+        est,
+        float(low),
+        float(high),
+        _boot_p_value(d),
+        "paired-bootstrap",
+        n,
+        confidence,
+        stat,
+        metric=spec.name,
+        estimate_a=est_a,
+        estimate_b=est_b,
+        test="percentile interval of the paired difference",
+        n_boot=n_boot,
+        n_undefined=n_undef,
+        note=_NOTE,
     )

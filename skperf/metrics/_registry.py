@@ -147,9 +147,24 @@ def _register(spec):
 
 _PROPORTION_DEFS = {
     # name: (numerator cells, denominator cells, aliases, description)
-    "recall": ((0,), (0, 2), ("recall_score", "sensitivity", "tpr", "true_positive_rate"), "actual positives"),
-    "specificity": ((3,), (3, 1), ("specificity_score", "tnr", "true_negative_rate"), "actual negatives"),
-    "precision": ((0,), (0, 1), ("precision_score", "ppv", "positive_predictive_value"), "predicted positives"),
+    "recall": (
+        (0,),
+        (0, 2),
+        ("recall_score", "sensitivity", "tpr", "true_positive_rate"),
+        "actual positives",
+    ),
+    "specificity": (
+        (3,),
+        (3, 1),
+        ("specificity_score", "tnr", "true_negative_rate"),
+        "actual negatives",
+    ),
+    "precision": (
+        (0,),
+        (0, 1),
+        ("precision_score", "ppv", "positive_predictive_value"),
+        "predicted positives",
+    ),
     "npv": ((3,), (3, 2), ("negative_predictive_value",), "predicted negatives"),
 }
 for _name, (_num, _den, _aliases, _desc) in _PROPORTION_DEFS.items():
@@ -202,7 +217,14 @@ for _name, _fn, _aliases in (
     ("jaccard", lambda tp, fp, fn, tn: _div(tp, tp + fp + fn), ("jaccard_score",)),
 ):
     _register(
-        _MetricSpec(_name, "sums", "binary", features=_cells, stat=_cell_stat(_fn), aliases=_aliases)
+        _MetricSpec(
+            _name,
+            "sums",
+            "binary",
+            features=_cells,
+            stat=_cell_stat(_fn),
+            aliases=_aliases,
+        )
     )
 
 for _name, _feat, _aliases, _post in (
@@ -211,31 +233,66 @@ for _name, _feat, _aliases, _post in (
     ("root_mean_squared_error", _sq_err, ("rmse",), np.sqrt),
     ("mean_absolute_percentage_error", _ape, ("mape",), None),
 ):
-    _stat = _mean_stat if _post is None else (lambda S, T, _p=_post: _p(_mean_stat(S, T)))
-    _register(_MetricSpec(_name, "sums", "regression", features=_feat, stat=_stat, aliases=_aliases))
+    _stat = (
+        _mean_stat if _post is None else (lambda S, T, _p=_post: _p(_mean_stat(S, T)))
+    )
     _register(
         _MetricSpec(
-            "neg_" + _name, "sums", "regression", features=_feat, stat=_neg(_stat), sign=-1.0
+            _name, "sums", "regression", features=_feat, stat=_stat, aliases=_aliases
+        )
+    )
+    _register(
+        _MetricSpec(
+            "neg_" + _name,
+            "sums",
+            "regression",
+            features=_feat,
+            stat=_neg(_stat),
+            sign=-1.0,
         )
     )
 _register(
-    _MetricSpec("r2", "sums", "regression", features=_r2_features, stat=_r2_stat, aliases=("r2_score",))
+    _MetricSpec(
+        "r2",
+        "sums",
+        "regression",
+        features=_r2_features,
+        stat=_r2_stat,
+        aliases=("r2_score",),
+    )
 )
 for _name, _neg_name, _feat, _aliases in (
     ("log_loss", "neg_log_loss", _log_loss_features, ()),
     ("brier_score_loss", "neg_brier_score", _brier_features, ("brier",)),
 ):
     _register(
-        _MetricSpec(_name, "sums", "proba", features=_feat, stat=_mean_stat,
-                    response=("predict_proba",), aliases=_aliases)
+        _MetricSpec(
+            _name,
+            "sums",
+            "proba",
+            features=_feat,
+            stat=_mean_stat,
+            response=("predict_proba",),
+            aliases=_aliases,
+        )
     )
     _register(
-        _MetricSpec(_neg_name, "sums", "proba", features=_feat, stat=_neg(_mean_stat),
-                    response=("predict_proba",), sign=-1.0)
+        _MetricSpec(
+            _neg_name,
+            "sums",
+            "proba",
+            features=_feat,
+            stat=_neg(_mean_stat),
+            response=("predict_proba",),
+            sign=-1.0,
+        )
     )
 _register(
     _MetricSpec(
-        "roc_auc", "auc", "scores", response=("decision_function", "predict_proba"),
+        "roc_auc",
+        "auc",
+        "scores",
+        response=("decision_function", "predict_proba"),
         aliases=("roc_auc_score",),
     )
 )
@@ -263,9 +320,13 @@ def _sklearn_metric(name):
                 return _s * _f(y_true, y_pred, **_k)
 
             target = "any" if response == ("predict",) else "scores"
-            return _MetricSpec(name, "loop", target, func=call, response=response, sign=sign)
+            return _MetricSpec(
+                name, "loop", target, func=call, response=response, sign=sign
+            )
     func = getattr(metrics, name, None)
-    if callable(func) and name.endswith(("_score", "_error", "_loss", "_coef", "_corrcoef")):
+    if callable(func) and name.endswith(
+        ("_score", "_error", "_loss", "_coef", "_corrcoef")
+    ):
         return _MetricSpec(name, "loop", "any", func=func)
     return None
 
@@ -280,8 +341,12 @@ def _resolve(metric):
             response = getattr(metric, "_response_method", "predict")
             response = (response,) if isinstance(response, str) else tuple(response)
             return _MetricSpec(
-                getattr(func, "__name__", name), "loop", "any",
-                func=lambda yt, yp: sign * func(yt, yp, **kwargs), response=response, sign=sign,
+                getattr(func, "__name__", name),
+                "loop",
+                "any",
+                func=lambda yt, yp: sign * func(yt, yp, **kwargs),
+                response=response,
+                sign=sign,
             )
         return _MetricSpec(name, "loop", "any", func=metric)
     if not isinstance(metric, str):
@@ -438,7 +503,10 @@ def _call_loop(func, y_true, y_pred):
             value = func(y_true, y_pred)
         except (ValueError, ZeroDivisionError, UndefinedMetricWarning):
             return np.nan
-    if not isinstance(value, numbers.Real | np.floating | np.integer) and np.ndim(value) != 0:
+    if (
+        not isinstance(value, numbers.Real | np.floating | np.integer)
+        and np.ndim(value) != 0
+    ):
         raise TypeError(
             f"The metric must return a single number; {getattr(func, '__name__', func)!r} "
             f"returned {value!r}."

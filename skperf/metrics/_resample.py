@@ -76,7 +76,9 @@ class _Units:
             self.n_units = n
             if strata is not None:
                 _, codes = np.unique(strata, return_inverse=True)
-                self.strata = [np.flatnonzero(codes == c) for c in range(codes.max() + 1)]
+                self.strata = [
+                    np.flatnonzero(codes == c) for c in range(codes.max() + 1)
+                ]
 
     def aggregate(self, F):
         """Per-unit feature sums (n_units, k)."""
@@ -163,7 +165,9 @@ def _replicates(prepared, n_boot, rng, strata=None, groups=None):
     by_rows = units.row_unit is None  # units are rows: no row weights needed
     width = units.n_units * (2 if by_rows else max(Fu.shape[1], 4))
     chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // max(width, 1)))
-    auc_codes = {id(p): _auc_codes(p.positive, p.y_pred) for p in others if p.spec.kind == "auc"}
+    auc_codes = {
+        id(p): _auc_codes(p.positive, p.y_pred) for p in others if p.spec.kind == "auc"
+    }
     for start in range(0, n_boot, chunk):
         b = min(chunk, n_boot - start)
         sl = slice(start, start + b)
@@ -189,7 +193,9 @@ def _replicates(prepared, n_boot, rng, strata=None, groups=None):
                 out[sl, j] = [p.loop_value(r) for r in idx]
             else:
                 rows = np.arange(n)
-                out[sl, j] = [p.loop_value(np.repeat(rows, w.astype(np.intp))) for w in W]
+                out[sl, j] = [
+                    p.loop_value(np.repeat(rows, w.astype(np.intp))) for w in W
+                ]
     return out
 
 

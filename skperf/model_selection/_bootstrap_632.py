@@ -121,7 +121,9 @@ def _no_information(score_func, sign, kwargs, y, y_pred):
             value = np.asarray(score_func(y_rep, p_rep, sample_weight=w, **kwargs))
             return sign * float(value) if value.ndim == 0 else None
     regression = {
-        _m.mean_squared_error, _m.root_mean_squared_error, _m.r2_score,
+        _m.mean_squared_error,
+        _m.root_mean_squared_error,
+        _m.r2_score,
         _m.mean_absolute_error,
     }
     if score_func not in regression or kwargs or y_pred.shape[0] != n:
@@ -218,8 +220,15 @@ def _scorer_name(scoring, scorer):
 
 
 def bootstrap_632_score(
-    estimator, X, y, *, scoring=None, n_splits=200, method=".632+",
-    random_state=None, n_jobs=None,
+    estimator,
+    X,
+    y,
+    *,
+    scoring=None,
+    n_splits=200,
+    method=".632+",
+    random_state=None,
+    n_jobs=None,
 ):
     """Out-of-bootstrap, .632 or .632+ scores, one per bootstrap split.
 

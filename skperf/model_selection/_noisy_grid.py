@@ -25,7 +25,9 @@ _SCALES = ("auto", "linear", "log", "none")
 def _is_numeric_list(values):
     return (
         len(values) >= 2
-        and all(isinstance(v, Real) and not isinstance(v, bool | np.bool_) for v in values)
+        and all(
+            isinstance(v, Real) and not isinstance(v, bool | np.bool_) for v in values
+        )
         and all(np.isfinite(float(v)) for v in values)
         and len({float(v) for v in values}) == len(values)
     )
@@ -37,7 +39,7 @@ def _evenly_spaced(v):
 
 
 def _resolve_scale(values, scale):
-    """"linear", "log" or "none" for one list of grid values."""
+    """ "linear", "log" or "none" for one list of grid values."""
     if scale == "none" or not _is_numeric_list(values):
         return "none"
     v = np.asarray(values, dtype=float)
@@ -68,7 +70,8 @@ def _perturb_values(values, scale, perturbation, rng):
     lo, hi = w.min(), w.max()
     step = (hi - lo) / (v.size - 1)
     new_lo, new_hi = (
-        bound + rng.uniform(-perturbation * step, perturbation * step) for bound in (lo, hi)
+        bound + rng.uniform(-perturbation * step, perturbation * step)
+        for bound in (lo, hi)
     )
     w_new = new_lo + (w - lo) * (new_hi - new_lo) / (hi - lo)
     out = np.exp(w_new) if scale == "log" else w_new
@@ -100,7 +103,9 @@ def _perturb_grid(param_grid, perturbation, scale, rng):
                     f"`scale` for {name!r} must be one of {_SCALES}; got {user_scale!r}."
                 )
             s = _resolve_scale(values, user_scale)
-            new[name] = values if s == "none" else _perturb_values(values, s, perturbation, rng)
+            new[name] = (
+                values if s == "none" else _perturb_values(values, s, perturbation, rng)
+            )
         out.append({name: new[name] for name in grid})
     return out[0] if hasattr(param_grid, "items") else out
 
@@ -257,5 +262,7 @@ class NoisyGridSearchCV(GridSearchCV):
     def _run_search(self, evaluate_candidates):
         """Search the perturbed grid (drawn from ``random_state``)."""
         rng = check_random_state(self.random_state)
-        self.param_grid_ = _perturb_grid(self.param_grid, self.perturbation, self.scale, rng)
+        self.param_grid_ = _perturb_grid(
+            self.param_grid, self.perturbation, self.scale, rng
+        )
         evaluate_candidates(ParameterGrid(self.param_grid_))

@@ -59,7 +59,9 @@ _SPLIT_RE = re.compile(r"^split(\d+)_test_(.+)$")
 # reading cv_results_
 def _metric_names(cv_results):
     """Scorer names present in ``cv_results`` (``["score"]`` when single)."""
-    names = sorted(k[len("mean_test_"):] for k in cv_results if k.startswith("mean_test_"))
+    names = sorted(
+        k[len("mean_test_") :] for k in cv_results if k.startswith("mean_test_")
+    )
     if not names:
         raise ValueError(
             "`cv_results` has no 'mean_test_<metric>' column; is it the "
@@ -97,9 +99,7 @@ def _split_scores(cv_results, metric):
         if (m := _SPLIT_RE.match(k)) and m.group(2) == metric
     )
     if not idx:
-        raise ValueError(
-            f"`cv_results` has no 'split<i>_test_{metric}' columns."
-        )
+        raise ValueError(f"`cv_results` has no 'split<i>_test_{metric}' columns.")
     return np.column_stack(
         [np.asarray(cv_results[f"split{i}_test_{metric}"], dtype=float) for i in idx]
     )
@@ -128,7 +128,9 @@ def _split_groups(cv, n_splits):
     """Group ids marking dependent splits, or None for independent ones."""
     if isinstance(cv, _INDEPENDENT_SPLITTERS):
         return None
-    per_repeat = getattr(cv, "cvargs", {}).get("n_splits") if hasattr(cv, "n_repeats") else None
+    per_repeat = (
+        getattr(cv, "cvargs", {}).get("n_splits") if hasattr(cv, "n_repeats") else None
+    )
     if per_repeat:
         # RepeatedKFold / RepeatedStratifiedKFold: the folds of one repeat
         # are dependent (they partition the data), repeats are independent
@@ -233,8 +235,10 @@ def search_distributions(search, *, scoring=None):
     if metric != "score":
         name = metric
     else:
-        name = search.scoring if isinstance(search.scoring, str) else (
-            scoring if isinstance(scoring, str) else None
+        name = (
+            search.scoring
+            if isinstance(search.scoring, str)
+            else (scoring if isinstance(scoring, str) else None)
         )
     groups = _split_groups(search.cv, n_splits)
     split_seeds = np.arange(n_splits)
@@ -245,7 +249,11 @@ def search_distributions(search, *, scoring=None):
             failed.append(key)
             continue
         out[key] = PerformanceDistribution(
-            row, metric=name, greater_is_better=True, name=key, groups=groups,
+            row,
+            metric=name,
+            greater_is_better=True,
+            name=key,
+            groups=groups,
             seeds={"split": split_seeds},
         )
     if failed:
@@ -264,7 +272,11 @@ def _check_gamma_confidence(gamma, confidence):
     if not isinstance(gamma, Real) or not 0.5 < gamma < 1:
         raise ValueError(f"`gamma` must be in (0.5, 1); got {gamma!r}.")
     if not isinstance(confidence, Real) or not 0 < confidence < 1:
-        hint = f" Did you mean {confidence / 100}?" if isinstance(confidence, Real) and 1 < confidence < 100 else ""
+        hint = (
+            f" Did you mean {confidence / 100}?"
+            if isinstance(confidence, Real) and 1 < confidence < 100
+            else ""
+        )
         raise ValueError(f"`confidence` must be in (0, 1); got {confidence!r}.{hint}")
 
 
@@ -278,7 +290,9 @@ def _best_index(scores):
     means = scores.mean(axis=1)
     finite = np.isfinite(means)
     if not finite.any():
-        raise ValueError("Every candidate has a non-finite test score; nothing to choose.")
+        raise ValueError(
+            "Every candidate has a non-finite test score; nothing to choose."
+        )
     return int(np.argmax(np.where(finite, means, -np.inf)))
 
 
@@ -291,13 +305,19 @@ def _compare_with_best(scores, best, confidence, n_boot, random_state):
     k = scores.shape[0]
     est, low, high = (np.full(k, np.nan) for _ in range(3))
     e, lo, hi = prob_outperform_ci(
-        scores[best][None, :], scores[finite], paired=True, confidence=confidence,
-        n_boot=n_boot, rng=random_state,
+        scores[best][None, :],
+        scores[finite],
+        paired=True,
+        confidence=confidence,
+        n_boot=n_boot,
+        rng=random_state,
     )
     # the bootstrap means of the 0 / 0.5 / 1 outcomes carry rounding error
     # (1.0000000000000002, 0.5000000000000001): round to the grid of
     # possible values so a bound exactly at 0.5 stays at 0.5
-    est[finite], low[finite], high[finite] = (np.clip(np.round(v, 12), 0, 1) for v in (e, lo, hi))
+    est[finite], low[finite], high[finite] = (
+        np.clip(np.round(v, 12), 0, 1) for v in (e, lo, hi)
+    )
     return est, low, high
 
 
@@ -312,8 +332,14 @@ def _wilcoxon_p(diff):
 
 
 def candidates_tied_with_best(
-    search, *, gamma=0.75, confidence=0.95, correction="holm", scoring=None,
-    n_boot=2000, random_state=0,
+    search,
+    *,
+    gamma=0.75,
+    confidence=0.95,
+    correction="holm",
+    scoring=None,
+    n_boot=2000,
+    random_state=0,
 ):
     """Which candidates of a search are not significantly worse than the best.
 
@@ -403,7 +429,9 @@ def candidates_tied_with_best(
     _check_gamma_confidence(gamma, confidence)
     _check_n_boot(n_boot)
     if correction not in CORRECTIONS:
-        raise ValueError(f"`correction` must be one of {CORRECTIONS}; got {correction!r}.")
+        raise ValueError(
+            f"`correction` must be one of {CORRECTIONS}; got {correction!r}."
+        )
     _check_fitted_search(search)
     cv_results = search.cv_results_
     metric = _resolve_metric(cv_results, scoring, _default_metric(search))
@@ -419,7 +447,9 @@ def candidates_tied_with_best(
     ok = np.isfinite(low)
     decision[ok] = outperform_decision(low[ok], high[ok], gamma)
     decision[best] = "best"
-    worse = (np.nan_to_num(p_adj, nan=1.0) < 1 - confidence) & (np.nan_to_num(est) > 0.5)
+    worse = (np.nan_to_num(p_adj, nan=1.0) < 1 - confidence) & (
+        np.nan_to_num(est) > 0.5
+    )
     with np.errstate(invalid="ignore"):
         std = scores.std(axis=1, ddof=1)
     frame = pd.DataFrame(
@@ -438,7 +468,9 @@ def candidates_tied_with_best(
         index=pd.Index(keys, name="candidate"),
     )
     frame.loc[keys[best], ["prob_best_better", "p_value", "p_adjusted"]] = np.nan
-    order = np.lexsort((np.arange(len(keys)), -np.nan_to_num(frame["mean"].to_numpy(), nan=-np.inf)))
+    order = np.lexsort(
+        (np.arange(len(keys)), -np.nan_to_num(frame["mean"].to_numpy(), nan=-np.inf))
+    )
     return frame.iloc[order]
 
 
@@ -517,7 +549,9 @@ def quantile_refit(q=0.1, *, scoring=None, method="linear"):
         quant = np.quantile(scores, q, axis=1, method=method)
         finite = np.isfinite(quant)
         if not finite.any():
-            raise ValueError("Every candidate has a non-finite test score; nothing to choose.")
+            raise ValueError(
+                "Every candidate has a non-finite test score; nothing to choose."
+            )
         return int(np.argmax(np.where(finite, quant, -np.inf)))
 
     refit.__name__ = refit.__qualname__ = f"quantile_refit(q={q})"
@@ -551,8 +585,14 @@ _EXCLUDE = {
 
 
 def simplest_within_best(
-    complexity, *, gamma=0.75, confidence=0.95, scoring=None, exclude="significant",
-    n_boot=2000, random_state=0,
+    complexity,
+    *,
+    gamma=0.75,
+    confidence=0.95,
+    scoring=None,
+    exclude="significant",
+    n_boot=2000,
+    random_state=0,
 ):
     """Refit callable: the simplest candidate not significantly worse than the best.
 
@@ -648,7 +688,9 @@ def simplest_within_best(
     _check_gamma_confidence(gamma, confidence)
     _check_n_boot(n_boot)
     if exclude not in _EXCLUDE:
-        raise ValueError(f"`exclude` must be one of {sorted(_EXCLUDE)}; got {exclude!r}.")
+        raise ValueError(
+            f"`exclude` must be one of {sorted(_EXCLUDE)}; got {exclude!r}."
+        )
     if scoring is not None and not isinstance(scoring, str):
         raise TypeError(f"`scoring` must be a str or None; got {scoring!r}.")
     if not isinstance(random_state, Integral) or isinstance(random_state, bool):
@@ -659,14 +701,20 @@ def simplest_within_best(
     excluded = _EXCLUDE[exclude]
 
     def refit(cv_results):
-        metric = _resolve_metric(cv_results, scoring, what="search (simplest_within_best)")
+        metric = _resolve_metric(
+            cv_results, scoring, what="search (simplest_within_best)"
+        )
         scores = _split_scores(cv_results, metric)
         best = _best_index(scores)
-        _, low, high = _compare_with_best(scores, best, confidence, n_boot, random_state)
+        _, low, high = _compare_with_best(
+            scores, best, confidence, n_boot, random_state
+        )
         ok = np.isfinite(low)
         decision = np.full(scores.shape[0], "failed", dtype=object)
         decision[ok] = outperform_decision(low[ok], high[ok], gamma)
-        eligible = [i for i in range(scores.shape[0]) if ok[i] and decision[i] not in excluded]
+        eligible = [
+            i for i in range(scores.shape[0]) if ok[i] and decision[i] not in excluded
+        ]
         eligible.append(best) if best not in eligible else None
         try:
             return min(eligible, key=lambda i: (key(cv_results["params"][i]), i))

@@ -156,7 +156,9 @@ class OutOfBootstrap(BaseCrossValidator):
     [1 1 6 6 7 7 7 8 8 8] [0 2 3 4 5 9]
     """
 
-    def __init__(self, n_splits=10, *, train_size=None, test_size=None, random_state=None):
+    def __init__(
+        self, n_splits=10, *, train_size=None, test_size=None, random_state=None
+    ):
         self.n_splits = n_splits
         self.train_size = train_size
         self.test_size = test_size
@@ -253,7 +255,11 @@ class OutOfBootstrap(BaseCrossValidator):
         return train, np.sort(oob)
 
     def _failure_message(self, state):
-        need = "a non-empty" if state["n_test"] is None else f"{state['n_test']} rows in the"
+        need = (
+            "a non-empty"
+            if state["n_test"] is None
+            else f"{state['n_test']} rows in the"
+        )
         return (
             f"n_samples={state['n']} is too small for {type(self).__name__} with "
             f"train_size={self.train_size!r}, test_size={self.test_size!r}: "
@@ -371,9 +377,16 @@ class StratifiedOutOfBootstrap(OutOfBootstrap):
         order = np.argsort(y_idx, kind="stable")
         starts = np.r_[0, np.cumsum(counts)[:-1]]
         return {
-            "n": n, "n_test": n_test, "y_idx": y_idx, "counts": counts,
-            "order": order, "starts": starts, "train_k": train_k, "test_k": test_k,
-            "train_class": np.repeat(np.arange(k), train_k), "k": k,
+            "n": n,
+            "n_test": n_test,
+            "y_idx": y_idx,
+            "counts": counts,
+            "order": order,
+            "starts": starts,
+            "train_k": train_k,
+            "test_k": test_k,
+            "train_class": np.repeat(np.arange(k), train_k),
+            "k": k,
         }
 
     def _draw(self, state, rng):
@@ -491,8 +504,13 @@ class GroupOutOfBootstrap(OutOfBootstrap):
             raise ValueError(f"{owner} needs at least 2 groups; got {n_groups}.")
         n_train, n_test = self._sizes(n_groups, unit="n_groups")
         return {
-            "n": n, "n_groups": n_groups, "n_train": n_train, "n_test": n_test,
-            "g_idx": g_idx, "sizes": sizes, "order": np.argsort(g_idx, kind="stable"),
+            "n": n,
+            "n_groups": n_groups,
+            "n_train": n_train,
+            "n_test": n_test,
+            "g_idx": g_idx,
+            "sizes": sizes,
+            "order": np.argsort(g_idx, kind="stable"),
             "starts": np.r_[0, np.cumsum(sizes)[:-1]],
         }
 

@@ -48,17 +48,34 @@ def _summary_table(report, quantiles):
     header = (
         ["model", "n", f"mean [{pct} CI]", "sd"]
         + [f"{_q_label(float(q))} [{pct} CI]" for q in quantiles]
-        + [f"P({report.best} > model) [{pct} CI]", f"decision ({report.best} vs model)",
-           "p", f"p adj. ({report.correction or 'none'})", "tied with best"]
+        + [
+            f"P({report.best} > model) [{pct} CI]",
+            f"decision ({report.best} vs model)",
+            "p",
+            f"p adj. ({report.correction or 'none'})",
+            "tied with best",
+        ]
     )
     rows = []
     for name, r in frame.iterrows():
         rows.append(
-            [name, str(r["n"]), _ci(r["mean"], r["mean_low"], r["mean_high"], f), _num(r["sd"], f)]
+            [
+                name,
+                str(r["n"]),
+                _ci(r["mean"], r["mean_low"], r["mean_high"], f),
+                _num(r["sd"], f),
+            ]
             + [_ci(r[c], r[f"{c}_low"], r[f"{c}_high"], f) for c in qcols]
             + [
-                _ci(r["p_best_better"], r["p_best_better_low"], r["p_best_better_high"], ".3f"),
-                r["decision"], _pval(r["p_value"]), _pval(r["p_adjusted"]),
+                _ci(
+                    r["p_best_better"],
+                    r["p_best_better_low"],
+                    r["p_best_better_high"],
+                    ".3f",
+                ),
+                r["decision"],
+                _pval(r["p_value"]),
+                _pval(r["p_adjusted"]),
                 "yes" if r["tied_with_best"] else "no",
             ]
         )
@@ -96,7 +113,12 @@ def _settings_items(report):
             items.append((label, str(s[key])))
     if report.metric:
         items.append(("metric", report.metric))
-    items.append(("direction", "greater is better" if report.greater_is_better else "smaller is better"))
+    items.append(
+        (
+            "direction",
+            "greater is better" if report.greater_is_better else "smaller is better",
+        )
+    )
     items += [
         ("confidence", f"{report.confidence:g}"),
         ("gamma (meaningful P(A > B))", f"{report.gamma:g}"),
@@ -104,7 +126,9 @@ def _settings_items(report):
     ]
     if "random_state" in s:
         items.append(("random_state (seed entropy)", str(s["random_state"])))
-    items.append(("bootstrap seed entropy", f"{report.random_state_} (n_boot={report.n_boot})"))
+    items.append(
+        ("bootstrap seed entropy", f"{report.random_state_} (n_boot={report.n_boot})")
+    )
     for key in ("skperf", "scikit-learn"):
         if key in s:
             items.append((f"{key} version", str(s[key])))
@@ -115,9 +139,7 @@ def _conclusion(report):
     """One paragraph stating the best model and the tied set."""
     others = [n for n in report.tied_with_best if n != report.best]
     corr = report.correction or "no"
-    text = (
-        f"Best mean: {report.best} (ties go to the first model in the given order). "
-    )
+    text = f"Best mean: {report.best} (ties go to the first model in the given order). "
     if report.n_models == 1:
         return text + "Only one model was evaluated."
     if others:
@@ -152,11 +174,15 @@ def _escape_md(text):
 
 def _markdown_table(header, rows):
     """A GitHub-flavoured markdown table (no external dependency)."""
-    cells = [[_escape_md(c) for c in header]] + [[_escape_md(c) for c in r] for r in rows]
+    cells = [[_escape_md(c) for c in header]] + [
+        [_escape_md(c) for c in r] for r in rows
+    ]
     widths = [max(len(r[j]) for r in cells) for j in range(len(header))]
     lines = []
     for i, r in enumerate(cells):
-        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |")
+        lines.append(
+            "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"
+        )
         if i == 0:
             lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     return "\n".join(lines)

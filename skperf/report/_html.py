@@ -50,20 +50,35 @@ def _table(header, rows, row_classes=None):
 
 def _pairs_table(report):
     pct = f"{report.confidence:.0%}"
-    header = ["A", "B", f"P(A > B) [{pct} CI]", "decision (A vs B)",
-              f"mean A - B [{pct} CI]", "test", "p (uncorrected)", "paired"]
+    header = [
+        "A",
+        "B",
+        f"P(A > B) [{pct} CI]",
+        "decision (A vs B)",
+        f"mean A - B [{pct} CI]",
+        "test",
+        "p (uncorrected)",
+        "paired",
+    ]
     rows = []
     f = _score_format(report)
     names = report.ranking
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             c = report.comparisons[a, b]
             md = c.mean_difference
-            rows.append([
-                a, b, _ci(c.estimate, c.low, c.high, ".3f"), c.decision,
-                _ci(md.estimate, md.low, md.high, f), c.test, _pval(c.p_value),
-                "yes" if c.paired else "no",
-            ])
+            rows.append(
+                [
+                    a,
+                    b,
+                    _ci(c.estimate, c.low, c.high, ".3f"),
+                    c.decision,
+                    _ci(md.estimate, md.low, md.high, f),
+                    c.test,
+                    _pval(c.p_value),
+                    "yes" if c.paired else "no",
+                ]
+            )
     return _table(header, rows)
 
 
@@ -88,7 +103,11 @@ def _plot_section(report, quantiles, plots):
 def _html_report(report, quantiles, *, full=True, plots=True):
     header, rows = _summary_table(report, quantiles)
     classes = [
-        "best" if r[0] == report.best else "tied" if r[0] in report.tied_with_best else ""
+        "best"
+        if r[0] == report.best
+        else "tied"
+        if r[0] in report.tied_with_best
+        else ""
         for r in rows
     ]
     title = "Model comparison" + (f": {report.metric}" if report.metric else "")
@@ -112,8 +131,10 @@ def _html_report(report, quantiles, *, full=True, plots=True):
     ]
     models = report.settings.get("models")
     if models:
-        body += ["<h2>Models evaluated</h2>",
-                 _table(["name", "estimator"], list(models.items()))]
+        body += [
+            "<h2>Models evaluated</h2>",
+            _table(["name", "estimator"], list(models.items())),
+        ]
     if report.notes:
         body.append("<h2>Notes</h2><ul>")
         body += [f"<li>{escape(n)}</li>" for n in report.notes]
@@ -123,6 +144,6 @@ def _html_report(report, quantiles, *, full=True, plots=True):
     if not full:
         return content
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{escape(title)}</title>\n</head>\n<body>\n{content}\n</body>\n</html>\n"
     )

@@ -51,7 +51,11 @@ def _check_correction(correction):
 
 
 def _check_n_boot(n_boot):
-    if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) or n_boot < 1:
+    if (
+        isinstance(n_boot, bool)
+        or not isinstance(n_boot, numbers.Integral)
+        or n_boot < 1
+    ):
         raise ValueError(f"`n_boot` must be a positive int; got {n_boot!r}.")
     return int(n_boot)
 
@@ -69,8 +73,12 @@ def _check_distributions(distributions):
         if not isinstance(dist, PerformanceDistribution):
             dist = PerformanceDistribution(dist)
         out[name] = PerformanceDistribution(
-            dist.scores, metric=dist.metric, greater_is_better=dist.greater_is_better,
-            name=name, groups=dist.groups, seeds=dist.seeds,
+            dist.scores,
+            metric=dist.metric,
+            greater_is_better=dist.greater_is_better,
+            name=name,
+            groups=dist.groups,
+            seeds=dist.seeds,
         )
     directions = {d.greater_is_better for d in out.values()}
     if len(directions) > 1:
@@ -115,9 +123,15 @@ def _mirror(c):
         md, estimate=-md.estimate, low=-md.high, high=-md.low
     )
     return dataclasses.replace(
-        c, estimate=1.0 - c.estimate, low=1.0 - c.high, high=1.0 - c.low,
-        decision=_MIRROR[c.decision], n_self=c.n_other, n_other=c.n_self,
-        mean_difference=mean_difference, names=c.names[::-1],
+        c,
+        estimate=1.0 - c.estimate,
+        low=1.0 - c.high,
+        high=1.0 - c.low,
+        decision=_MIRROR[c.decision],
+        n_self=c.n_other,
+        n_other=c.n_self,
+        mean_difference=mean_difference,
+        names=c.names[::-1],
     )
 
 
@@ -226,8 +240,15 @@ class ModelSelectionReport:
     """
 
     def __init__(
-        self, distributions, *, gamma=0.75, confidence=0.95, correction="holm",
-        n_boot=2000, random_state=None, settings=None,
+        self,
+        distributions,
+        *,
+        gamma=0.75,
+        confidence=0.95,
+        correction="holm",
+        n_boot=2000,
+        random_state=None,
+        settings=None,
     ):
         self.raw_distributions = _check_distributions(distributions)
         self.notes = []
@@ -273,7 +294,7 @@ class ModelSelectionReport:
 
     def _compare_all(self):
         names = self.names
-        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         # one seed per unordered pair: (a, b) and (b, a) share their resamples
         boot_seeds = self._seed_sequence().generate_state(max(len(pairs), 1))
         self.comparisons = {}
@@ -282,8 +303,11 @@ class ModelSelectionReport:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 self.comparisons[a, b] = da.compare(
-                    db, gamma=self.gamma, confidence=self.confidence,
-                    n_boot=self.n_boot, random_state=int(seed),
+                    db,
+                    gamma=self.gamma,
+                    confidence=self.confidence,
+                    n_boot=self.n_boot,
+                    random_state=int(seed),
                 )
             _record(caught, self.notes, f"{a} vs {b}")
             self.comparisons[b, a] = _mirror(self.comparisons[a, b])
@@ -296,7 +320,8 @@ class ModelSelectionReport:
         self.p_adjusted = dict(zip(others, adjusted.tolist(), strict=True))
         alpha = 1.0 - self.confidence
         worse = {
-            n for n, p in self.p_adjusted.items()
+            n
+            for n, p in self.p_adjusted.items()
             if p < alpha and self.comparisons[self.best, n].estimate > 0.5
         }
         self.tied_with_best = [n for n in self.names if n not in worse]
@@ -324,7 +349,9 @@ class ModelSelectionReport:
             for j, b in enumerate(names):
                 if a != b:
                     mat[i, j] = self.comparisons[a, b].estimate
-        return pd.DataFrame(mat, index=pd.Index(names, name="P(row > column)"), columns=names)
+        return pd.DataFrame(
+            mat, index=pd.Index(names, name="P(row > column)"), columns=names
+        )
 
     def to_frame(self, quantiles=(0.1, 0.5, 0.9)):
         """One row per model, best first.
@@ -365,15 +392,23 @@ class ModelSelectionReport:
                 warnings.simplefilter("always")
                 mean = dist.mean_ci(confidence=self.confidence)
                 row = {
-                    "model": name, "rank": rank, "n": dist.n,
-                    "mean": float(dist.mean()), "mean_low": mean.low,
-                    "mean_high": mean.high, "mean_method": mean.method,
+                    "model": name,
+                    "rank": rank,
+                    "n": dist.n,
+                    "mean": float(dist.mean()),
+                    "mean_low": mean.low,
+                    "mean_high": mean.high,
+                    "mean_method": mean.method,
                     "sd": float(dist.std(ddof=1)),
                 }
                 if q.size:
                     seed = int(seeds[self.names.index(name)])
-                    qci = dist.quantile_ci(q, confidence=self.confidence, random_state=seed)
-                    methods = np.broadcast_to(np.asarray(qci.method, dtype=object), q.shape)
+                    qci = dist.quantile_ci(
+                        q, confidence=self.confidence, random_state=seed
+                    )
+                    methods = np.broadcast_to(
+                        np.asarray(qci.method, dtype=object), q.shape
+                    )
                     for i, level in enumerate(q):
                         col = f"q{level:g}"
                         row[col] = float(np.atleast_1d(qci.estimate)[i])
@@ -382,17 +417,24 @@ class ModelSelectionReport:
                         row[f"{col}_method"] = str(methods[i])
                 if name == self.best:
                     row.update(
-                        p_best_better=np.nan, p_best_better_low=np.nan,
-                        p_best_better_high=np.nan, decision="best",
-                        mean_difference=0.0, p_value=np.nan, p_adjusted=np.nan,
+                        p_best_better=np.nan,
+                        p_best_better_low=np.nan,
+                        p_best_better_high=np.nan,
+                        decision="best",
+                        mean_difference=0.0,
+                        p_value=np.nan,
+                        p_adjusted=np.nan,
                     )
                 else:
                     c = self.comparisons[self.best, name]
                     row.update(
-                        p_best_better=c.estimate, p_best_better_low=c.low,
-                        p_best_better_high=c.high, decision=c.decision,
+                        p_best_better=c.estimate,
+                        p_best_better_low=c.low,
+                        p_best_better_high=c.high,
+                        decision=c.decision,
                         mean_difference=c.mean_difference.estimate,
-                        p_value=self.p_values[name], p_adjusted=self.p_adjusted[name],
+                        p_value=self.p_values[name],
+                        p_adjusted=self.p_adjusted[name],
                     )
             _record(caught, self.notes, name)
             row["tied_with_best"] = name in self.tied_with_best
@@ -507,9 +549,22 @@ def _vary_list(vary):
 
 
 def compare_models(
-    estimators, X, y=None, *, groups=None, scoring=None, cv=None, n_repeats=10,
-    vary="all", random_state=None, n_jobs=None, gamma=0.75, confidence=0.95,
-    correction="holm", progress=False, n_boot=2000,
+    estimators,
+    X,
+    y=None,
+    *,
+    groups=None,
+    scoring=None,
+    cv=None,
+    n_repeats=10,
+    vary="all",
+    random_state=None,
+    n_jobs=None,
+    gamma=0.75,
+    confidence=0.95,
+    correction="holm",
+    progress=False,
+    n_boot=2000,
 ):
     """Evaluate several models on shared seeds and compare them.
 
@@ -612,8 +667,14 @@ def compare_models(
 
     evaluators = {
         name: RepeatedEvaluator(
-            est, scoring=scoring, cv=cv, n_repeats=n_repeats, vary=vary,
-            random_state=entropy, n_jobs=n_jobs, refit=False,
+            est,
+            scoring=scoring,
+            cv=cv,
+            n_repeats=n_repeats,
+            vary=vary,
+            random_state=entropy,
+            n_jobs=n_jobs,
+            refit=False,
         )
         for name, est in estimators.items()
     }
@@ -629,16 +690,23 @@ def compare_models(
         "models": {name: repr(est) for name, est in estimators.items()},
         "vary": _vary_list(vary),
         "n_repeats": n_repeats,
-        "cv": _describe(cv) + (" (one out-of-bootstrap split per repeat)" if cv is None else ""),
-        "scoring": _describe(scoring) + (" (estimator's default score)" if scoring is None else ""),
+        "cv": _describe(cv)
+        + (" (one out-of-bootstrap split per repeat)" if cv is None else ""),
+        "scoring": _describe(scoring)
+        + (" (estimator's default score)" if scoring is None else ""),
         "random_state": entropy,
         "n_samples": _num_samples(X),
         "skperf": __version__,
         "scikit-learn": sklearn.__version__,
     }
     report = ModelSelectionReport(
-        distributions, gamma=gamma, confidence=confidence, correction=correction,
-        n_boot=n_boot, random_state=entropy, settings=settings,
+        distributions,
+        gamma=gamma,
+        confidence=confidence,
+        correction=correction,
+        n_boot=n_boot,
+        random_state=entropy,
+        settings=settings,
     )
     report.evaluators = evaluators
     return report

@@ -41,22 +41,39 @@ def _draw_distributions(report, ax, quantiles):
             col = f"q{float(q):g}"
             off = -0.3 + 0.6 * (k + 0.5) / len(quantiles) - 0.3 / len(quantiles)
             color = colors[k % len(colors)]
-            ax.plot([row[f"{col}_low"], row[f"{col}_high"]], [yi + off] * 2,
-                    color=color, lw=3, solid_capstyle="butt",
-                    label=f"q{float(q):g}" if yi == y[0] else None)
+            ax.plot(
+                [row[f"{col}_low"], row[f"{col}_high"]],
+                [yi + off] * 2,
+                color=color,
+                lw=3,
+                solid_capstyle="butt",
+                label=f"q{float(q):g}" if yi == y[0] else None,
+            )
             ax.plot([row[col]], [yi + off], "|", color="k", ms=9)
-        ax.plot([row["mean"]], [yi], "D", color="k", ms=5,
-                label="mean" if yi == y[0] else None)
+        ax.plot(
+            [row["mean"]],
+            [yi],
+            "D",
+            color="k",
+            ms=5,
+            label="mean" if yi == y[0] else None,
+        )
     ax.set_yticks(y)
     labels = [f"{n} *" if n in report.tied_with_best else n for n in names]
     ax.set_yticklabels(labels)
     ax.set_xlabel(report.metric or "score")
     ax.set_title(
         f"Scores (points) and {report.confidence:.0%} quantile CIs\n"
-        "* best or tied with best", fontsize=10,
+        "* best or tied with best",
+        fontsize=10,
     )
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=len(quantiles) + 1,
-              fontsize=8, frameon=False)
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.22),
+        ncol=len(quantiles) + 1,
+        fontsize=8,
+        frameon=False,
+    )
     ax.grid(axis="x", alpha=0.3)
 
 
@@ -71,8 +88,15 @@ def _draw_matrix(report, ax):
                 continue
             c = report.comparisons[a, b]
             mark = "*" if c.significant else ""
-            ax.text(j, i, f"{mat[i, j]:.2f}{mark}", ha="center", va="center",
-                    fontsize=8, color="white" if abs(mat[i, j] - 0.5) > 0.3 else "black")
+            ax.text(
+                j,
+                i,
+                f"{mat[i, j]:.2f}{mark}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if abs(mat[i, j] - 0.5) > 0.3 else "black",
+            )
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=30, ha="right")
     ax.set_yticks(range(len(names)))
@@ -90,7 +114,10 @@ def _plot_report(report, axes=None, quantiles=(0.1, 0.5, 0.9)):
         import matplotlib.pyplot as plt
 
         fig, axes = plt.subplots(
-            1, 2, figsize=_figsize(report), layout="constrained",
+            1,
+            2,
+            figsize=_figsize(report),
+            layout="constrained",
             width_ratios=[3, 2],
         )
     else:

@@ -176,7 +176,9 @@ def _n_boot_for(confidence, n_boot="auto"):
     alpha = 1 - confidence
     if isinstance(n_boot, str):
         if n_boot != "auto":
-            raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
+            raise ValueError(
+                f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}."
+            )
         b = math.ceil(round(2 * _TAIL_MIN / alpha, 9)) - 1
         return max(b, _N_BOOT_MIN), None
     if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer):

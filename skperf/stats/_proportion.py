@@ -43,7 +43,9 @@ def _check_counts(k, n, k_name="k", n_name="n"):
             f"undefined); got {np.asarray(n).min():g}."
         )
     if np.any(k < 0) or np.any(k > n):
-        raise ValueError(f"`{k_name}` must be in [0, {n_name}]; got {k_name}={k!r}, {n_name}={n!r}.")
+        raise ValueError(
+            f"`{k_name}` must be in [0, {n_name}]; got {k_name}={k!r}, {n_name}={n!r}."
+        )
     return k, n
 
 
@@ -143,7 +145,9 @@ def proportion_ci(k, n, *, confidence=0.95, method="wilson"):
 McNemarResult = collections.namedtuple(
     "McNemarResult", ["statistic", "p_value", "test"]
 )
-McNemarResult.__doc__ = """Result of :func:`mcnemar`: statistic, p-value and the test used."""
+McNemarResult.__doc__ = (
+    """Result of :func:`mcnemar`: statistic, p-value and the test used."""
+)
 
 #: Below this many discordant pairs ``method="auto"`` uses the exact test.
 _MCNEMAR_EXACT_BELOW = 25
@@ -195,10 +199,14 @@ def mcnemar(b, c, *, method="auto", correction=True):
     method = _check_method(method, ("auto", "exact", "chi2"))
     vals = []
     for value, name in ((b, "b"), (c, "c")):
-        if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        if isinstance(value, bool) or not isinstance(
+            value, int | float | np.integer | np.floating
+        ):
             raise TypeError(f"`{name}` must be a count (int); got {value!r}.")
         if not (value >= 0 and float(value).is_integer()):
-            raise ValueError(f"`{name}` must be a non-negative whole number; got {value!r}.")
+            raise ValueError(
+                f"`{name}` must be a non-negative whole number; got {value!r}."
+            )
         vals.append(float(value))
     b, c = vals
     m = b + c

@@ -129,7 +129,9 @@ class Interval(_ResultMixin):
         object.__setattr__(self, "n", _freeze(self.n, dtype=np.int64))
         if self.n_boot is not None:
             object.__setattr__(self, "n_boot", int(self.n_boot))
-        object.__setattr__(self, "n_undefined", _freeze(self.n_undefined, dtype=np.int64))
+        object.__setattr__(
+            self, "n_undefined", _freeze(self.n_undefined, dtype=np.int64)
+        )
 
     @property
     def length(self):
@@ -143,7 +145,9 @@ class Interval(_ResultMixin):
             f"high={_fmt(self.high)}",
             f"confidence={self.confidence:g}",
             f"method={self.method!r}",
-            f"n={self.n!r}" if not isinstance(self.n, np.ndarray) else f"n={_fmt(self.n)}",
+            f"n={self.n!r}"
+            if not isinstance(self.n, np.ndarray)
+            else f"n={_fmt(self.n)}",
         ]
         if self.n_boot is not None:
             parts.append(f"n_boot={self.n_boot}")
@@ -218,7 +222,9 @@ class QuantileCI(_ResultMixin):
         object.__setattr__(self, "n", int(self.n))
         if not isinstance(self.method, str):
             object.__setattr__(self, "method", _freeze(self.method, dtype=object))
-        object.__setattr__(self, "sign_transformed", _freeze(self.sign_transformed, dtype=bool))
+        object.__setattr__(
+            self, "sign_transformed", _freeze(self.sign_transformed, dtype=bool)
+        )
         if self.n_boot is not None:
             object.__setattr__(self, "n_boot", int(self.n_boot))
 
@@ -241,7 +247,9 @@ class QuantileCI(_ResultMixin):
         if self.coverage is not None:
             parts.append(f"coverage={_fmt(self.coverage)}")
         if np.any(self.sign_transformed):
-            parts.append(f"sign_transformed={np.asarray(self.sign_transformed).tolist()!r}")
+            parts.append(
+                f"sign_transformed={np.asarray(self.sign_transformed).tolist()!r}"
+            )
         if self.n_boot is not None:
             parts.append(f"n_boot={self.n_boot}")
         if self.note:

@@ -72,7 +72,10 @@ def _check_sample(x, *, axis=-1, min_n=2, name="x"):
     finite = np.isfinite(arr)
     if not finite.all():
         bad = np.argwhere(~finite)
-        where = ", ".join(str(tuple(int(i) for i in b)) if len(b) > 1 else str(int(b[0])) for b in bad[:5])
+        where = ", ".join(
+            str(tuple(int(i) for i in b)) if len(b) > 1 else str(int(b[0]))
+            for b in bad[:5]
+        )
         more = " ..." if len(bad) > 5 else ""
         n_nan = int(np.isnan(arr).sum())
         n_inf = int(np.isinf(arr).sum())
@@ -87,9 +90,7 @@ def _check_sample(x, *, axis=-1, min_n=2, name="x"):
 def _check_method(method, options, name="method"):
     """Return ``method`` if it is one of ``options``."""
     if not isinstance(method, str) or method not in options:
-        raise ValueError(
-            f"`{name}` must be one of {sorted(options)}; got {method!r}."
-        )
+        raise ValueError(f"`{name}` must be one of {sorted(options)}; got {method!r}.")
     return method
 
 
@@ -99,7 +100,9 @@ def _check_rng(random_state):
         return random_state
     if isinstance(random_state, np.random.RandomState):
         # derive a Generator from the legacy state, advancing it
-        return np.random.default_rng(random_state.randint(0, 2**32 - 1, dtype=np.uint64))
+        return np.random.default_rng(
+            random_state.randint(0, 2**32 - 1, dtype=np.uint64)
+        )
     if random_state is None or isinstance(
         random_state, numbers.Integral | np.random.SeedSequence
     ):

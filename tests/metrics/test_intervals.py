@@ -55,7 +55,9 @@ class TestEstimates:
     )
     def test_label_metrics(self, name, func):
         y, pred = _binary(0)
-        ci = metric_ci(y, pred, metric=name, method="percentile", n_boot=399, random_state=0)
+        ci = metric_ci(
+            y, pred, metric=name, method="percentile", n_boot=399, random_state=0
+        )
         assert ci.estimate == pytest.approx(func(y, pred), abs=1e-14)
         assert ci.low <= ci.estimate <= ci.high
 
@@ -79,13 +81,21 @@ class TestEstimates:
             yt, yp = rng.normal(size=150), rng.normal(size=150)
         else:
             yt, yp = y, np.clip(0.3 * y + 0.7 * rng.random(150), 0, 1)
-        ci = metric_ci(yt, yp, metric=name, method="percentile", n_boot=399, random_state=0)
+        ci = metric_ci(
+            yt, yp, metric=name, method="percentile", n_boot=399, random_state=0
+        )
         assert ci.estimate == pytest.approx(func(yt, yp), rel=1e-12)
 
     def test_scorer_name_carries_sign(self):
         rng = np.random.default_rng(0)
         yt, yp = rng.normal(size=50), rng.normal(size=50)
-        ci = metric_ci(yt, yp, metric="neg_mean_absolute_error", method="percentile", random_state=0)
+        ci = metric_ci(
+            yt,
+            yp,
+            metric="neg_mean_absolute_error",
+            method="percentile",
+            random_state=0,
+        )
         assert ci.estimate == pytest.approx(-skm.mean_absolute_error(yt, yp))
         assert ci.high <= 0
 
@@ -96,8 +106,14 @@ class TestEstimates:
         ci = metric_ci(y, pred)
         ref = proportion_ci(int((y == pred).sum()), 120)
         assert (ci.estimate, ci.low, ci.high) == (ref.estimate, ref.low, ref.high)
-        ci = metric_ci(y, pred, metric="f1_macro", method="percentile", confidence=0.9,
-                       random_state=0)  # n_boot="auto": 199
+        ci = metric_ci(
+            y,
+            pred,
+            metric="f1_macro",
+            method="percentile",
+            confidence=0.9,
+            random_state=0,
+        )  # n_boot="auto": 199
         assert ci.estimate == pytest.approx(skm.f1_score(y, pred, average="macro"))
 
 
@@ -116,7 +132,12 @@ class TestAnalytic:
         ):
             ci = metric_ci(y, pred, metric=name, method=method)
             ref = proportion_ci(k, n, method=method)
-            assert (ci.estimate, ci.low, ci.high, ci.n) == (ref.estimate, ref.low, ref.high, n)
+            assert (ci.estimate, ci.low, ci.high, ci.n) == (
+                ref.estimate,
+                ref.low,
+                ref.high,
+                n,
+            )
             assert "finite test set" in ci.note
 
     def test_auto_methods(self):
@@ -131,7 +152,11 @@ class TestAnalytic:
     def test_delong_on_published_data(self):
         d = pd.read_csv("/work/shared/data/aSAH.csv")
         ci = metric_ci(d["outcome"], d["s100b"], metric="roc_auc", pos_label="Poor")
-        assert (round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)) == (0.7314, 0.6301, 0.8326)
+        assert (round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)) == (
+            0.7314,
+            0.6301,
+            0.8326,
+        )
         assert "41 positives and 72 negatives" in ci.note
 
 
@@ -141,9 +166,15 @@ class TestBootstrap:
         y, pred = _binary(global_random_seed, n=150)
         correct = (y == pred).astype(float)
         ref = stats.bootstrap(
-            (correct,), np.mean, n_resamples=9999, method=method, random_state=global_random_seed
+            (correct,),
+            np.mean,
+            n_resamples=9999,
+            method=method,
+            random_state=global_random_seed,
         ).confidence_interval
-        ci = metric_ci(y, pred, method=method, n_boot=9999, random_state=global_random_seed)
+        ci = metric_ci(
+            y, pred, method=method, n_boot=9999, random_state=global_random_seed
+        )
         assert ci.low == pytest.approx(ref.low, abs=0.012)
         assert ci.high == pytest.approx(ref.high, abs=0.012)
 
@@ -152,10 +183,21 @@ class TestBootstrap:
         rng = np.random.default_rng(global_random_seed)
         yt, yp = np.zeros(60), rng.exponential(size=60)  # skewed: BCa matters
         ref = stats.bootstrap(
-            (yt, yp), lambda a, b, axis: np.abs(a - b).mean(axis=axis), paired=True,
-            n_resamples=9999, method=method, random_state=global_random_seed,
+            (yt, yp),
+            lambda a, b, axis: np.abs(a - b).mean(axis=axis),
+            paired=True,
+            n_resamples=9999,
+            method=method,
+            random_state=global_random_seed,
         ).confidence_interval
-        ci = metric_ci(yt, yp, metric="mae", method=method, n_boot=9999, random_state=global_random_seed)
+        ci = metric_ci(
+            yt,
+            yp,
+            metric="mae",
+            method=method,
+            n_boot=9999,
+            random_state=global_random_seed,
+        )
         se = yp.std() / np.sqrt(60)
         assert ci.low == pytest.approx(ref.low, abs=0.1 * se)
         assert ci.high == pytest.approx(ref.high, abs=0.1 * se)
@@ -168,16 +210,35 @@ class TestBootstrap:
         def auc(y, s, axis=-1):  # vectorized Mann-Whitney AUC with midranks
             r = stats.rankdata(s, axis=axis)
             m = y.sum(axis=axis)
-            return ((r * y).sum(axis=axis) - m * (m + 1) / 2) / (m * (y.shape[axis] - m))
+            return ((r * y).sum(axis=axis) - m * (m + 1) / 2) / (
+                m * (y.shape[axis] - m)
+            )
 
         ref = stats.bootstrap(
-            (y, s), auc, paired=True, n_resamples=9999, method="bca",
+            (y, s),
+            auc,
+            paired=True,
+            n_resamples=9999,
+            method="bca",
             random_state=global_random_seed,
         ).confidence_interval
-        fast = metric_ci(y, s, metric="roc_auc", method="bca", n_boot=9999, stratify=False,
-                         random_state=global_random_seed)
-        loop = metric_ci(y, s, metric=skm.roc_auc_score, method="bca", n_boot=499,
-                         random_state=global_random_seed)
+        fast = metric_ci(
+            y,
+            s,
+            metric="roc_auc",
+            method="bca",
+            n_boot=9999,
+            stratify=False,
+            random_state=global_random_seed,
+        )
+        loop = metric_ci(
+            y,
+            s,
+            metric=skm.roc_auc_score,
+            method="bca",
+            n_boot=499,
+            random_state=global_random_seed,
+        )
         assert fast.low == pytest.approx(ref.low, abs=0.01)
         assert fast.high == pytest.approx(ref.high, abs=0.01)
         assert loop.low == pytest.approx(ref.low, abs=0.03)
@@ -197,8 +258,13 @@ class TestBootstrap:
     def test_n_boot_auto_and_warning(self):
         y, pred = _binary(4)
         assert metric_ci(y, pred, metric="f1", random_state=0).n_boot == 399
-        assert metric_ci(y, pred, metric="f1", confidence=0.99, random_state=0).n_boot == 1999
-        assert metric_ci(y, pred, metric="f1", confidence=0.5, random_state=0).n_boot == 51
+        assert (
+            metric_ci(y, pred, metric="f1", confidence=0.99, random_state=0).n_boot
+            == 1999
+        )
+        assert (
+            metric_ci(y, pred, metric="f1", confidence=0.5, random_state=0).n_boot == 51
+        )
         msg = "n_boot=100 leaves about 2.5 resamples in each tail at confidence=0.95"
         with pytest.warns(SmallSampleWarning, match=re.escape(msg)):
             ci = metric_ci(y, pred, metric="f1", n_boot=100, random_state=0)
@@ -209,8 +275,12 @@ class TestBootstrap:
         y = np.r_[np.zeros(95, int), np.ones(5, int)]
         pred = np.zeros(100, int)
         pred[-1] = 1  # one positive prediction: precision undefined when not drawn
-        with pytest.warns(UndefinedResamplesWarning, match=r"undefined on \d+ of 399 resamples"):
-            ci = metric_ci(y, pred, metric="precision", method="percentile", random_state=0)
+        with pytest.warns(
+            UndefinedResamplesWarning, match=r"undefined on \d+ of 399 resamples"
+        ):
+            ci = metric_ci(
+                y, pred, metric="precision", method="percentile", random_state=0
+            )
         # P(row never drawn) = (1 - 1/100)^100 = 0.366
         assert 0.25 < ci.n_undefined / 399 < 0.48
         assert "excluded" in ci.note
@@ -223,7 +293,14 @@ class TestBootstrap:
         assert ci.n_undefined == 0
         assert "stratified" in ci.note
         with pytest.warns(UndefinedResamplesWarning):
-            ci = metric_ci(y, s, metric="roc_auc", method="percentile", stratify=False, random_state=0)
+            ci = metric_ci(
+                y,
+                s,
+                metric="roc_auc",
+                method="percentile",
+                stratify=False,
+                random_state=0,
+            )
         assert ci.n_undefined > 0
 
     def test_stratified_draw_keeps_class_counts(self):
@@ -234,9 +311,19 @@ class TestBootstrap:
 
     def test_stratified_counts_path(self):
         y, pred = _binary(5)
-        ci = metric_ci(y, pred, metric="recall", method="percentile", stratify=True, n_boot=999, random_state=0)
+        ci = metric_ci(
+            y,
+            pred,
+            metric="recall",
+            method="percentile",
+            stratify=True,
+            n_boot=999,
+            random_state=0,
+        )
         # the number of positives is fixed, so recall is a binomial proportion
-        ref = proportion_ci(int(((y == 1) & (pred == 1)).sum()), int(y.sum()), method="wald")
+        ref = proportion_ci(
+            int(((y == 1) & (pred == 1)).sum()), int(y.sum()), method="wald"
+        )
         assert ci.low == pytest.approx(ref.low, abs=0.02)
         assert ci.high == pytest.approx(ref.high, abs=0.02)
 
@@ -245,7 +332,9 @@ class TestBootstrap:
         y, pred = _binary(6, n=60)
         groups = np.repeat(np.arange(60), 5)
         yy, pp = np.repeat(y, 5), np.repeat(pred, 5)
-        grouped = metric_ci(yy, pp, method="percentile", groups=groups, n_boot=1999, random_state=0)
+        grouped = metric_ci(
+            yy, pp, method="percentile", groups=groups, n_boot=1999, random_state=0
+        )
         naive = metric_ci(yy, pp, method="percentile", n_boot=1999, random_state=0)
         single = metric_ci(y, pred, method="percentile", n_boot=1999, random_state=0)
         assert grouped.length == pytest.approx(single.length, rel=0.15)
@@ -257,11 +346,24 @@ class TestBootstrap:
     def test_groups_all_paths(self, metric):
         rng = np.random.default_rng(0)
         y = np.tile([0, 1], 60)
-        yp = y + rng.normal(size=120) if metric != "f1_macro" else np.where(rng.random(120) < 0.8, y, 1 - y)
+        yp = (
+            y + rng.normal(size=120)
+            if metric != "f1_macro"
+            else np.where(rng.random(120) < 0.8, y, 1 - y)
+        )
         groups = np.repeat(np.arange(30), 4)
-        method = "percentile" if metric == "f1_macro" else "bca"  # loop path: keep it quick
-        ci = metric_ci(y, yp, metric=metric, method=method, groups=groups, confidence=0.9,
-                       random_state=0)  # n_boot="auto": 199
+        method = (
+            "percentile" if metric == "f1_macro" else "bca"
+        )  # loop path: keep it quick
+        ci = metric_ci(
+            y,
+            yp,
+            metric=metric,
+            method=method,
+            groups=groups,
+            confidence=0.9,
+            random_state=0,
+        )  # n_boot="auto": 199
         assert ci.low < ci.estimate < ci.high
 
     def test_reproducible(self):
@@ -284,13 +386,31 @@ class TestBootstrap:
 
     def test_several_metrics_one_call(self):
         y, pred = _binary(8)
-        df = metric_ci(y, pred, metric=["accuracy", "recall", "f1", "balanced_accuracy"], random_state=0)
-        assert list(df.columns) == ["metric", "estimate", "low", "high", "method", "n", "n_boot", "n_undefined"]
+        df = metric_ci(
+            y,
+            pred,
+            metric=["accuracy", "recall", "f1", "balanced_accuracy"],
+            random_state=0,
+        )
+        assert list(df.columns) == [
+            "metric",
+            "estimate",
+            "low",
+            "high",
+            "method",
+            "n",
+            "n_boot",
+            "n_undefined",
+        ]
         assert df["method"].tolist() == ["wilson", "wilson", "bca", "bca"]
         assert df["n_boot"].tolist()[2:] == [399, 399]
         assert df["estimate"].tolist() == pytest.approx(
-            [skm.accuracy_score(y, pred), skm.recall_score(y, pred), skm.f1_score(y, pred),
-             skm.balanced_accuracy_score(y, pred)]
+            [
+                skm.accuracy_score(y, pred),
+                skm.recall_score(y, pred),
+                skm.f1_score(y, pred),
+                skm.balanced_accuracy_score(y, pred),
+            ]
         )
         assert df.loc[0, "low"] == metric_ci(y, pred).low
 
@@ -300,7 +420,9 @@ class TestBootstrap:
         runs, cover = 150, 0
         for _ in range(runs):
             yp = rng.exponential(size=40)
-            ci = metric_ci(np.zeros(40), yp, metric="mae", method="bca", random_state=rng)
+            ci = metric_ci(
+                np.zeros(40), yp, metric="mae", method="bca", random_state=rng
+            )
             cover += ci.low <= 1.0 <= ci.high
         assert 0.85 <= cover / runs <= 0.99
 
@@ -310,7 +432,11 @@ class TestBootstrap:
         runs = 2000
         for metric, make, true in (
             ("mae", lambda: (np.zeros(50), rng.exponential(size=50)), 1.0),
-            ("accuracy", lambda: (np.ones(50, int), (rng.random(50) < 0.8).astype(int)), 0.8),
+            (
+                "accuracy",
+                lambda: (np.ones(50, int), (rng.random(50) < 0.8).astype(int)),
+                0.8,
+            ),
         ):
             cover = 0
             for _ in range(runs):
@@ -344,17 +470,28 @@ class TestScoreCI:
     def test_scorer_object(self, fitted):
         model, X, y = fitted
         scorer = skm.make_scorer(skm.fbeta_score, beta=2)
-        ci = score_ci(model, X, y, scoring=scorer, method="percentile", confidence=0.9,
-                      random_state=0)  # n_boot="auto": 199
+        ci = score_ci(
+            model,
+            X,
+            y,
+            scoring=scorer,
+            method="percentile",
+            confidence=0.9,
+            random_state=0,
+        )  # n_boot="auto": 199
         assert ci.estimate == pytest.approx(scorer(model, X, y))
 
     def test_string_labels(self):
         X, y = load_breast_cancer(return_X_y=True)
         labels = np.array(["benign", "malignant"])[y]
-        model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X[:400], labels[:400])
+        model = make_pipeline(StandardScaler(), LogisticRegression()).fit(
+            X[:400], labels[:400]
+        )
         ci = score_ci(model, X[400:], labels[400:], scoring="roc_auc")
         proba = model.predict_proba(X[400:])[:, 1]
-        assert ci.estimate == pytest.approx(skm.roc_auc_score(labels[400:] == "malignant", proba))
+        assert ci.estimate == pytest.approx(
+            skm.roc_auc_score(labels[400:] == "malignant", proba)
+        )
 
 
 class TestComparePredictions:
@@ -365,7 +502,10 @@ class TestComparePredictions:
         b = np.where(rng.random(300) < 0.78, y, 1 - y)
         res = compare_predictions(y, a, b)
         ca, cb = a == y, b == y
-        table = [[np.sum(ca & cb), np.sum(ca & ~cb)], [np.sum(~ca & cb), np.sum(~ca & ~cb)]]
+        table = [
+            [np.sum(ca & cb), np.sum(ca & ~cb)],
+            [np.sum(~ca & cb), np.sum(~ca & ~cb)],
+        ]
         exact = table[0][1] + table[1][0] < 25
         ref = sm_mcnemar(table, exact=exact, correction=True)
         assert res.p_value == pytest.approx(ref.pvalue, rel=1e-12)
@@ -386,7 +526,9 @@ class TestComparePredictions:
 
     def test_delong(self):
         d = pd.read_csv("/work/shared/data/aSAH.csv")
-        res = compare_predictions(d["outcome"], d["wfns"], d["s100b"], metric="roc_auc", pos_label="Poor")
+        res = compare_predictions(
+            d["outcome"], d["wfns"], d["s100b"], metric="roc_auc", pos_label="Poor"
+        )
         assert res.method == "delong"
         assert res.statistic == pytest.approx(2.20898359144091, rel=1e-10)
         assert res.p_value == pytest.approx(0.0271757822291882, rel=1e-10)
@@ -402,7 +544,12 @@ class TestComparePredictions:
         assert res.estimate == pytest.approx(skm.f1_score(y, a) - skm.f1_score(y, b))
         assert res.low <= res.estimate <= res.high
         same = compare_predictions(y, a, a, metric="f1", random_state=0)
-        assert (same.estimate, same.low, same.high, same.p_value) == (0.0, 0.0, 0.0, 1.0)
+        assert (same.estimate, same.low, same.high, same.p_value) == (
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+        )
 
     def test_paired_bootstrap_is_paired(self):
         # b = a with 3 extra errors: the paired interval is far narrower than
@@ -411,7 +558,9 @@ class TestComparePredictions:
         b = a.copy()
         flip = np.flatnonzero(a == y)[:3]
         b[flip] = 1 - b[flip]
-        res = compare_predictions(y, a, b, metric="accuracy", method="paired-bootstrap", random_state=0)
+        res = compare_predictions(
+            y, a, b, metric="accuracy", method="paired-bootstrap", random_state=0
+        )
         assert res.estimate == pytest.approx(3 / 400)
         assert res.low >= 0
         assert res.high <= 0.02
@@ -425,29 +574,54 @@ class TestComparePredictions:
         res = compare_predictions(yt, a, b, metric="mae", random_state=0)
         assert res.high < 0
         assert res.p_value < 0.05
-        res_g = compare_predictions(yt, a, b, metric="mae", groups=np.repeat(np.arange(25), 4), random_state=0)
+        res_g = compare_predictions(
+            yt, a, b, metric="mae", groups=np.repeat(np.arange(25), 4), random_state=0
+        )
         assert res_g.method == "paired-bootstrap"
 
     def test_repr(self):
-        res = PairedTestResult(0.05, 0.01, 0.09, 0.02, "mcnemar", 200, 0.95, 5.4, metric="accuracy")
-        assert repr(res).startswith("PairedTestResult(estimate=0.05, low=0.01, high=0.09, p_value=0.02")
-        assert str(res) == "accuracy(a) - accuracy(b) = 0.05 [95% CI 0.01, 0.09], p = 0.02 (mcnemar, n = 200)"
+        res = PairedTestResult(
+            0.05, 0.01, 0.09, 0.02, "mcnemar", 200, 0.95, 5.4, metric="accuracy"
+        )
+        assert repr(res).startswith(
+            "PairedTestResult(estimate=0.05, low=0.01, high=0.09, p_value=0.02"
+        )
+        assert (
+            str(res)
+            == "accuracy(a) - accuracy(b) = 0.05 [95% CI 0.01, 0.09], p = 0.02 (mcnemar, n = 200)"
+        )
         assert res.significant
 
 
 class TestBadInput:
     def test_length_mismatch(self):
-        with pytest.raises(ValueError, match=re.escape("`y_true` and `y_pred` must have the same length; got 3 and 2.")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "`y_true` and `y_pred` must have the same length; got 3 and 2."
+            ),
+        ):
             metric_ci([0, 1, 1], [0, 1])
-        with pytest.raises(ValueError, match=re.escape("`y_true` and `y_pred_b` must have the same length")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`y_true` and `y_pred_b` must have the same length"),
+        ):
             compare_predictions([0, 1, 1], [0, 1, 1], [0, 1])
 
     def test_one_class_roc_auc(self):
-        with pytest.raises(ValueError, match=re.escape("`metric='roc_auc'` needs both classes in `y_true`")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`metric='roc_auc'` needs both classes in `y_true`"),
+        ):
             metric_ci([1, 1, 1], [0.2, 0.5, 0.9], metric="roc_auc")
 
     def test_non_binary_labels(self):
-        with pytest.raises(ValueError, match=re.escape("`metric='f1'` is a binary metric but the labels are not binary: got 3 labels [0, 1, 2]")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "`metric='f1'` is a binary metric but the labels are not binary: got 3 labels [0, 1, 2]"
+            ),
+        ):
             metric_ci([0, 1, 2], [0, 1, 1], metric="f1")
 
     def test_pos_label_needed(self):
@@ -455,13 +629,23 @@ class TestBadInput:
             metric_ci(["a", "b", "a"], ["a", "b", "b"], metric="recall")
 
     def test_probabilities_outside_unit_interval(self):
-        with pytest.raises(ValueError, match=re.escape("`y_pred` must hold probabilities in [0, 1] for `metric='log_loss'`; got values in [-0.2, 1.3].")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "`y_pred` must hold probabilities in [0, 1] for `metric='log_loss'`; got values in [-0.2, 1.3]."
+            ),
+        ):
             metric_ci([0, 1, 1], [-0.2, 0.5, 1.3], metric="log_loss")
 
     def test_unknown_metric(self):
-        with pytest.raises(ValueError, match=re.escape("`metric` 'acuracy' is not known")):
+        with pytest.raises(
+            ValueError, match=re.escape("`metric` 'acuracy' is not known")
+        ):
             metric_ci([0, 1], [0, 1], metric="acuracy")
-        with pytest.raises(TypeError, match=re.escape("`metric` must be a metric name (str) or a callable")):
+        with pytest.raises(
+            TypeError,
+            match=re.escape("`metric` must be a metric name (str) or a callable"),
+        ):
             metric_ci([0, 1], [0, 1], metric=3)
 
     def test_unknown_method(self):
@@ -471,29 +655,61 @@ class TestBadInput:
             compare_predictions([0, 1], [0, 1], [1, 1], method="wilcoxon")
 
     def test_method_does_not_fit_metric(self):
-        with pytest.raises(ValueError, match=re.escape("`method='wilson'` applies to proportion metrics")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`method='wilson'` applies to proportion metrics"),
+        ):
             metric_ci([0, 1, 1], [0, 1, 0], metric="f1", method="wilson")
-        with pytest.raises(ValueError, match=re.escape("`method='delong'` applies to metric='roc_auc' only")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`method='delong'` applies to metric='roc_auc' only"),
+        ):
             metric_ci([0, 1, 1], [0, 1, 0], method="delong")
-        with pytest.raises(ValueError, match=re.escape("`method='mcnemar'` compares accuracy or error_rate")):
-            compare_predictions([0, 1, 1], [0, 1, 0], [1, 1, 0], metric="f1", method="mcnemar")
-        with pytest.raises(ValueError, match=re.escape("assumes independent rows; with `groups`")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`method='mcnemar'` compares accuracy or error_rate"),
+        ):
+            compare_predictions(
+                [0, 1, 1], [0, 1, 0], [1, 1, 0], metric="f1", method="mcnemar"
+            )
+        with pytest.raises(
+            ValueError, match=re.escape("assumes independent rows; with `groups`")
+        ):
             metric_ci([0, 1, 1, 0], [0, 1, 0, 0], method="wilson", groups=[0, 0, 1, 1])
 
     def test_undefined_on_test_set(self):
-        with pytest.raises(ValueError, match=re.escape("`metric='precision'` is undefined on this test set")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`metric='precision'` is undefined on this test set"),
+        ):
             metric_ci([0, 1, 1], [0, 0, 0], metric="precision")
-        with pytest.raises(ValueError, match=re.escape("`metric='f1'` is undefined on the test set")):
+        with pytest.raises(
+            ValueError, match=re.escape("`metric='f1'` is undefined on the test set")
+        ):
             metric_ci([0, 0, 0], [0, 0, 0], metric="f1", method="percentile")
 
     def test_stratify_with_groups(self):
-        with pytest.raises(ValueError, match=re.escape("`stratify=True` cannot be combined with `groups`")):
-            metric_ci([0, 1, 1, 0], [0, 1, 0, 0], method="percentile", stratify=True, groups=[0, 0, 1, 1])
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`stratify=True` cannot be combined with `groups`"),
+        ):
+            metric_ci(
+                [0, 1, 1, 0],
+                [0, 1, 0, 0],
+                method="percentile",
+                stratify=True,
+                groups=[0, 0, 1, 1],
+            )
 
     def test_bad_groups_and_stratify(self):
-        with pytest.raises(ValueError, match=re.escape("`groups` must be 1-D with one entry per row (4)")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`groups` must be 1-D with one entry per row (4)"),
+        ):
             metric_ci([0, 1, 1, 0], [0, 1, 0, 0], groups=[0, 1])
-        with pytest.raises(ValueError, match=re.escape("`stratify` must be True, False or 'auto'")):
+        with pytest.raises(
+            ValueError, match=re.escape("`stratify` must be True, False or 'auto'")
+        ):
             metric_ci([0, 1, 1, 0], [0, 1, 0, 0], stratify="yes")
 
     def test_resolve_and_prepare(self):
@@ -512,6 +728,12 @@ def test_callable_metric_and_warnings_are_counted():
     pred[-1] = 1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedResamplesWarning)
-        ci = metric_ci(y, pred, metric=always_warns, method="percentile", confidence=0.9,
-                       random_state=0)  # n_boot="auto": 199
+        ci = metric_ci(
+            y,
+            pred,
+            metric=always_warns,
+            method="percentile",
+            confidence=0.9,
+            random_state=0,
+        )  # n_boot="auto": 199
     assert 0.22 < ci.n_undefined / 199 < 0.51

@@ -33,8 +33,13 @@ from skperf.model_selection._bootstrap_632 import (
 @pytest.fixture
 def clf_data():
     X, y = make_classification(
-        n_samples=40, n_features=4, n_informative=2, n_classes=3,
-        n_clusters_per_class=1, flip_y=0.1, random_state=0,
+        n_samples=40,
+        n_features=4,
+        n_informative=2,
+        n_classes=3,
+        n_clusters_per_class=1,
+        flip_y=0.1,
+        random_state=0,
     )
     return X, y
 
@@ -55,11 +60,15 @@ class TestHandComputation:
     def test_accuracy(self, clf_data, method):
         X, y = clf_data
         est = DecisionTreeClassifier(max_depth=2, random_state=0)
-        d = bootstrap_632_score(est, X, y, scoring="accuracy", n_splits=8,
-                                method=method, random_state=1)
+        d = bootstrap_632_score(
+            est, X, y, scoring="accuracy", n_splits=8, method=method, random_state=1
+        )
         assert isinstance(d, PerformanceDistribution)
         assert (d.n, d.metric, d.greater_is_better, d.name) == (
-            8, "accuracy", True, "DecisionTreeClassifier"
+            8,
+            "accuracy",
+            True,
+            "DecisionTreeClassifier",
         )
         root = np.random.SeedSequence(1)
         seeds = [c.generate_state(1)[0] for c in root.spawn(8)]
@@ -85,9 +94,14 @@ class TestHandComputation:
 
     def test_neg_mse_regression(self):
         X, y = make_regression(n_samples=30, n_features=3, noise=20.0, random_state=0)
-        d = bootstrap_632_score(Ridge(alpha=1.0), X, y,
-                                scoring="neg_mean_squared_error", n_splits=5,
-                                random_state=0)
+        d = bootstrap_632_score(
+            Ridge(alpha=1.0),
+            X,
+            y,
+            scoring="neg_mean_squared_error",
+            n_splits=5,
+            random_state=0,
+        )
         assert d.metric == "neg_mean_squared_error"
         expected, bounds = [], []
         for seed in d.seeds["split"]:
@@ -104,11 +118,19 @@ class TestHandComputation:
         # out-of-bag error
         err, err1, gamma = np.array(bounds).T
         assert np.all(err1 < gamma)
-        assert np.all((-d.scores >= np.minimum(err, err1) - 1e-9)
-                      & (-d.scores <= np.maximum(err, err1) + 1e-9))
-        oob = -bootstrap_632_score(Ridge(alpha=1.0), X, y, method="oob",
-                                   scoring="neg_mean_squared_error", n_splits=5,
-                                   random_state=0).scores
+        assert np.all(
+            (-d.scores >= np.minimum(err, err1) - 1e-9)
+            & (-d.scores <= np.maximum(err, err1) + 1e-9)
+        )
+        oob = -bootstrap_632_score(
+            Ridge(alpha=1.0),
+            X,
+            y,
+            method="oob",
+            scoring="neg_mean_squared_error",
+            n_splits=5,
+            random_state=0,
+        ).scores
         np.testing.assert_allclose(oob, err1, rtol=1e-12)
 
 
@@ -133,17 +155,23 @@ class TestNoInformation:
         y = rng.integers(0, 3, size=25)
         pred = np.where(rng.random(25) < 0.6, y, rng.integers(0, 3, size=25))
         ref = func(*self._pairs(y, pred), **kwargs)
-        assert _no_information(func, 1, kwargs, y, pred) == pytest.approx(ref, abs=1e-12)
+        assert _no_information(func, 1, kwargs, y, pred) == pytest.approx(
+            ref, abs=1e-12
+        )
 
     def test_log_loss_and_brier(self, global_random_seed):
         rng = np.random.default_rng(global_random_seed)
         y = rng.integers(0, 3, size=20)
         proba = rng.dirichlet(np.ones(3), size=20)
         ref = log_loss(*self._pairs(y, proba))
-        assert _no_information(log_loss, -1, {}, y, proba) == pytest.approx(-ref, abs=1e-12)
+        assert _no_information(log_loss, -1, {}, y, proba) == pytest.approx(
+            -ref, abs=1e-12
+        )
         yb, pb = y % 2, proba[:, 0]
         ref = log_loss(*self._pairs(yb, pb))
-        assert _no_information(log_loss, -1, {}, yb, pb) == pytest.approx(-ref, abs=1e-12)
+        assert _no_information(log_loss, -1, {}, yb, pb) == pytest.approx(
+            -ref, abs=1e-12
+        )
         ref = brier_score_loss(*self._pairs(yb, pb))
         assert _no_information(brier_score_loss, -1, {}, yb, pb) == pytest.approx(
             -ref, abs=1e-12
@@ -157,8 +185,8 @@ class TestNoInformation:
         assert _no_information(roc_auc_score, 1, {}, y, score) == 0.5
 
     @pytest.mark.parametrize(
-        "func", [mean_squared_error, root_mean_squared_error, mean_absolute_error,
-                 r2_score],
+        "func",
+        [mean_squared_error, root_mean_squared_error, mean_absolute_error, r2_score],
     )
     @pytest.mark.parametrize("n_outputs", [1, 2])
     def test_regression(self, func, n_outputs, global_random_seed):
@@ -171,8 +199,10 @@ class TestNoInformation:
 
     def test_unknown_metric_is_none(self):
         y = np.arange(10.0)
-        assert _no_information(mean_squared_error, -1, {"multioutput": "raw_values"},
-                               y, y) is None
+        assert (
+            _no_information(mean_squared_error, -1, {"multioutput": "raw_values"}, y, y)
+            is None
+        )
 
     def test_custom_scorer_uses_random_pairings(self, clf_data):
         X, y = clf_data
@@ -182,9 +212,15 @@ class TestNoInformation:
 
         est = GaussianNB()
         a = bootstrap_632_score(est, X, y, scoring=scorer, n_splits=4, random_state=0)
-        b = bootstrap_632_score(est, X, y, scoring="accuracy", n_splits=4, random_state=0)
-        np.testing.assert_array_equal(a.scores, bootstrap_632_score(
-            est, X, y, scoring=scorer, n_splits=4, random_state=0).scores)
+        b = bootstrap_632_score(
+            est, X, y, scoring="accuracy", n_splits=4, random_state=0
+        )
+        np.testing.assert_array_equal(
+            a.scores,
+            bootstrap_632_score(
+                est, X, y, scoring=scorer, n_splits=4, random_state=0
+            ).scores,
+        )
         assert a.metric == "scorer"
         # 20 random pairings estimate the exact no-information rate closely
         np.testing.assert_allclose(a.scores, b.scores, atol=0.02)
@@ -221,8 +257,9 @@ class TestWeights:
         from skperf.model_selection._bootstrap_632 import _fit_and_632
 
         ws = [
-            _fit_and_632(DecisionTreeClassifier(random_state=0), X, y, scorer, s,
-                         ".632+")[4]
+            _fit_and_632(
+                DecisionTreeClassifier(random_state=0), X, y, scorer, s, ".632+"
+            )[4]
             for s in range(10)
         ]
         assert np.all((np.array(ws) >= 0.632) & (np.array(ws) <= 1.0))
@@ -251,15 +288,17 @@ class TestInterface:
         # more splits extend the sequence
         d = bootstrap_632_score(est, X, y, n_splits=7, random_state=0)
         np.testing.assert_array_equal(d.scores[:5], a.scores)
-        rs = bootstrap_632_score(est, X, y, n_splits=3,
-                                 random_state=np.random.RandomState(0))
+        rs = bootstrap_632_score(
+            est, X, y, n_splits=3, random_state=np.random.RandomState(0)
+        )
         assert rs.n == 3
 
     def test_roc_auc_scorer(self, clf_data):
         X, y = clf_data
         yb = (y == 0).astype(int)
-        d = bootstrap_632_score(GaussianNB(), X, yb, scoring="roc_auc", n_splits=4,
-                                random_state=0)
+        d = bootstrap_632_score(
+            GaussianNB(), X, yb, scoring="roc_auc", n_splits=4, random_state=0
+        )
         assert d.metric == "roc_auc"
         assert np.all((d.scores > 0.5) & (d.scores <= 1))
 

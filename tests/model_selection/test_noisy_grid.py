@@ -48,7 +48,9 @@ class TestPerturbGrid:
             ratios = np.diff(np.log(g["ccp_alpha"]))
             np.testing.assert_allclose(ratios, ratios[0])
             # linear scale, step 0.05, clipped at 0 (all given values >= 0)
-            shift = np.abs(np.subtract(g["min_impurity_decrease"], GRID["min_impurity_decrease"]))
+            shift = np.abs(
+                np.subtract(g["min_impurity_decrease"], GRID["min_impurity_decrease"])
+            )
             assert np.all(shift <= perturbation * 0.05 + 1e-12)
             assert min(g["min_impurity_decrease"]) >= 0
             # integers: rounded, within p * step + 1/2, never merged here
@@ -57,12 +59,16 @@ class TestPerturbGrid:
             assert all(isinstance(d, int) for d in depth)
             assert depth == sorted(depth)
             assert len(depth) == 3
-            assert np.all(np.abs(np.subtract(depth, GRID["max_depth"])) <= perturbation * 4 + 0.5)
+            assert np.all(
+                np.abs(np.subtract(depth, GRID["max_depth"])) <= perturbation * 4 + 0.5
+            )
 
     def test_bounds_cover_the_half_step(self):
         # the bounds are uniform on [a - step/2, a + step/2] (App. E.2)
         rng = np.random.RandomState(0)
-        lows = np.array([_perturb_grid(GRID, 0.5, "auto", rng)["ccp_alpha"][0] for _ in range(2000)])
+        lows = np.array(
+            [_perturb_grid(GRID, 0.5, "auto", rng)["ccp_alpha"][0] for _ in range(2000)]
+        )
         w = np.log10(lows) + 3  # shift of the lower bound, in decades
         assert -0.5 <= w.min() < -0.45
         assert 0.45 < w.max() <= 0.5
@@ -71,7 +77,12 @@ class TestPerturbGrid:
 
     def test_expectation_is_the_grid(self):
         rng = np.random.RandomState(1)
-        draws = np.array([_perturb_grid(GRID, 0.5, "auto", rng)["min_impurity_decrease"] for _ in range(4000)])
+        draws = np.array(
+            [
+                _perturb_grid(GRID, 0.5, "auto", rng)["min_impurity_decrease"]
+                for _ in range(4000)
+            ]
+        )
         # middle value: unclipped, mean of the two bounds' shifts
         se = 0.05 * np.sqrt(2 * (1 / 12)) / 2 / np.sqrt(4000)
         assert abs(draws[:, 1].mean() - 0.05) < 4 * se
@@ -80,11 +91,23 @@ class TestPerturbGrid:
         g = _draw(0, perturbation=0.0)
         assert g["max_depth"] == GRID["max_depth"]
         np.testing.assert_allclose(g["ccp_alpha"], GRID["ccp_alpha"])
-        np.testing.assert_allclose(g["min_impurity_decrease"], GRID["min_impurity_decrease"], atol=1e-15)
+        np.testing.assert_allclose(
+            g["min_impurity_decrease"], GRID["min_impurity_decrease"], atol=1e-15
+        )
 
     def test_auto_scale(self):
-        g = _draw(0, grid={"a": [1, 2, 4, 8], "b": [0.1, 10.0], "c": [1.0, 2.0], "d": [-1.0, 0.0, 1.0]})
-        assert np.allclose(np.diff(np.log(g["a"][:2])), np.diff(np.log(g["a"][1:3])), atol=0.7)
+        g = _draw(
+            0,
+            grid={
+                "a": [1, 2, 4, 8],
+                "b": [0.1, 10.0],
+                "c": [1.0, 2.0],
+                "d": [-1.0, 0.0, 1.0],
+            },
+        )
+        assert np.allclose(
+            np.diff(np.log(g["a"][:2])), np.diff(np.log(g["a"][1:3])), atol=0.7
+        )
         # two positive values with ratio >= 10: log scale keeps them positive
         assert min(g["b"]) > 0
         shift = np.abs(np.log(g["b"]) - np.log([0.1, 10.0]))
@@ -114,7 +137,10 @@ class TestPerturbGrid:
         assert min(min(k) for k in merged) == 1
 
     def test_log_scale_needs_positive_values(self):
-        with pytest.raises(ValueError, match=r"scale='log' needs positive grid values; got \[0.0, 1.0\]"):
+        with pytest.raises(
+            ValueError,
+            match=r"scale='log' needs positive grid values; got \[0.0, 1.0\]",
+        ):
             _draw(0, grid={"a": [0.0, 1.0]}, scale="log")
 
     def test_bad_scale_in_dict(self):
@@ -126,9 +152,14 @@ class TestNoisyGridSearchCV:
     def test_fit_uses_perturbed_grid(self):
         grid = {"ccp_alpha": [0.001, 0.01, 0.1], "max_depth": [2, 4]}
         search = NoisyGridSearchCV(
-            DecisionTreeClassifier(random_state=0), grid, random_state=0, cv=3,
+            DecisionTreeClassifier(random_state=0),
+            grid,
+            random_state=0,
+            cv=3,
         ).fit(X_IRIS, Y_IRIS)
-        assert search.param_grid_ == _perturb_grid(grid, 0.5, "auto", np.random.RandomState(0))
+        assert search.param_grid_ == _perturb_grid(
+            grid, 0.5, "auto", np.random.RandomState(0)
+        )
         alphas = {p["ccp_alpha"] for p in search.cv_results_["params"]}
         assert alphas == set(search.param_grid_["ccp_alpha"])
         assert search.best_params_["ccp_alpha"] in alphas
@@ -141,29 +172,45 @@ class TestNoisyGridSearchCV:
         b = clone(base).set_params(random_state=1).fit(X_IRIS, Y_IRIS)
         c = clone(base).set_params(random_state=2).fit(X_IRIS, Y_IRIS)
         assert a.param_grid_ == b.param_grid_
-        np.testing.assert_array_equal(a.cv_results_["mean_test_score"], b.cv_results_["mean_test_score"])
+        np.testing.assert_array_equal(
+            a.cv_results_["mean_test_score"], b.cv_results_["mean_test_score"]
+        )
         assert a.param_grid_ != c.param_grid_
 
     def test_zero_perturbation_equals_grid_search(self):
         grid = {"max_depth": [1, 2, 3], "min_samples_leaf": [1, 5]}
         noisy = NoisyGridSearchCV(
-            DecisionTreeClassifier(random_state=0), grid, perturbation=0, cv=3, random_state=0,
+            DecisionTreeClassifier(random_state=0),
+            grid,
+            perturbation=0,
+            cv=3,
+            random_state=0,
         ).fit(X_IRIS, Y_IRIS)
-        plain = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=3).fit(X_IRIS, Y_IRIS)
-        np.testing.assert_array_equal(noisy.cv_results_["mean_test_score"], plain.cv_results_["mean_test_score"])
+        plain = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=3).fit(
+            X_IRIS, Y_IRIS
+        )
+        np.testing.assert_array_equal(
+            noisy.cv_results_["mean_test_score"], plain.cv_results_["mean_test_score"]
+        )
         assert noisy.best_params_ == plain.best_params_
 
     def test_pipeline_params(self):
         pipe = make_pipeline(StandardScaler(), DecisionTreeClassifier(random_state=0))
         search = NoisyGridSearchCV(
-            pipe, {"decisiontreeclassifier__max_depth": [2, 6]}, cv=3, random_state=0,
+            pipe,
+            {"decisiontreeclassifier__max_depth": [2, 6]},
+            cv=3,
+            random_state=0,
         ).fit(X_IRIS, Y_IRIS)
         assert len(search.param_grid_["decisiontreeclassifier__max_depth"]) == 2
 
     def test_get_params_and_clone(self):
         search = NoisyGridSearchCV(
-            DecisionTreeClassifier(), {"max_depth": [1, 2]}, perturbation=0.3,
-            scale="linear", random_state=4,
+            DecisionTreeClassifier(),
+            {"max_depth": [1, 2]},
+            perturbation=0.3,
+            scale="linear",
+            random_state=4,
         )
         params = clone(search).get_params(deep=False)
         assert params["perturbation"] == 0.3
@@ -173,12 +220,20 @@ class TestNoisyGridSearchCV:
     @pytest.mark.parametrize(
         ("params", "match"),
         [
-            ({"perturbation": -0.1}, "The 'perturbation' parameter of NoisyGridSearchCV must be"),
-            ({"perturbation": 0.6}, "The 'perturbation' parameter of NoisyGridSearchCV must be"),
+            (
+                {"perturbation": -0.1},
+                "The 'perturbation' parameter of NoisyGridSearchCV must be",
+            ),
+            (
+                {"perturbation": 0.6},
+                "The 'perturbation' parameter of NoisyGridSearchCV must be",
+            ),
             ({"scale": "sqrt"}, "The 'scale' parameter of NoisyGridSearchCV must be"),
         ],
     )
     def test_bad_params(self, params, match):
-        search = NoisyGridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, **params)
+        search = NoisyGridSearchCV(
+            DecisionTreeClassifier(), {"max_depth": [1, 2]}, **params
+        )
         with pytest.raises(InvalidParameterError, match=match):
             search.fit(X_IRIS, Y_IRIS)

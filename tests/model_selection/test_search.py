@@ -45,7 +45,8 @@ def _split_matrix(cv_results, metric="score"):
 def tree_search():
     """Depths 2-8 tie on iris, depth 1 is clearly worse (20 OOB splits)."""
     return GridSearchCV(
-        DecisionTreeClassifier(random_state=0), {"max_depth": DEPTHS},
+        DecisionTreeClassifier(random_state=0),
+        {"max_depth": DEPTHS},
         cv=OutOfBootstrap(n_splits=20, random_state=0),
     ).fit(X_IRIS, Y_IRIS)
 
@@ -55,7 +56,8 @@ def multi_search():
     return GridSearchCV(
         DecisionTreeClassifier(random_state=0),
         {"max_depth": [1, 2, 3], "criterion": ["gini", "entropy"]},
-        scoring=["accuracy", "neg_log_loss"], refit="accuracy",
+        scoring=["accuracy", "neg_log_loss"],
+        refit="accuracy",
         cv=StratifiedKFold(4, shuffle=True, random_state=0),
     ).fit(X_IRIS, Y_IRIS)
 
@@ -72,7 +74,9 @@ class TestSearchDistributions:
             assert d.name == key
             assert d.greater_is_better is True
             assert d.groups is None  # out-of-bootstrap splits are independent
-        assert np.isclose(dists["max_depth=3"].mean(), tree_search.cv_results_["mean_test_score"][2])
+        assert np.isclose(
+            dists["max_depth=3"].mean(), tree_search.cv_results_["mean_test_score"][2]
+        )
 
     def test_paired_across_candidates(self, tree_search):
         dists = search_distributions(tree_search)
@@ -83,12 +87,15 @@ class TestSearchDistributions:
 
     def test_kfold_marks_dependent_folds(self):
         search = GridSearchCV(
-            DecisionTreeClassifier(random_state=0), {"max_depth": [1, 3]}, cv=5,
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [1, 3]},
+            cv=5,
         ).fit(X_IRIS, Y_IRIS)
         d = search_distributions(search)["max_depth=3"]
         np.testing.assert_array_equal(d.groups, np.zeros(5))
         search = GridSearchCV(
-            DecisionTreeClassifier(random_state=0), {"max_depth": [1, 3]},
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [1, 3]},
             cv=RepeatedStratifiedKFold(n_splits=3, n_repeats=2, random_state=0),
         ).fit(X_IRIS, Y_IRIS)
         d = search_distributions(search)["max_depth=3"]
@@ -100,12 +107,16 @@ class TestSearchDistributions:
         dists = search_distributions(multi_search)
         scores = _split_matrix(multi_search.cv_results_, "accuracy")
         assert len(dists) == 6
-        np.testing.assert_array_equal(np.vstack([d.scores for d in dists.values()]), scores)
+        np.testing.assert_array_equal(
+            np.vstack([d.scores for d in dists.values()]), scores
+        )
         assert next(iter(dists.values())).metric == "accuracy"
         # neg_* scorers already hold negated losses: greater is better
         dists = search_distributions(multi_search, scoring="neg_log_loss")
         scores = _split_matrix(multi_search.cv_results_, "neg_log_loss")
-        np.testing.assert_array_equal(np.vstack([d.scores for d in dists.values()]), scores)
+        np.testing.assert_array_equal(
+            np.vstack([d.scores for d in dists.values()]), scores
+        )
         first = next(iter(dists.values()))
         assert first.metric == "neg_log_loss"
         assert first.greater_is_better is True
@@ -121,8 +132,10 @@ class TestSearchDistributions:
 
     def test_single_metric_name(self):
         search = GridSearchCV(
-            DecisionTreeClassifier(random_state=0), {"ccp_alpha": np.array([0.1, 1.0])},
-            scoring="balanced_accuracy", cv=3,
+            DecisionTreeClassifier(random_state=0),
+            {"ccp_alpha": np.array([0.1, 1.0])},
+            scoring="balanced_accuracy",
+            cv=3,
         ).fit(X_IRIS, Y_IRIS)
         dists = search_distributions(search)
         # numpy scalars print as plain numbers
@@ -131,8 +144,11 @@ class TestSearchDistributions:
 
     def test_randomized_duplicates_disambiguated(self):
         search = RandomizedSearchCV(
-            DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2]}, n_iter=4,
-            cv=3, random_state=0,
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [1, 2]},
+            n_iter=4,
+            cv=3,
+            random_state=0,
         )
         with warnings.catch_warnings():
             # sklearn warns that the grid has fewer than n_iter candidates
@@ -144,7 +160,9 @@ class TestSearchDistributions:
 
     def test_failed_candidates_left_out(self):
         search = GridSearchCV(
-            DecisionTreeClassifier(random_state=0), {"max_depth": [2, -1]}, cv=3,
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [2, -1]},
+            cv=3,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FitFailedWarning)
@@ -182,7 +200,9 @@ class TestCandidatesTiedWithBest:
         expected_tied = ~((p_adj < 0.05) & (prob > 0.5))
         np.testing.assert_array_equal(rows["tied_with_best"], expected_tied)
         # depth 1 loses on every split: P = 1 with the interval [1, 1]
-        assert table.loc["max_depth=1", ["prob_best_better", "low", "high"]].tolist() == [1.0, 1.0, 1.0]
+        assert table.loc[
+            "max_depth=1", ["prob_best_better", "low", "high"]
+        ].tolist() == [1.0, 1.0, 1.0]
         assert table.loc["max_depth=1", "decision"] == "better"
         assert table["tied_with_best"].tolist() == [True, True, True, True, False]
         assert (table["low"] <= table["prob_best_better"].fillna(0.5)).all()
@@ -191,7 +211,11 @@ class TestCandidatesTiedWithBest:
     def test_corrections(self, tree_search, correction):
         table = candidates_tied_with_best(tree_search, correction=correction).iloc[1:]
         method = {"bonferroni": "bonferroni", "fdr_bh": "fdr_bh"}.get(correction)
-        expected = table["p_value"] if method is None else multipletests(table["p_value"], method=method)[1]
+        expected = (
+            table["p_value"]
+            if method is None
+            else multipletests(table["p_value"], method=method)[1]
+        )
         np.testing.assert_allclose(table["p_adjusted"], expected)
 
     def test_reproducible(self, tree_search):
@@ -203,7 +227,10 @@ class TestCandidatesTiedWithBest:
         ("kwargs", "msg"),
         [
             ({"gamma": 0.4}, "`gamma` must be in (0.5, 1); got 0.4."),
-            ({"confidence": 95}, "`confidence` must be in (0, 1); got 95. Did you mean 0.95?"),
+            (
+                {"confidence": 95},
+                "`confidence` must be in (0, 1); got 95. Did you mean 0.95?",
+            ),
             ({"correction": "sidak"}, "`correction` must be one of"),
             ({"n_boot": 0}, "`n_boot` must be a positive int; got 0."),
         ],
@@ -217,15 +244,19 @@ class TestQuantileRefit:
     @pytest.mark.parametrize("q", [0.1, 0.5])
     def test_grid_search_matches_hand_computation(self, q):
         search = GridSearchCV(
-            DecisionTreeClassifier(random_state=0), {"max_depth": DEPTHS},
-            cv=OutOfBootstrap(n_splits=10, random_state=1), refit=quantile_refit(q),
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": DEPTHS},
+            cv=OutOfBootstrap(n_splits=10, random_state=1),
+            refit=quantile_refit(q),
         ).fit(X_IRIS, Y_IRIS)
         scores = _split_matrix(search.cv_results_)
         expected = int(np.argmax(np.quantile(scores, q, axis=1)))
         assert search.best_index_ == expected
         assert search.best_params_ == {"max_depth": DEPTHS[expected]}
         assert search.best_estimator_.get_params()["max_depth"] == DEPTHS[expected]
-        ref = DecisionTreeClassifier(random_state=0, max_depth=DEPTHS[expected]).fit(X_IRIS, Y_IRIS)
+        ref = DecisionTreeClassifier(random_state=0, max_depth=DEPTHS[expected]).fit(
+            X_IRIS, Y_IRIS
+        )
         np.testing.assert_array_equal(search.predict(X_IRIS), ref.predict(X_IRIS))
 
     def test_differs_from_mean_choice(self):
@@ -233,9 +264,18 @@ class TestQuantileRefit:
         cv_results = {
             "params": [{"m": "A"}, {"m": "B"}],
             "mean_test_score": np.array([0.80, 0.81]),
-            **{f"split{i}_test_score": np.array([a, b]) for i, (a, b) in enumerate(
-                [(0.78, 0.70), (0.79, 0.84), (0.80, 0.84), (0.81, 0.83), (0.82, 0.84)]
-            )},
+            **{
+                f"split{i}_test_score": np.array([a, b])
+                for i, (a, b) in enumerate(
+                    [
+                        (0.78, 0.70),
+                        (0.79, 0.84),
+                        (0.80, 0.84),
+                        (0.81, 0.83),
+                        (0.82, 0.84),
+                    ]
+                )
+            },
         }
         assert quantile_refit(0.1)(cv_results) == 0
         assert quantile_refit(0.9)(cv_results) == 1
@@ -244,7 +284,9 @@ class TestQuantileRefit:
         search = RandomizedSearchCV(
             DecisionTreeClassifier(random_state=0),
             {"min_samples_leaf": [1, 2, 5, 10, 20, 40]},
-            n_iter=4, random_state=0, cv=OutOfBootstrap(n_splits=8, random_state=0),
+            n_iter=4,
+            random_state=0,
+            cv=OutOfBootstrap(n_splits=8, random_state=0),
             refit=quantile_refit(0.25),
         ).fit(X_IRIS, Y_IRIS)
         scores = _split_matrix(search.cv_results_)
@@ -257,7 +299,9 @@ class TestQuantileRefit:
         search = clone(multi_search).set_params(refit=quantile_refit(0.1))
         with pytest.raises(ValueError, match=re.escape("is multi-metric")):
             search.fit(X_IRIS, Y_IRIS)
-        search.set_params(refit=quantile_refit(0.1, scoring="neg_log_loss")).fit(X_IRIS, Y_IRIS)
+        search.set_params(refit=quantile_refit(0.1, scoring="neg_log_loss")).fit(
+            X_IRIS, Y_IRIS
+        )
         scores = _split_matrix(search.cv_results_, "neg_log_loss")
         assert search.best_index_ == int(np.argmax(np.quantile(scores, 0.1, axis=1)))
 
@@ -272,11 +316,20 @@ class TestQuantileRefit:
 
     @pytest.mark.parametrize("q", [0, 1, 1.5, True])
     def test_bad_q(self, q):
-        with pytest.raises(ValueError, match=re.escape(f"`q` must be in (0, 1); got {q!r}.")):
+        with pytest.raises(
+            ValueError, match=re.escape(f"`q` must be in (0, 1); got {q!r}.")
+        ):
             quantile_refit(q)
 
 
-def _hand_simplest(scores, params, key, confidence=0.95, n_boot=20000, excluded=("better", "better, not meaningful")):
+def _hand_simplest(
+    scores,
+    params,
+    key,
+    confidence=0.95,
+    n_boot=20000,
+    excluded=("better", "better, not meaningful"),
+):
     """Independent computation: own paired bootstrap, own decision rule."""
     from skperf.stats import outperform_decision
 
@@ -289,7 +342,9 @@ def _hand_simplest(scores, params, key, confidence=0.95, n_boot=20000, excluded=
     low, high = np.quantile(boot, [(1 - confidence) / 2, (1 + confidence) / 2], axis=1)
     low, high = np.round(low, 12), np.clip(np.round(high, 12), 0, 1)
     decision = outperform_decision(low, high)
-    eligible = [i for i in range(len(params)) if decision[i] not in excluded or i == best]
+    eligible = [
+        i for i in range(len(params)) if decision[i] not in excluded or i == best
+    ]
     return min(eligible, key=lambda i: (key(params[i]), i)), low, high
 
 
@@ -298,7 +353,9 @@ class TestSimplestWithinBest:
         search = clone(tree_search).set_params(refit=simplest_within_best("max_depth"))
         search.fit(X_IRIS, Y_IRIS)
         scores = _split_matrix(search.cv_results_)
-        expected, low, _ = _hand_simplest(scores, search.cv_results_["params"], lambda p: p["max_depth"])
+        expected, low, _ = _hand_simplest(
+            scores, search.cv_results_["params"], lambda p: p["max_depth"]
+        )
         # no candidate sits on the 0.5 boundary, so an independent bootstrap agrees
         assert not np.any(np.isclose(low, 0.5) & (np.arange(5) != 2))
         assert search.best_index_ == expected == 1
@@ -310,27 +367,37 @@ class TestSimplestWithinBest:
     def test_breast_cancer_excludes_significantly_worse(self):
         # depth 2 is significantly worse than depth 4 here: the rule keeps 4
         search = GridSearchCV(
-            DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 4, 8]},
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [1, 2, 4, 8]},
             cv=OutOfBootstrap(n_splits=20, random_state=0),
             refit=simplest_within_best("max_depth"),
         ).fit(X_BC, Y_BC)
         scores = _split_matrix(search.cv_results_)
-        expected, _, _ = _hand_simplest(scores, search.cv_results_["params"], lambda p: p["max_depth"])
+        expected, _, _ = _hand_simplest(
+            scores, search.cv_results_["params"], lambda p: p["max_depth"]
+        )
         assert search.best_index_ == expected == 2
 
     def test_callable_complexity_and_randomized_search(self):
         # larger min_samples_leaf is simpler: the key is its negative
         search = RandomizedSearchCV(
             DecisionTreeClassifier(random_state=0),
-            {"min_samples_leaf": [1, 2, 5, 10, 20, 40]}, n_iter=5, random_state=0,
+            {"min_samples_leaf": [1, 2, 5, 10, 20, 40]},
+            n_iter=5,
+            random_state=0,
             cv=OutOfBootstrap(n_splits=15, random_state=0),
             refit=simplest_within_best(lambda p: -p["min_samples_leaf"]),
         ).fit(X_IRIS, Y_IRIS)
         params = search.cv_results_["params"]
         scores = _split_matrix(search.cv_results_)
-        expected, _, _ = _hand_simplest(scores, params, lambda p: -p["min_samples_leaf"])
+        expected, _, _ = _hand_simplest(
+            scores, params, lambda p: -p["min_samples_leaf"]
+        )
         assert search.best_index_ == expected
-        assert search.best_estimator_.min_samples_leaf == params[expected]["min_samples_leaf"]
+        assert (
+            search.best_estimator_.min_samples_leaf
+            == params[expected]["min_samples_leaf"]
+        )
 
     def test_exclude_meaningful_keeps_small_losses(self):
         # candidate 0 loses on 130 of 200 splits: P(best > it) = 0.65, with an
@@ -341,7 +408,10 @@ class TestSimplestWithinBest:
         cv_results = {
             "params": [{"k": 0}, {"k": 1}],
             "mean_test_score": np.array([worse.mean(), base.mean()]),
-            **{f"split{i}_test_score": np.array([worse[i], base[i]]) for i in range(200)},
+            **{
+                f"split{i}_test_score": np.array([worse[i], base[i]])
+                for i in range(200)
+            },
         }
         strict = simplest_within_best("k")
         loose = simplest_within_best("k", exclude="meaningful")
@@ -352,7 +422,10 @@ class TestSimplestWithinBest:
         cv_results = {
             "params": [{"k": 1}, {"k": 0}, {"k": 0}],
             "mean_test_score": np.zeros(3),
-            **{f"split{i}_test_score": np.array([0.9, 0.9, 0.9]) + 0.01 * i for i in range(6)},
+            **{
+                f"split{i}_test_score": np.array([0.9, 0.9, 0.9]) + 0.01 * i
+                for i in range(6)
+            },
         }
         refit = simplest_within_best("k")
         assert [refit(cv_results) for _ in range(3)] == [1, 1, 1]
@@ -364,7 +437,9 @@ class TestSimplestWithinBest:
         search.set_params(refit=simplest_within_best("max_depth", scoring="accuracy"))
         search.fit(X_IRIS, Y_IRIS)
         scores = _split_matrix(search.cv_results_, "accuracy")
-        expected, _, _ = _hand_simplest(scores, search.cv_results_["params"], lambda p: p["max_depth"])
+        expected, _, _ = _hand_simplest(
+            scores, search.cv_results_["params"], lambda p: p["max_depth"]
+        )
         assert search.best_index_ == expected
 
     def test_bad_complexity(self):
@@ -377,7 +452,9 @@ class TestSimplestWithinBest:
             "split0_test_score": np.array([0.1, 0.2]),
             "split1_test_score": np.array([0.1, 0.2]),
         }
-        with pytest.raises(ValueError, match=re.escape("`complexity`='alpha' is not a parameter")):
+        with pytest.raises(
+            ValueError, match=re.escape("`complexity`='alpha' is not a parameter")
+        ):
             refit(cv_results)
 
     def test_bad_arguments(self):
@@ -406,14 +483,18 @@ class _CountingSearch(GridSearchCV):
 class TestFixedSearch:
     def test_search_fitted_once(self):
         _CountingTree.n_fits = _CountingSearch.n_fits = 0
-        search = _CountingSearch(_CountingTree(random_state=0), {"max_depth": [1, 2, 3]}, cv=3)
+        search = _CountingSearch(
+            _CountingTree(random_state=0), {"max_depth": [1, 2, 3]}, cv=3
+        )
         est = fixed_search(search, X_IRIS, Y_IRIS)
         assert _CountingSearch.n_fits == 1
         assert _CountingTree.n_fits == 3 * 3 + 1  # candidates x folds + refit
         assert type(est) is _CountingTree
         assert est.get_params()["max_depth"] == search.best_params_["max_depth"]
         assert not hasattr(est, "tree_")
-        ev = RepeatedEvaluator(est, n_repeats=4, random_state=0, refit=False).fit(X_IRIS, Y_IRIS)
+        ev = RepeatedEvaluator(est, n_repeats=4, random_state=0, refit=False).fit(
+            X_IRIS, Y_IRIS
+        )
         assert _CountingSearch.n_fits == 1  # the search is not re-run
         assert _CountingTree.n_fits == 10 + 4
         assert ev.distribution_.n == 4
@@ -424,21 +505,29 @@ class TestFixedSearch:
         # every repeat and results_ records its choice
         _CountingSearch.n_fits = 0
         search = _CountingSearch(
-            DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 3]},
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [1, 2, 3]},
             cv=KFold(3, shuffle=True, random_state=0),
         )
-        ev = RepeatedEvaluator(search, n_repeats=4, random_state=0, refit=False).fit(X_IRIS, Y_IRIS)
+        ev = RepeatedEvaluator(search, n_repeats=4, random_state=0, refit=False).fit(
+            X_IRIS, Y_IRIS
+        )
         assert _CountingSearch.n_fits == 4
         assert len(ev.results_["best_params"]) == 4
         assert all(set(p) == {"max_depth"} for p in ev.results_["best_params"])
 
     def test_noisy_grid_choice_varies_per_repeat(self):
         search = NoisyGridSearchCV(
-            DecisionTreeClassifier(random_state=0), {"ccp_alpha": [0.001, 0.01, 0.1]},
+            DecisionTreeClassifier(random_state=0),
+            {"ccp_alpha": [0.001, 0.01, 0.1]},
             cv=KFold(3, shuffle=True, random_state=0),
         )
         ev = RepeatedEvaluator(
-            search, n_repeats=4, vary=["search"], random_state=0, refit=False,
+            search,
+            n_repeats=4,
+            vary=["search"],
+            random_state=0,
+            refit=False,
         ).fit(X_IRIS, Y_IRIS)
         chosen = [p["ccp_alpha"] for p in ev.results_["best_params"]]
         assert len(set(chosen)) == 4  # perturbed grids: a different value every repeat

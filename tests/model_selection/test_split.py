@@ -110,7 +110,9 @@ class TestProperties:
                 assert np.intersect1d(groups[train], groups[test]).size == 0
                 # test = every row of every group never drawn
                 oob = np.setdiff1d(np.arange(15), groups[train])
-                np.testing.assert_array_equal(test, np.flatnonzero(np.isin(groups, oob)))
+                np.testing.assert_array_equal(
+                    test, np.flatnonzero(np.isin(groups, oob))
+                )
             else:
                 # test = every row never drawn (no test_size)
                 np.testing.assert_array_equal(test, np.setdiff1d(np.arange(60), train))
@@ -124,12 +126,14 @@ class TestProperties:
 
     def test_sizes(self):
         X = np.zeros((100, 1))
-        for train, test in OutOfBootstrap(5, train_size=0.5, test_size=20,
-                                          random_state=0).split(X):
+        for train, test in OutOfBootstrap(
+            5, train_size=0.5, test_size=20, random_state=0
+        ).split(X):
             assert (train.size, test.size) == (50, 20)
             assert np.intersect1d(train, test).size == 0
-        for train, test in OutOfBootstrap(5, train_size=30, test_size=0.25,
-                                          random_state=0).split(X):
+        for train, test in OutOfBootstrap(
+            5, train_size=30, test_size=0.25, random_state=0
+        ).split(X):
             assert (train.size, test.size) == (30, 25)
 
     def test_stratified_class_counts(self, global_random_seed):
@@ -140,8 +144,9 @@ class TestProperties:
             np.testing.assert_array_equal(np.bincount(y[train]), [40, 15, 5])
             assert np.unique(y[test]).size >= 2
             np.testing.assert_array_equal(test, np.setdiff1d(np.arange(60), train))
-        cv = StratifiedOutOfBootstrap(10, train_size=30, test_size=12,
-                                      random_state=global_random_seed)
+        cv = StratifiedOutOfBootstrap(
+            10, train_size=30, test_size=12, random_state=global_random_seed
+        )
         for train, test in cv.split(X, y):
             # 1 per class + 27 shared 40:15:5 -> 18, 6.75, 2.25 -> 18, 7, 2
             np.testing.assert_array_equal(np.bincount(y[train]), [19, 8, 3])
@@ -201,11 +206,14 @@ class TestProperties:
     def test_out_of_bag_fraction(self):
         # E[|test|] / n = (1 - 1/n)^n, 0.3660 for n = 100
         n, n_splits = 100, 2000
-        sizes = np.array([
-            te.size for _, te in OutOfBootstrap(n_splits, random_state=0).split(
-                np.zeros((n, 1))
-            )
-        ])
+        sizes = np.array(
+            [
+                te.size
+                for _, te in OutOfBootstrap(n_splits, random_state=0).split(
+                    np.zeros((n, 1))
+                )
+            ]
+        )
         expected = (1 - 1 / n) ** n
         # sd of |test|/n for one split is about 0.048; of the mean 0.0011
         assert abs(sizes.mean() / n - expected) < 0.004
@@ -225,17 +233,23 @@ class TestRedraw:
         with pytest.raises(ValueError, match=re.escape(msg)):
             next(cv.split(np.zeros((3, 1))))
         with pytest.raises(ValueError, match="no 2 rows in the out-of-bag"):
-            next(OutOfBootstrap(1, test_size=2, train_size=20,
-                                random_state=0).split(np.zeros((3, 1))))
+            next(
+                OutOfBootstrap(1, test_size=2, train_size=20, random_state=0).split(
+                    np.zeros((3, 1))
+                )
+            )
 
     def test_stratified_single_class_test_redrawn(self):
         # 2 members of class 1: often both drawn -> single-class test set
         y = np.r_[np.zeros(10), np.ones(2)].astype(int)
-        tests = [te for _, te in StratifiedOutOfBootstrap(
-            100, random_state=0).split(y, y)]
+        tests = [
+            te for _, te in StratifiedOutOfBootstrap(100, random_state=0).split(y, y)
+        ]
         assert all(np.unique(y[te]).size == 2 for te in tests)
         with pytest.raises(ValueError, match=re.escape("class counts [10, 2]")):
-            next(StratifiedOutOfBootstrap(1, train_size=200, random_state=0).split(y, y))
+            next(
+                StratifiedOutOfBootstrap(1, train_size=200, random_state=0).split(y, y)
+            )
 
     def test_stratified_test_size_too_small(self):
         y = np.r_[np.zeros(10), np.ones(2)].astype(int)
@@ -260,20 +274,32 @@ class TestSklearnIntegration:
     @pytest.mark.parametrize("cls", SPLITTERS)
     def test_cross_val_score(self, data, cls):
         X, y, groups = data
-        a = cross_val_score(GaussianNB(), X, y, groups=groups, cv=cls(7, random_state=0))
-        b = cross_val_score(GaussianNB(), X, y, groups=groups, cv=cls(7, random_state=0))
+        a = cross_val_score(
+            GaussianNB(), X, y, groups=groups, cv=cls(7, random_state=0)
+        )
+        b = cross_val_score(
+            GaussianNB(), X, y, groups=groups, cv=cls(7, random_state=0)
+        )
         assert a.shape == (7,)
         np.testing.assert_array_equal(a, b)
         assert np.all((a > 0.5) & (a <= 1))
         # scores equal a hand loop over the splits
-        ref = [GaussianNB().fit(X[tr], y[tr]).score(X[te], y[te])
-               for tr, te in cls(7, random_state=0).split(X, y, groups)]
+        ref = [
+            GaussianNB().fit(X[tr], y[tr]).score(X[te], y[te])
+            for tr, te in cls(7, random_state=0).split(X, y, groups)
+        ]
         np.testing.assert_allclose(a, ref)
 
     def test_cross_validate(self, data):
         X, y, _ = data
-        res = cross_validate(GaussianNB(), X, y, cv=OutOfBootstrap(6, random_state=1),
-                             return_train_score=True, return_indices=True)
+        res = cross_validate(
+            GaussianNB(),
+            X,
+            y,
+            cv=OutOfBootstrap(6, random_state=1),
+            return_train_score=True,
+            return_indices=True,
+        )
         assert res["test_score"].shape == (6,)
         for tr in res["indices"]["train"]:
             assert tr.size == 80
@@ -284,14 +310,17 @@ class TestSklearnIntegration:
         X, y, _ = data
         grid = {"max_depth": [1, 2, 3]}
         searches = [
-            GridSearchCV(DecisionTreeClassifier(random_state=0), grid,
-                         cv=StratifiedOutOfBootstrap(4, random_state=0)).fit(X, y)
+            GridSearchCV(
+                DecisionTreeClassifier(random_state=0),
+                grid,
+                cv=StratifiedOutOfBootstrap(4, random_state=0),
+            ).fit(X, y)
             for _ in range(2)
         ]
         r0 = searches[0].cv_results_
-        assert [k for k in r0 if k.startswith("split") and k.endswith("test_score")] == [
-            f"split{i}_test_score" for i in range(4)
-        ]
+        assert [
+            k for k in r0 if k.startswith("split") and k.endswith("test_score")
+        ] == [f"split{i}_test_score" for i in range(4)]
         np.testing.assert_array_equal(
             r0["mean_test_score"], searches[1].cv_results_["mean_test_score"]
         )
@@ -301,32 +330,54 @@ class TestSklearnIntegration:
         X, y, _ = data
         dist = {"max_depth": stats.randint(1, 6)}
         res = [
-            RandomizedSearchCV(DecisionTreeClassifier(random_state=0), dist, n_iter=3,
-                               cv=OutOfBootstrap(3, random_state=0),
-                               random_state=0).fit(X, y).cv_results_
+            RandomizedSearchCV(
+                DecisionTreeClassifier(random_state=0),
+                dist,
+                n_iter=3,
+                cv=OutOfBootstrap(3, random_state=0),
+                random_state=0,
+            )
+            .fit(X, y)
+            .cv_results_
             for _ in range(2)
         ]
         assert res[0]["mean_test_score"].shape == (3,)
-        np.testing.assert_array_equal(res[0]["mean_test_score"], res[1]["mean_test_score"])
+        np.testing.assert_array_equal(
+            res[0]["mean_test_score"], res[1]["mean_test_score"]
+        )
 
     def test_learning_curve(self, data):
         X, y, _ = data
         sizes, train_scores, test_scores = learning_curve(
-            GaussianNB(), X, y, cv=OutOfBootstrap(4, random_state=0),
+            GaussianNB(),
+            X,
+            y,
+            cv=OutOfBootstrap(4, random_state=0),
             train_sizes=[0.25, 0.5, 1.0],
         )
         # fractions of the bootstrap training set (80 draws with replacement)
         np.testing.assert_array_equal(sizes, [20, 40, 80])
         assert test_scores.shape == train_scores.shape == (3, 4)
-        again = learning_curve(GaussianNB(), X, y, cv=OutOfBootstrap(4, random_state=0),
-                               train_sizes=[0.25, 0.5, 1.0])[2]
+        again = learning_curve(
+            GaussianNB(),
+            X,
+            y,
+            cv=OutOfBootstrap(4, random_state=0),
+            train_sizes=[0.25, 0.5, 1.0],
+        )[2]
         np.testing.assert_array_equal(test_scores, again)
 
     def test_permutation_test_score(self, data):
         X, y, _ = data
         runs = [
-            permutation_test_score(GaussianNB(), X, y, cv=OutOfBootstrap(3, random_state=0),
-                                   n_permutations=9, random_state=0)
+            permutation_test_score(
+                GaussianNB(),
+                X,
+                y,
+                cv=OutOfBootstrap(3, random_state=0),
+                n_permutations=9,
+                random_state=0,
+            )
             for _ in range(2)
         ]
         score, perm_scores, pvalue = runs[0]

@@ -28,8 +28,12 @@ class _Images(HTMLParser):
 def _run(*args, cwd):
     env = dict(os.environ, PYTHONWARNINGS="ignore")
     return subprocess.run(
-        [sys.executable, "-m", "skperf", *args], cwd=cwd, capture_output=True,
-        text=True, env=env, timeout=300,
+        [sys.executable, "-m", "skperf", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
 
 
@@ -44,8 +48,9 @@ def _table_rows(stdout):
 
 @pytest.fixture
 def csv_file(tmp_path):
-    X, y = make_classification(n_samples=120, n_features=4, n_informative=3,
-                               n_redundant=0, random_state=0)
+    X, y = make_classification(
+        n_samples=120, n_features=4, n_informative=3, n_redundant=0, random_state=0
+    )
     frame = pd.DataFrame(X, columns=["f1", "f2", "f3", "f4"])
     frame["label"] = np.where(y == 1, "yes", "no")
     path = tmp_path / "data.csv"
@@ -54,8 +59,16 @@ def csv_file(tmp_path):
 
 
 def test_default_run_end_to_end(tmp_path):
-    res = _run("report", "--n-repeats", "3", "--random-state", "0", "--n-jobs", "1",
-               cwd=tmp_path)
+    res = _run(
+        "report",
+        "--n-repeats",
+        "3",
+        "--random-state",
+        "0",
+        "--n-jobs",
+        "1",
+        cwd=tmp_path,
+    )
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "breast cancer" in out
@@ -82,12 +95,30 @@ def test_default_run_end_to_end(tmp_path):
 def test_csv_run_end_to_end(tmp_path, csv_file):
     out_path = tmp_path / "out.html"
     res = _run(
-        "report", "--data", str(csv_file), "--target", "label",
-        "--model", "lr=sklearn.linear_model.LogisticRegression",
-        "--model", "dummy=sklearn.dummy.DummyClassifier",
-        "--scoring", "accuracy", "--n-repeats", "10", "--random-state", "1",
-        "--n-jobs", "1", "--correction", "bonferroni", "--confidence", "0.9",
-        "--out", str(out_path), cwd=tmp_path,
+        "report",
+        "--data",
+        str(csv_file),
+        "--target",
+        "label",
+        "--model",
+        "lr=sklearn.linear_model.LogisticRegression",
+        "--model",
+        "dummy=sklearn.dummy.DummyClassifier",
+        "--scoring",
+        "accuracy",
+        "--n-repeats",
+        "10",
+        "--random-state",
+        "1",
+        "--n-jobs",
+        "1",
+        "--correction",
+        "bonferroni",
+        "--confidence",
+        "0.9",
+        "--out",
+        str(out_path),
+        cwd=tmp_path,
     )
     assert res.returncode == 0, res.stderr
     assert "data.csv (target 'label'): 120 samples, 4 features" in res.stdout
@@ -104,11 +135,25 @@ def test_csv_run_end_to_end(tmp_path, csv_file):
 
 
 def test_reproducible_in_process(csv_file, capsys):
-    args = ["report", "--data", str(csv_file), "--target", "label",
-            "--model", "tree=sklearn.tree.DecisionTreeClassifier",
-            "--model", "lr=sklearn.linear_model.LogisticRegression",
-            "--n-repeats", "4", "--random-state", "7", "--n-jobs", "1",
-            "--out", os.devnull]
+    args = [
+        "report",
+        "--data",
+        str(csv_file),
+        "--target",
+        "label",
+        "--model",
+        "tree=sklearn.tree.DecisionTreeClassifier",
+        "--model",
+        "lr=sklearn.linear_model.LogisticRegression",
+        "--n-repeats",
+        "4",
+        "--random-state",
+        "7",
+        "--n-jobs",
+        "1",
+        "--out",
+        os.devnull,
+    ]
     assert main(args) == 0
     first = _table_rows(capsys.readouterr().out)
     assert main(args) == 0
@@ -119,22 +164,48 @@ def test_reproducible_in_process(csv_file, capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--data", "missing.csv", "--target", "y"], "data file not found: missing.csv"),
-        (["--data", "{csv}", "--target", "nope"],
-         "target column 'nope' not found in {csv}; columns are: f1, f2, f3, f4, label"),
+        (
+            ["--data", "missing.csv", "--target", "y"],
+            "data file not found: missing.csv",
+        ),
+        (
+            ["--data", "{csv}", "--target", "nope"],
+            "target column 'nope' not found in {csv}; columns are: f1, f2, f3, f4, label",
+        ),
         (["--data", "{csv}"], "--target COLUMN is required with --data"),
         (["--target", "y"], "--target needs --data CSV"),
-        (["--model", "x=sklearn.nothing.Here"],
-         ("--model x: unknown model path 'sklearn.nothing.Here' (cannot import module "
-         "'sklearn.nothing'")),
-        (["--model", "x=sklearn.linear_model.Nope"],
-         ("--model x: unknown model path 'sklearn.linear_model.Nope' (module "
-         "'sklearn.linear_model' has no attribute 'Nope')")),
-        (["--model", "x=os.path.join"], "--model x: 'os.path.join' is not an estimator class"),
-        (["--model", "x"], "--model must look like NAME=dotted.path.Estimator; got 'x'"),
+        (
+            ["--model", "x=sklearn.nothing.Here"],
+            (
+                "--model x: unknown model path 'sklearn.nothing.Here' (cannot import module "
+                "'sklearn.nothing'"
+            ),
+        ),
+        (
+            ["--model", "x=sklearn.linear_model.Nope"],
+            (
+                "--model x: unknown model path 'sklearn.linear_model.Nope' (module "
+                "'sklearn.linear_model' has no attribute 'Nope')"
+            ),
+        ),
+        (
+            ["--model", "x=os.path.join"],
+            "--model x: 'os.path.join' is not an estimator class",
+        ),
+        (
+            ["--model", "x"],
+            "--model must look like NAME=dotted.path.Estimator; got 'x'",
+        ),
         (["--model", "x=__import__('os')"], "is not a dotted path"),
-        (["--model", "a=sklearn.dummy.DummyClassifier", "--model", "a=sklearn.dummy.DummyClassifier"],
-         "--model name 'a' given twice"),
+        (
+            [
+                "--model",
+                "a=sklearn.dummy.DummyClassifier",
+                "--model",
+                "a=sklearn.dummy.DummyClassifier",
+            ],
+            "--model name 'a' given twice",
+        ),
         (["--scoring", "acuracy"], "unknown --scoring 'acuracy'"),
         (["--confidence", "95"], "Did you mean 0.95?"),
         (["--gamma", "0.3"], "must be in (0.5, 1)"),
@@ -152,16 +223,22 @@ def test_errors_are_one_line(args, message, csv_file, capsys):
 
 
 def test_non_numeric_features_named(tmp_path, capsys):
-    frame = pd.DataFrame({
-        "num": np.arange(40.0), "color": ["red", "blue"] * 20,
-        "city": ["a", "b", "c", "d"] * 10, "target": [0, 1] * 20,
-    })
+    frame = pd.DataFrame(
+        {
+            "num": np.arange(40.0),
+            "color": ["red", "blue"] * 20,
+            "city": ["a", "b", "c", "d"] * 10,
+            "target": [0, 1] * 20,
+        }
+    )
     path = tmp_path / "mixed.csv"
     frame.to_csv(path, index=False)
     assert main(["report", "--data", str(path), "--target", "target"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("skperf report: error: model 'logistic_regression' (Pipeline) "
-                          "cannot take the non-numeric feature column(s) color, city")
+    assert err.startswith(
+        "skperf report: error: model 'logistic_regression' (Pipeline) "
+        "cannot take the non-numeric feature column(s) color, city"
+    )
     assert err.count("\n") == 1
 
 

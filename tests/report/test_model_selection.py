@@ -88,7 +88,8 @@ class TestModelSelectionReport:
         raw = [report.comparisons["b", n].p_value for n in others]
         assert [report.p_values[n] for n in others] == raw
         np.testing.assert_allclose(
-            [report.p_adjusted[n] for n in others], correct_pvalues(raw, correction="holm")
+            [report.p_adjusted[n] for n in others],
+            correct_pvalues(raw, correction="holm"),
         )
         assert report.p_adjusted["d"] > 0.05
         assert report.p_adjusted["a"] < 0.05
@@ -104,7 +105,9 @@ class TestModelSelectionReport:
             assert row["mean"] == pytest.approx(dist.mean(), rel=1e-15)
             assert row["sd"] == pytest.approx(np.std(dist.scores, ddof=1), rel=1e-12)
             ci = dist.mean_ci(confidence=0.95)
-            assert (row["mean_low"], row["mean_high"]) == pytest.approx((ci.low, ci.high))
+            assert (row["mean_low"], row["mean_high"]) == pytest.approx(
+                (ci.low, ci.high)
+            )
             assert row["mean_method"] == "t"
             qci = dist.quantile_ci([0.1, 0.5, 0.9], random_state=0)
             for i, q in enumerate(["q0.1", "q0.5", "q0.9"]):
@@ -118,7 +121,10 @@ class TestModelSelectionReport:
             c = report.comparisons["b", name]
             row = frame.loc[name]
             assert row["p_best_better"] == c.estimate
-            assert (row["p_best_better_low"], row["p_best_better_high"]) == (c.low, c.high)
+            assert (row["p_best_better_low"], row["p_best_better_high"]) == (
+                c.low,
+                c.high,
+            )
             assert row["decision"] == c.decision
             assert row["p_adjusted"] == report.p_adjusted[name]
             assert row["mean_difference"] == pytest.approx(
@@ -153,15 +159,22 @@ class TestModelSelectionReport:
         rng = np.random.default_rng(3)
         n, seeds = 20, {"split": np.arange(20)}
         base = rng.normal(0.9, 0.02, n)
-        d = {"best": PerformanceDistribution(base + 0.003 + rng.normal(0, 0.006, n), seeds=seeds)}
+        d = {
+            "best": PerformanceDistribution(
+                base + 0.003 + rng.normal(0, 0.006, n), seeds=seeds
+            )
+        }
         for k in range(5):
-            d[f"m{k}"] = PerformanceDistribution(base + rng.normal(0, 0.006, n), seeds=seeds)
+            d[f"m{k}"] = PerformanceDistribution(
+                base + rng.normal(0, 0.006, n), seeds=seeds
+            )
         tied = {}
         for correction in [None, "fdr_bh", "holm", "bonferroni"]:
             r = ModelSelectionReport(d, correction=correction, random_state=0)
             assert r.best == "best"
             alpha_ok = {
-                name for name, p in r.p_adjusted.items()
+                name
+                for name, p in r.p_adjusted.items()
                 if not (p < 0.05 and r.comparisons["best", name].estimate > 0.5)
             }
             assert set(r.tied_with_best) == alpha_ok | {"best"}
@@ -177,7 +190,9 @@ class TestModelSelectionReport:
         groups = np.repeat(np.arange(10), 3)  # 10 repeats of 3 folds
         seeds = {"split": groups}
         dists = {
-            name: PerformanceDistribution(rng.normal(mu, 0.02, 30), groups=groups, seeds=seeds)
+            name: PerformanceDistribution(
+                rng.normal(mu, 0.02, 30), groups=groups, seeds=seeds
+            )
             for name, mu in [("a", 0.9), ("b", 0.8)]
         }
         r = ModelSelectionReport(dists, random_state=0)
@@ -185,7 +200,9 @@ class TestModelSelectionReport:
             assert r.raw_distributions[name].n == 30
             agg = r.distributions[name]
             assert agg.n == 10
-            np.testing.assert_allclose(agg.scores, raw.scores.reshape(10, 3).mean(axis=1))
+            np.testing.assert_allclose(
+                agg.scores, raw.scores.reshape(10, 3).mean(axis=1)
+            )
         assert r.comparisons["a", "b"].n_self == 10
         assert r.comparisons["a", "b"].paired
         assert r.to_frame().loc["a", "n"] == 10
@@ -214,10 +231,17 @@ class TestModelSelectionReport:
         ("kwargs", "err", "msg"),
         [
             ({"gamma": 0.4}, ValueError, "`gamma` must be in (0.5, 1)"),
-            ({"gamma": "x"}, TypeError, "`gamma` must be a float in (0.5, 1); got 'x'."),
+            (
+                {"gamma": "x"},
+                TypeError,
+                "`gamma` must be a float in (0.5, 1); got 'x'.",
+            ),
             ({"confidence": 95}, ValueError, "Did you mean 0.95?"),
-            ({"correction": "sidak"}, ValueError,
-             "`correction` must be one of ('holm', 'bonferroni', 'fdr_bh', None); got 'sidak'."),
+            (
+                {"correction": "sidak"},
+                ValueError,
+                "`correction` must be one of ('holm', 'bonferroni', 'fdr_bh', None); got 'sidak'.",
+            ),
             ({"n_boot": 0}, ValueError, "`n_boot` must be a positive int; got 0."),
         ],
     )
@@ -228,7 +252,9 @@ class TestModelSelectionReport:
     def test_bad_distributions(self):
         with pytest.raises(TypeError, match="non-empty dict of model name"):
             ModelSelectionReport({})
-        with pytest.raises(TypeError, match=re.escape("Model names must be str; got 1.")):
+        with pytest.raises(
+            TypeError, match=re.escape("Model names must be str; got 1.")
+        ):
             ModelSelectionReport({1: [0.1, 0.2]})
         mixed = {
             "a": PerformanceDistribution([1.0, 2.0]),
@@ -258,7 +284,10 @@ class TestRendering:
             assert f"{frame.loc[name, 'mean']:.3f}" in line
         assert "| no significant difference |" in rows["d"]
         assert "holm" in md
-        assert "Not significantly worse than b after holm correction at level 0.05: d." in md
+        assert (
+            "Not significantly worse than b after holm correction at level 0.05: d."
+            in md
+        )
 
     def test_markdown_escapes_pipes(self):
         d = {"a|b": PerformanceDistribution([0.1, 0.2, 0.3])}
@@ -277,8 +306,15 @@ class TestRendering:
         png = base64.b64decode(parsed.imgs[0].split(",", 1)[1])
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         text = " ".join(parsed.text)
-        for key in ["confidence", "0.95", "gamma", "0.75", "holm",
-                    "bootstrap seed entropy", "scores per model (n)"]:
+        for key in [
+            "confidence",
+            "0.95",
+            "gamma",
+            "0.75",
+            "holm",
+            "bootstrap seed entropy",
+            "scores per model (n)",
+        ]:
             assert key in text
         frame = report.to_frame()
         assert f"{frame.loc['a', 'mean']:.3f}" in text
@@ -325,7 +361,9 @@ class TestRendering:
         assert labels == ["b *", "d *", "a", "c"]  # tied starred
         np.testing.assert_array_equal(ax0.get_yticks(), [3, 2, 1, 0])  # best on top
         image = ax1.get_images()[0].get_array()
-        np.testing.assert_allclose(np.ma.filled(image, np.nan), report.prob_matrix().to_numpy())
+        np.testing.assert_allclose(
+            np.ma.filled(image, np.nan), report.prob_matrix().to_numpy()
+        )
 
     def test_repr(self, report):
         assert repr(report) == (
@@ -336,8 +374,9 @@ class TestRendering:
 
 @pytest.fixture(scope="module")
 def data():
-    return make_classification(n_samples=150, n_features=5, n_informative=3,
-                               random_state=0)
+    return make_classification(
+        n_samples=150, n_features=5, n_informative=3, random_state=0
+    )
 
 
 @pytest.fixture(scope="module")
@@ -365,9 +404,15 @@ class TestCompareModels:
 
     def test_same_scores_as_separate_evaluations(self, fitted, data):
         X, y = data
-        ev = RepeatedEvaluator(DecisionTreeClassifier(max_depth=3), n_repeats=8,
-                               random_state=3, refit=False).fit(X, y)
-        np.testing.assert_allclose(fitted.distributions["tree"].scores, ev.distribution_.scores)
+        ev = RepeatedEvaluator(
+            DecisionTreeClassifier(max_depth=3),
+            n_repeats=8,
+            random_state=3,
+            refit=False,
+        ).fit(X, y)
+        np.testing.assert_allclose(
+            fitted.distributions["tree"].scores, ev.distribution_.scores
+        )
         np.testing.assert_allclose(
             fitted.distributions["tree"].scores,
             fitted.evaluators["tree"].results_["test_score"].to_numpy(),
@@ -392,26 +437,55 @@ class TestCompareModels:
     def test_random_state_none_is_shared_and_recorded(self, data):
         X, y = data
         r = compare_models(
-            {"a": DecisionTreeClassifier(max_depth=2), "b": DummyClassifier()}, X, y,
-            n_repeats=3, n_boot=200,
+            {"a": DecisionTreeClassifier(max_depth=2), "b": DummyClassifier()},
+            X,
+            y,
+            n_repeats=3,
+            n_boot=200,
         )
         entropy = r.settings["random_state"]
         assert isinstance(entropy, int)
         assert {ev.random_state_ for ev in r.evaluators.values()} == {entropy}
         again = compare_models(
-            {"a": DecisionTreeClassifier(max_depth=2), "b": DummyClassifier()}, X, y,
-            n_repeats=3, n_boot=200, random_state=entropy,
+            {"a": DecisionTreeClassifier(max_depth=2), "b": DummyClassifier()},
+            X,
+            y,
+            n_repeats=3,
+            n_boot=200,
+            random_state=entropy,
         )
-        np.testing.assert_array_equal(r.distributions["a"].scores, again.distributions["a"].scores)
+        np.testing.assert_array_equal(
+            r.distributions["a"].scores, again.distributions["a"].scores
+        )
         assert r.comparisons["a", "b"].low == again.comparisons["a", "b"].low
 
     @pytest.mark.parametrize(
         ("estimators", "kwargs", "err", "msg"),
         [
-            ([LogisticRegression()], {}, TypeError, "`estimators` must be a non-empty dict"),
-            ({"x": "not a model"}, {}, TypeError, "`estimators['x']` must be an estimator"),
-            ({"x": DummyClassifier()}, {"gamma": 2}, ValueError, "`gamma` must be in (0.5, 1)"),
-            ({"x": DummyClassifier()}, {"correction": "BH"}, ValueError, "`correction` must be one of"),
+            (
+                [LogisticRegression()],
+                {},
+                TypeError,
+                "`estimators` must be a non-empty dict",
+            ),
+            (
+                {"x": "not a model"},
+                {},
+                TypeError,
+                "`estimators['x']` must be an estimator",
+            ),
+            (
+                {"x": DummyClassifier()},
+                {"gamma": 2},
+                ValueError,
+                "`gamma` must be in (0.5, 1)",
+            ),
+            (
+                {"x": DummyClassifier()},
+                {"correction": "BH"},
+                ValueError,
+                "`correction` must be one of",
+            ),
         ],
     )
     def test_bad_input(self, data, estimators, kwargs, err, msg):

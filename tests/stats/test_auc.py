@@ -50,7 +50,11 @@ class TestPublishedNumbers:
 
     @pytest.mark.parametrize(
         ("marker", "var"),
-        [("wfns", 0.00146991470882363), ("ndka", 0.0031908105493913), ("s100b", 0.00266868245717244)],
+        [
+            ("wfns", 0.00146991470882363),
+            ("ndka", 0.0031908105493913),
+            ("s100b", 0.00266868245717244),
+        ],
     )
     def test_variance_from_proc_tests(self, asah, marker, var):
         # pROC tests/testthat/test-var.R
@@ -62,8 +66,22 @@ class TestPublishedNumbers:
     @pytest.mark.parametrize(
         ("a", "b", "z", "p", "low", "high"),
         [
-            ("wfns", "s100b", 2.20898359144091, 0.0271757822291882, 0.0104061769564846, 0.174214419249478),
-            ("wfns", "ndka", 2.79777591868904, 0.00514557970691098, 0.0634011709339876, 0.3600405634833566),
+            (
+                "wfns",
+                "s100b",
+                2.20898359144091,
+                0.0271757822291882,
+                0.0104061769564846,
+                0.174214419249478,
+            ),
+            (
+                "wfns",
+                "ndka",
+                2.79777591868904,
+                0.00514557970691098,
+                0.0634011709339876,
+                0.3600405634833566,
+            ),
         ],
     )
     def test_paired_roc_test(self, asah, a, b, z, p, low, high):
@@ -97,7 +115,9 @@ class TestDeLong:
         assert auc[0] == pytest.approx(a_ref, abs=1e-14)
         np.testing.assert_allclose(v10[0], v10_ref, atol=1e-14)
         np.testing.assert_allclose(v01[0], v01_ref, atol=1e-14)
-        var_ref = v10_ref.var(ddof=1) / v10_ref.size + v01_ref.var(ddof=1) / v01_ref.size
+        var_ref = (
+            v10_ref.var(ddof=1) / v10_ref.size + v01_ref.var(ddof=1) / v01_ref.size
+        )
         ci = roc_auc_ci(y, s)
         half = stats.norm.ppf(0.975) * np.sqrt(var_ref)
         assert ci.high - ci.estimate == pytest.approx(half, rel=1e-12)
@@ -111,11 +131,14 @@ class TestDeLong:
         _, va10, va01 = _placements_quadratic(y, a)
         _, vb10, vb01 = _placements_quadratic(y, b)
         var = (
-            np.var(va10 - vb10, ddof=1) / va10.size + np.var(va01 - vb01, ddof=1) / va01.size
+            np.var(va10 - vb10, ddof=1) / va10.size
+            + np.var(va01 - vb01, ddof=1) / va01.size
         )
         res = delong_paired(y, a, b)
         assert res.var == pytest.approx(var, rel=1e-12)
-        assert res.estimate == pytest.approx(roc_auc_score(y, a) - roc_auc_score(y, b), abs=1e-14)
+        assert res.estimate == pytest.approx(
+            roc_auc_score(y, a) - roc_auc_score(y, b), abs=1e-14
+        )
 
     def test_clipped_and_perfect_separation(self):
         y = np.r_[np.zeros(10, int), np.ones(10, int)]
@@ -169,15 +192,22 @@ class TestHanleyMcNeil:
 
 class TestBadInput:
     def test_one_class(self):
-        with pytest.raises(ValueError, match=re.escape("ROC AUC needs both classes in `y_true`; got only class 1")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("ROC AUC needs both classes in `y_true`; got only class 1"),
+        ):
             roc_auc_ci(np.ones(5, int), np.arange(5.0))
 
     def test_non_binary(self):
-        with pytest.raises(ValueError, match=re.escape("`y_true` must hold binary labels 0/1")):
+        with pytest.raises(
+            ValueError, match=re.escape("`y_true` must hold binary labels 0/1")
+        ):
             roc_auc_ci([0, 1, 2], [0.1, 0.2, 0.3])
 
     def test_length(self):
-        with pytest.raises(ValueError, match=re.escape("with n = len(y_true) = 3; got shape (2,)")):
+        with pytest.raises(
+            ValueError, match=re.escape("with n = len(y_true) = 3; got shape (2,)")
+        ):
             roc_auc_ci([0, 1, 1], [0.1, 0.2])
 
     def test_nan(self):
@@ -185,9 +215,14 @@ class TestBadInput:
             roc_auc_ci([0, 1, 1], [0.1, np.nan, 0.3])
 
     def test_method(self):
-        with pytest.raises(ValueError, match=re.escape("`method` must be one of ['delong', 'hanley-mcneil']")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`method` must be one of ['delong', 'hanley-mcneil']"),
+        ):
             roc_auc_ci([0, 1], [0.1, 0.2], method="bootstrap")
 
     def test_paired_shapes(self):
-        with pytest.raises(ValueError, match=re.escape("must be 1-D of the same length")):
+        with pytest.raises(
+            ValueError, match=re.escape("must be 1-D of the same length")
+        ):
             delong_paired([0, 1, 1], [0.1, 0.2, 0.3], [0.1, 0.2])

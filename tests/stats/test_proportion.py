@@ -32,7 +32,9 @@ class TestProportionCI:
         np.testing.assert_array_equal(ci.estimate, k / n)
 
     @pytest.mark.parametrize("method", ["wilson", "clopper-pearson"])
-    @pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (10, 10), (45, 50), (1, 1000)])
+    @pytest.mark.parametrize(
+        ("k", "n"), [(0, 10), (3, 10), (10, 10), (45, 50), (1, 1000)]
+    )
     def test_equals_scipy_binomtest(self, method, k, n):
         scipy_method = {"wilson": "wilson", "clopper-pearson": "exact"}[method]
         ref = stats.binomtest(k, n).proportion_ci(0.95, method=scipy_method)
@@ -47,7 +49,9 @@ class TestProportionCI:
         center = (p + z**2 / (2 * n)) / (1 + z**2 / n)
         half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
         ci = proportion_ci(45, 50)
-        assert (ci.low, ci.high) == pytest.approx((center - half, center + half), abs=1e-15)
+        assert (ci.low, ci.high) == pytest.approx(
+            (center - half, center + half), abs=1e-15
+        )
         assert isinstance(ci.low, float)
         assert ci.n == 50
 
@@ -97,7 +101,9 @@ class TestProportionCI:
     def test_wald_is_clipped(self):
         ci = proportion_ci(1, 20, method="wald")
         assert ci.low == 0.0
-        assert ci.high == pytest.approx(0.05 + 1.959963984540054 * np.sqrt(0.05 * 0.95 / 20))
+        assert ci.high == pytest.approx(
+            0.05 + 1.959963984540054 * np.sqrt(0.05 * 0.95 / 20)
+        )
 
     @pytest.mark.parametrize(
         ("kwargs", "exc", "msg"),
@@ -106,7 +112,11 @@ class TestProportionCI:
             ({"k": 11, "n": 10}, ValueError, "`k` must be in [0, n]"),
             ({"k": 2.5, "n": 10}, ValueError, "`k` must hold whole numbers"),
             ({"k": "a", "n": 10}, TypeError, "`k` must be integer counts"),
-            ({"k": 5, "n": 10, "method": "exact"}, ValueError, "`method` must be one of"),
+            (
+                {"k": 5, "n": 10, "method": "exact"},
+                ValueError,
+                "`method` must be one of",
+            ),
             ({"k": 5, "n": 10, "confidence": 95}, ValueError, "Did you mean 0.95?"),
         ],
     )
@@ -116,7 +126,9 @@ class TestProportionCI:
 
 
 class TestMcNemar:
-    @pytest.mark.parametrize(("b", "c"), [(0, 0), (3, 0), (15, 5), (7, 9), (12, 12), (24, 0)])
+    @pytest.mark.parametrize(
+        ("b", "c"), [(0, 0), (3, 0), (15, 5), (7, 9), (12, 12), (24, 0)]
+    )
     def test_exact_equals_statsmodels(self, b, c):
         ref = sm_mcnemar([[10, b], [c, 10]], exact=True)
         res = mcnemar(b, c, method="exact")
@@ -137,7 +149,9 @@ class TestMcNemar:
         assert mcnemar(0, 0) == (0.0, 1.0, "exact")
 
     def test_bad_input(self):
-        with pytest.raises(ValueError, match=re.escape("`b` must be a non-negative whole number")):
+        with pytest.raises(
+            ValueError, match=re.escape("`b` must be a non-negative whole number")
+        ):
             mcnemar(-1, 3)
         with pytest.raises(TypeError, match=re.escape("`c` must be a count (int)")):
             mcnemar(1, "3")
