@@ -24,7 +24,6 @@ from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import check_scoring, get_scorer_names
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.utils import indexable
-from sklearn.utils._tags import get_tags
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.parallel import Parallel, delayed
@@ -52,6 +51,7 @@ from .utils._sklearn_compat import (
     _check_method_params,
     _fit_context,
     _safe_split,
+    get_tags,
 )
 
 __all__ = ["RepeatedEvaluator", "repeated_cross_val_score"]

@@ -14,11 +14,12 @@ import numpy as np
 from sklearn import metrics as _m
 from sklearn.base import clone
 from sklearn.metrics import check_scoring
-from sklearn.utils import _safe_indexing, check_random_state
+from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import indexable
 
 from .._distribution import PerformanceDistribution
+from ..utils._sklearn_compat import _safe_indexing
 from ._split import OutOfBootstrap
 
 __all__ = ["bootstrap_632_score"]

@@ -682,9 +682,9 @@ def compare_models(
     distributions = {name: ev.distribution_ for name, ev in evaluators.items()}
 
     import sklearn
-    from sklearn.utils.validation import _num_samples
 
     from .. import __version__
+    from ..utils._sklearn_compat import _num_samples
 
     settings = {
         "models": {name: repr(est) for name, est in estimators.items()},
