@@ -86,11 +86,11 @@ def main():
     print(f"  skperf (vectorized)        {ours * 1e3:8.2f} ms")
     print(
         f"  per-resample Python loop   {loop * 1e3:8.2f} ms   ratio {loop / ours:6.1f}x"
-        "  (target >= 20x)"
+        f"  (target >= 20x) {_verdict(loop / ours, 20)}"
     )
     print(
         f"  scipy.stats.bootstrap      {scipy_b * 1e3:8.2f} ms   ratio {scipy_b / ours:6.1f}x"
-        "  (target >= 1x)"
+        f"  (target >= 1x) {_verdict(scipy_b / ours, 1)}"
     )
     print(f"  max |bound difference| / range, B = 20000: {gap:.4f}")
 
@@ -111,7 +111,7 @@ def main():
     print("Exact CI, n = 100,000, q = 0.5, 95 %")
     print(
         f"  skperf cold cache          {cold * 1e3:8.2f} ms   ratio {ref / cold:6.2f}x"
-        "  (target >= 1x)"
+        f"  (target >= 1x) {_verdict(ref / cold, 1)}"
     )
     print(
         f"  skperf warm cache          {warm * 1e3:8.2f} ms   ratio {ref / warm:6.2f}x"
@@ -121,6 +121,10 @@ def main():
         f"  skperf [{ci.low:.5f}, {ci.high:.5f}] coverage {ci.coverage:.4f}; "
         f"scipy [{sp.low:.5f}, {sp.high:.5f}]"
     )
+
+
+def _verdict(ratio, target):
+    return "PASS" if ratio >= target else "FAIL"
 
 
 if __name__ == "__main__":

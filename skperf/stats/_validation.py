@@ -39,7 +39,7 @@ def _check_q(q, name="q"):
     if np.any(bad):
         vals = np.atleast_1d(arr)[np.atleast_1d(bad)].tolist()
         hint = ""
-        if all(1 < v < 100 for v in vals):
+        if all(1 < v < 100 and v == round(v) for v in vals):  # percent given
             hint = " Did you mean " + ", ".join(f"{v / 100:g}" for v in vals) + "?"
         raise ValueError(
             f"`{name}` must be in (0, 1) (exclusive); got {q!r} "
