@@ -30,7 +30,10 @@ def _freeze(value, dtype=float):
 def _fmt(x, digits=4):
     if isinstance(x, float | int | np.floating | np.integer):
         return f"{float(x):.{digits}g}"
-    return np.array2string(np.asarray(x), precision=digits, separator=", ")
+    arr = np.asarray(x)
+    if arr.ndim == 1 and arr.size <= 20 and arr.dtype.kind in "fiub":
+        return "[" + ", ".join(f"{float(v):.{digits}g}" for v in arr) + "]"
+    return np.array2string(arr, precision=digits, separator=", ")
 
 
 class _ResultMixin:
