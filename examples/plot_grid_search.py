@@ -11,7 +11,9 @@ independent draws, and skperf turns them into one
   paired across candidates (they share the splits);
 * :func:`~skperf.model_selection.candidates_tied_with_best`: which
   candidates are not significantly worse than the best one, from the
-  probability of outperforming P(best > candidate) with a Holm correction;
+  probability of outperforming P(best > candidate) with a Holm correction,
+  and ``search_report``, the same inside a
+  :class:`~skperf.ModelSelectionReport`;
 * :func:`~skperf.model_selection.quantile_refit` and
   :func:`~skperf.model_selection.simplest_within_best`: ``refit=`` callables
   that pick the candidate with the best lower quantile (risk-oriented
@@ -35,6 +37,7 @@ from skperf.model_selection import (
     fixed_search,
     quantile_refit,
     search_distributions,
+    search_report,
     simplest_within_best,
 )
 
@@ -64,6 +67,15 @@ columns = [
     "tied_with_best",
 ]
 print(table[columns].round(3).to_string())
+
+# %%
+# The same candidates as a full :class:`~skperf.ModelSelectionReport`
+# (every pair compared, quantile intervals, ``to_html()`` with plots). Its
+# tied set is the table's: same best, same P(best > candidate), same
+# corrected Wilcoxon tests.
+report = search_report(search, correction="holm")
+print("tied with the best:", report.tied_with_best)
+assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
 
 # %%
 # Statistical refits: the best 10 % quantile, and the shallowest tree that is

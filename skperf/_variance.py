@@ -170,8 +170,9 @@ def variance_sources(
     are first averaged per repeat (``dist.aggregate()``), so each row
     describes the spread of the per-repeat mean.
 
-    The ``"all"`` row varies every source that has randomness for this
-    estimator (also those not listed in ``sources``). The variances of the
+    The ``"all"`` row is ``RepeatedEvaluator(vary="all")``: it varies every
+    source that has randomness for this estimator (also those not listed in
+    ``sources``), with the seeds each single-source row uses for its source. The variances of the
     sources do not add up to that of ``"all"`` (the sources interact;
     Bouthillier et al., Sec. 2.2).
 
@@ -237,16 +238,14 @@ def variance_sources(
         for src in sources
         if src not in notes
     }
-    # "all" names every source that has randomness (rather than vary="all"),
-    # so that it varies exactly what the single-source rows vary (e.g. an int
-    # inner cv of a search is shuffled in both)
-    every = [src for src in SOURCES if src not in missing] or "all"
+    # vary="all" varies every source with randomness: the same fits as naming
+    # them (an int inner cv of a search is shuffled either way)
     evaluators["all"] = RepeatedEvaluator(
         estimator,
         scoring=scoring,
         cv=cv,
         n_repeats=n_repeats,
-        vary=every,
+        vary="all",
         random_state=entropy,
         refit=False,
     )
@@ -275,7 +274,8 @@ def plot_variance_sources(result, ax=None):
 
     In the style of Bouthillier et al., Fig. 1: one row per source, the
     scores as points, the interval mean +- one standard deviation as a thick
-    bar and the interdecile range (q10 to q90) as a thin line.
+    bar, the interdecile range (q10 to q90) as a thin dark line with end
+    caps, the standard deviation written at the right, and a legend.
 
     Parameters
     ----------
@@ -320,8 +320,11 @@ def plot_variance_sources(result, ax=None):
             "`result` must be the frame returned by variance_sources or a non-empty "
             "dict of source name to scores."
         )
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6, 0.6 * len(dists) + 1.2))
+    new_figure = ax is None
+    if new_figure:
+        _, ax = plt.subplots(figsize=(7, 0.65 * len(dists) + 1.6))
+    from matplotlib.lines import Line2D
+
     rng = np.random.default_rng(0)  # jitter only
     names = list(dists)
     metric = None
@@ -331,15 +334,41 @@ def plot_variance_sources(result, ax=None):
         metric = metric or getattr(dists[name], "metric", None)
         color = f"C{i}"
         ax.scatter(
-            x, y + rng.uniform(-0.15, 0.15, x.size), s=12, alpha=0.5, color=color
+            x, y + 0.1 + rng.uniform(-0.12, 0.12, x.size), s=12, alpha=0.5, color=color
         )
         m, s = x.mean(), x.std(ddof=1)
         q10, q90 = np.quantile(x, [0.1, 0.9])
-        ax.hlines(y - 0.3, q10, q90, color=color, lw=1)
-        ax.hlines(y - 0.3, m - s, m + s, color=color, lw=4)
-        ax.plot([m], [y - 0.3], "o", color="white", mec=color, ms=5)
+        yb = y - 0.25
+        # mean +- sd as a thick bar; the interdecile range on top of it as a
+        # thin dark line with end caps, so that both stay visible
+        ax.hlines(yb, m - s, m + s, color=color, lw=6, alpha=0.8, zorder=2)
+        ax.hlines(yb, q10, q90, color="0.15", lw=1.2, zorder=3)
+        ax.vlines([q10, q90], yb - 0.1, yb + 0.1, color="0.15", lw=1.2, zorder=3)
+        ax.plot([m], [yb], "o", color="white", mec="0.15", ms=5, zorder=4)
+        ax.annotate(
+            f"sd {s:.3g}",
+            xy=(1.01, yb),
+            xycoords=("axes fraction", "data"),
+            va="center",
+            fontsize="small",
+        )
     ax.set_yticks(range(len(names) - 1, -1, -1), names)
-    ax.set_ylim(-0.7, len(names) - 0.5)
+    ax.set_ylim(-0.6, len(names) - 0.45)
     ax.set_xlabel(metric or "score")
     ax.set_title("Score spread per source of variation")
+    handles = [
+        Line2D([], [], ls="", marker="o", ms=4, color="0.5", alpha=0.6, label="scores"),
+        Line2D([], [], color="0.5", lw=6, label="mean \u00b1 1 sd"),
+        Line2D([], [], color="0.15", lw=1.2, label="q10 to q90"),
+    ]
+    ax.legend(
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.2),
+        ncol=3,
+        frameon=False,
+        fontsize="small",
+    )
+    if new_figure:
+        ax.figure.tight_layout()
     return ax

@@ -126,15 +126,27 @@ class TestVarianceSources:
         search = GridSearchCV(
             DecisionTreeClassifier(random_state=0), {"max_depth": [1, 3]}, cv=3
         )
-        frame = variance_sources(
+        frame = variance_sources(search, X_IRIS, Y_IRIS, n_repeats=4, random_state=0)
+        assert frame["n"].tolist() == [4, 4, 4, 4]
+        dists = frame.attrs["distributions"]
+        # "all" is vary="all", which is the same as naming the three sources
+        ev = RepeatedEvaluator(
             search,
-            X_IRIS,
-            Y_IRIS,
-            sources=("search",),
             n_repeats=4,
+            vary=["split", "init", "search"],
             random_state=0,
-        )
-        assert frame.loc["search", "n"] == 4
+            refit=False,
+        ).fit(X_IRIS, Y_IRIS)
+        np.testing.assert_array_equal(dists["all"].scores, ev.distribution_.scores)
+        # paired rows: each row varies its source with the seeds of "all" and
+        # holds the others at the first seed of "all"
+        for src in ("split", "init", "search"):
+            for other in ("split", "init", "search"):
+                expected = dists["all"].seeds[other]
+                if other != src:
+                    expected = np.full(4, expected[0])
+                np.testing.assert_array_equal(dists[src].seeds[other], expected)
+        assert len(set(dists["search"].seeds["search"])) == 4
 
     def test_deterministic_estimator_skips_init(self):
         frame = variance_sources(
@@ -206,6 +218,21 @@ class TestPlotVarianceSources:
             if hasattr(c, "get_offsets") and len(c.get_offsets()) > 2
         ]
         assert sizes == [12, 12, 12]
+        # the standard deviation of each row is written at its right
+        texts = [t.get_text() for t in ax.texts]
+        expected = [
+            f"sd {tree_frame.loc[s, 'std']:.3g}" for s in ("split", "init", "all")
+        ]
+        assert texts == expected
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert legend == ["scores", "mean \u00b1 1 sd", "q10 to q90"]
+        # thick bars span mean +- sd
+        bars = [c for c in ax.collections if max(c.get_linewidths(), default=0) == 6]
+        split = tree_frame.loc["split"]
+        (x0, _), (x1, _) = bars[0].get_segments()[0]
+        assert (x0, x1) == pytest.approx(
+            (split["mean"] - split["std"], split["mean"] + split["std"])
+        )
 
     def test_bad_input(self):
         with pytest.raises(

@@ -7,6 +7,7 @@ from ._search import (
     fixed_search,
     quantile_refit,
     search_distributions,
+    search_report,
     simplest_within_best,
 )
 from ._split import GroupOutOfBootstrap, OutOfBootstrap, StratifiedOutOfBootstrap
@@ -21,5 +22,6 @@ __all__ = [
     "fixed_search",
     "quantile_refit",
     "search_distributions",
+    "search_report",
     "simplest_within_best",
 ]

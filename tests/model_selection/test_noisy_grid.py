@@ -4,12 +4,13 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.datasets import load_iris
-from sklearn.model_selection import GridSearchCV
+from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils._param_validation import InvalidParameterError
 
+from skperf import RepeatedEvaluator
+from skperf._vary import _plan, _seed_params
 from skperf.model_selection._noisy_grid import NoisyGridSearchCV, _perturb_grid
 
 X_IRIS, Y_IRIS = load_iris(return_X_y=True)
@@ -235,5 +236,51 @@ class TestNoisyGridSearchCV:
         search = NoisyGridSearchCV(
             DecisionTreeClassifier(), {"max_depth": [1, 2]}, **params
         )
-        with pytest.raises(InvalidParameterError, match=match):
+        with pytest.raises(ValueError, match=match):
             search.fit(X_IRIS, Y_IRIS)
+
+
+class TestNoisyGridInsideEvaluator:
+    """With "search" in vary the evaluator re-seeds the noisy grid per repeat."""
+
+    GRID = {"ccp_alpha": [0.001, 0.01, 0.1], "max_depth": [2, 4, 6]}
+
+    def _grids(self, search, ev):
+        """The grid each repeat searched, rebuilt from the recorded seeds."""
+        plan = _plan(search, Y_IRIS, shuffle_int_cv=True)
+        rows = ev.results_.drop_duplicates("repeat")
+        return [
+            _perturb_grid(
+                self.GRID,
+                0.5,
+                "auto",
+                np.random.RandomState(_seed_params(plan, i, s)["random_state"]),
+            )
+            for i, s in zip(rows["init_seed"], rows["search_seed"], strict=True)
+        ]
+
+    @pytest.mark.parametrize(("vary", "n_grids"), [(["search"], 6), (["split"], 1)])
+    def test_grid_per_repeat(self, vary, n_grids):
+        search = NoisyGridSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            self.GRID,
+            cv=KFold(3, shuffle=True, random_state=0),
+        )
+        ev = RepeatedEvaluator(
+            search, n_repeats=6, vary=vary, random_state=0, refit=False
+        ).fit(X_IRIS, Y_IRIS)
+        grids = self._grids(search, ev)
+        # re-seeded: a different grid every repeat; held: one grid throughout
+        assert len({tuple(g["ccp_alpha"]) for g in grids}) == n_grids
+        for grid, chosen in zip(grids, ev.results_["best_params"], strict=True):
+            # the choice of each repeat comes from that repeat's grid
+            assert chosen["ccp_alpha"] in grid["ccp_alpha"]
+            assert chosen["max_depth"] in grid["max_depth"]
+            # bounds moved by at most half a step: a decade / 2 in log scale,
+            # 2 (+ 1/2 for rounding) for the depths
+            shift = np.abs(np.log10(grid["ccp_alpha"]) - [-3, -2, -1])
+            assert np.all(shift <= 0.5 + 1e-12)
+            assert np.all(np.abs(np.subtract(grid["max_depth"], [2, 4, 6])) <= 1.5)
+        lows = [g["ccp_alpha"][0] for g in grids]
+        highs = [g["ccp_alpha"][-1] for g in grids]
+        assert len(set(lows)) == len(set(highs)) == n_grids

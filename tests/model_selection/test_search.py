@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy.stats import wilcoxon
+from scipy.stats import loguniform, wilcoxon
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.exceptions import FitFailedWarning
@@ -13,6 +13,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
+    ParameterSampler,
     RandomizedSearchCV,
     RepeatedStratifiedKFold,
     StratifiedKFold,
@@ -20,7 +21,9 @@ from sklearn.model_selection import (
 from sklearn.tree import DecisionTreeClassifier
 from statsmodels.stats.multitest import multipletests
 
-from skperf import PerformanceDistribution, RepeatedEvaluator
+from skperf import ModelSelectionReport, PerformanceDistribution, RepeatedEvaluator
+from skperf._vary import _plan, _seed_params
+from skperf.exceptions import DependentObservationsWarning
 from skperf.model_selection import OutOfBootstrap
 from skperf.model_selection._noisy_grid import NoisyGridSearchCV
 from skperf.model_selection._search import (
@@ -28,6 +31,7 @@ from skperf.model_selection._search import (
     fixed_search,
     quantile_refit,
     search_distributions,
+    search_report,
     simplest_within_best,
 )
 
@@ -77,6 +81,16 @@ class TestSearchDistributions:
         assert np.isclose(
             dists["max_depth=3"].mean(), tree_search.cv_results_["mean_test_score"][2]
         )
+
+    def test_randomized_matches_cv_results_exactly(self):
+        search = _bc_search(OutOfBootstrap(n_splits=12, random_state=2), "random")
+        dists = search_distributions(search)
+        scores = _split_matrix(search.cv_results_)
+        params = search.cv_results_["params"]
+        assert list(dists) == [f"max_depth={p['max_depth']}" for p in params]
+        for i, d in enumerate(dists.values()):
+            np.testing.assert_array_equal(d.scores, scores[i])
+            assert d.mean() == search.cv_results_["mean_test_score"][i]
 
     def test_paired_across_candidates(self, tree_search):
         dists = search_distributions(tree_search)
@@ -205,7 +219,14 @@ class TestCandidatesTiedWithBest:
         ].tolist() == [1.0, 1.0, 1.0]
         assert table.loc["max_depth=1", "decision"] == "better"
         assert table["tied_with_best"].tolist() == [True, True, True, True, False]
-        assert (table["low"] <= table["prob_best_better"].fillna(0.5)).all()
+        rest = table.iloc[1:]
+        assert (rest["low"] <= rest["prob_best_better"]).all()
+        assert (rest["prob_best_better"] <= rest["high"]).all()
+        # the best row compares nothing
+        assert (
+            table.iloc[0][["prob_best_better", "low", "high", "p_value"]].isna().all()
+        )
+        assert table["n"].tolist() == [20] * 5
 
     @pytest.mark.parametrize("correction", ["bonferroni", "fdr_bh", None])
     def test_corrections(self, tree_search, correction):
@@ -238,6 +259,152 @@ class TestCandidatesTiedWithBest:
     def test_bad_arguments(self, tree_search, kwargs, msg):
         with pytest.raises(ValueError, match=re.escape(msg)):
             candidates_tied_with_best(tree_search, **kwargs)
+
+
+_BC_SEARCHES = {}
+
+
+def _bc_search(cv, search="grid"):
+    """Breast cancer, depths 1-8: some candidates significantly worse (cached)."""
+    key = (repr(cv), search)
+    if key not in _BC_SEARCHES:
+        _BC_SEARCHES[key] = _fit_bc_search(cv, search)
+    return _BC_SEARCHES[key]
+
+
+def _fit_bc_search(cv, search):
+    est = DecisionTreeClassifier(random_state=0)
+    grid = {"max_depth": [1, 2, 3, 4, 6, 8]}
+    if search == "grid":
+        return GridSearchCV(est, grid, cv=cv).fit(X_BC, Y_BC)
+    return RandomizedSearchCV(
+        est, {"max_depth": list(range(1, 11))}, n_iter=6, cv=cv, random_state=0
+    ).fit(X_BC, Y_BC)
+
+
+class TestTiedWithBestKFold:
+    def test_repeated_kfold_uses_per_repeat_means(self):
+        search = _bc_search(
+            RepeatedStratifiedKFold(n_splits=3, n_repeats=8, random_state=0)
+        )
+        table = candidates_tied_with_best(search)
+        scores = _split_matrix(search.cv_results_).reshape(6, 8, 3).mean(axis=2)
+        best = int(np.argmax(scores.mean(axis=1)))
+        assert table["n"].tolist() == [8] * 6
+        rows = table.loc[[k for k in table.index if k != table.index[0]]]
+        idx = [search.cv_results_["params"].index(p) for p in rows["params"]]
+        diff = scores[best] - scores[idx]
+        np.testing.assert_allclose(
+            rows["prob_best_better"], np.mean((diff > 0) + 0.5 * (diff == 0), axis=1)
+        )
+        np.testing.assert_allclose(rows["std"], scores[idx].std(axis=1, ddof=1))
+        np.testing.assert_allclose(rows["p_value"], [wilcoxon(d).pvalue for d in diff])
+
+    def test_one_kfold_run_warns(self):
+        search = _bc_search(StratifiedKFold(10, shuffle=True, random_state=0))
+        with pytest.warns(
+            DependentObservationsWarning, match="The 10 folds of one K-fold run"
+        ) as rec:
+            table = candidates_tied_with_best(search)
+        assert rec[0].filename == __file__  # points at the caller
+        assert table["n"].tolist() == [10] * 6
+
+
+class TestSearchReport:
+    @pytest.mark.parametrize(
+        ("cv", "kind", "n_units"),
+        [
+            (OutOfBootstrap(n_splits=20, random_state=0), "grid", 20),
+            (OutOfBootstrap(n_splits=20, random_state=1), "random", 20),
+            (
+                RepeatedStratifiedKFold(n_splits=3, n_repeats=8, random_state=0),
+                "grid",
+                8,
+            ),
+        ],
+    )
+    def test_same_tied_set_as_table(self, cv, kind, n_units):
+        search = _bc_search(cv, kind)
+        table = candidates_tied_with_best(search, correction="holm")
+        report = search_report(search, correction="holm")
+        assert isinstance(report, ModelSelectionReport)
+        assert report.names == list(search_distributions(search))
+        assert report.best == table.index[0]
+        assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
+        # not every candidate is tied: the comparison is not vacuous
+        assert 1 <= len(report.tied_with_best) < len(report.names)
+        rows = table.iloc[1:]
+        for name, row in rows.iterrows():
+            c = report.comparisons[report.best, name]
+            assert c.paired is True
+            assert c.n_self == n_units
+            assert c.estimate == pytest.approx(row["prob_best_better"])
+            assert report.p_values[name] == pytest.approx(row["p_value"])
+            assert report.p_adjusted[name] == pytest.approx(row["p_adjusted"])
+        assert report.settings["n_splits"] == (24 if n_units == 8 else 20)
+
+    def test_iris_example(self, tree_search):
+        report = search_report(tree_search)
+        assert report.tied_with_best == [f"max_depth={d}" for d in (2, 3, 4, 8)]
+        assert report.best == "max_depth=3"
+        assert report.settings["search"] == "GridSearchCV"
+        assert report.settings["n_candidates"] == 5
+
+    @pytest.mark.parametrize("correction", ["bonferroni", "fdr_bh", None])
+    def test_corrections_agree(self, tree_search, correction):
+        table = candidates_tied_with_best(tree_search, correction=correction)
+        report = search_report(tree_search, correction=correction)
+        assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
+
+    def test_one_kfold_run_keeps_folds(self):
+        search = _bc_search(StratifiedKFold(10, shuffle=True, random_state=0))
+        with pytest.warns(DependentObservationsWarning, match="10 folds") as rec:
+            report = search_report(search)
+        assert rec[0].filename == __file__
+        with pytest.warns(DependentObservationsWarning):
+            table = candidates_tied_with_best(search)
+        assert all(d.n == 10 for d in report.distributions.values())
+        assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
+
+    def test_failed_candidate_left_out_of_both(self):
+        search = GridSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [1, -1, 2, 4, 8]},
+            cv=OutOfBootstrap(n_splits=20, random_state=0),
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FitFailedWarning)
+            warnings.simplefilter("ignore", UserWarning)
+            search.fit(X_BC, Y_BC)
+        table = candidates_tied_with_best(search)
+        with pytest.warns(FitFailedWarning, match=re.escape("['max_depth=-1']")):
+            report = search_report(search)
+        assert "max_depth=-1" not in report.names
+        assert not table.loc["max_depth=-1", "tied_with_best"]
+        assert np.isnan(table.loc["max_depth=-1", "p_adjusted"])
+        # the correction's family is the 3 working candidates besides the best
+        ok = table["p_value"].notna()
+        np.testing.assert_allclose(
+            table.loc[ok, "p_adjusted"],
+            multipletests(table.loc[ok, "p_value"], method="holm")[1],
+        )
+        assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
+        for name in report.p_adjusted:
+            assert report.p_adjusted[name] == pytest.approx(
+                table.loc[name, "p_adjusted"]
+            )
+
+    def test_multimetric(self, multi_search):
+        with pytest.warns(DependentObservationsWarning, match="4 folds"):
+            report = search_report(multi_search, scoring="neg_log_loss")
+        assert report.metric == "neg_log_loss"
+        with pytest.warns(DependentObservationsWarning, match="4 folds"):
+            table = candidates_tied_with_best(multi_search, scoring="neg_log_loss")
+        assert report.best == table.index[0]
+
+    def test_unfitted(self):
+        with pytest.raises(TypeError, match=re.escape("Call search.fit")):
+            search_report(GridSearchCV(LogisticRegression(), {"C": [1.0]}))
 
 
 class TestQuantileRefit:
@@ -515,6 +682,32 @@ class TestFixedSearch:
         assert _CountingSearch.n_fits == 4
         assert len(ev.results_["best_params"]) == 4
         assert all(set(p) == {"max_depth"} for p in ev.results_["best_params"])
+
+    def test_randomized_search_resampled_per_repeat(self):
+        # "search" in vary: each repeat's sampler gets its own seed; the
+        # chosen candidate is one of the candidates that seed samples
+        search = RandomizedSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"ccp_alpha": loguniform(1e-4, 1e-1)},
+            n_iter=3,
+            cv=KFold(3, shuffle=True, random_state=0),
+        )
+        ev = RepeatedEvaluator(
+            search, n_repeats=4, vary=["search"], random_state=0, refit=False
+        ).fit(X_IRIS, Y_IRIS)
+        plan = _plan(search, Y_IRIS, shuffle_int_cv=True)
+        rows = ev.results_
+        assert len(set(rows["search_seed"])) == 4
+        assert len(set(rows["split_seed"])) == 1  # split held
+        for i, s, chosen in zip(
+            rows["init_seed"], rows["search_seed"], rows["best_params"], strict=True
+        ):
+            seed = _seed_params(plan, i, s)["random_state"]
+            sampled = ParameterSampler(
+                search.param_distributions, n_iter=3, random_state=seed
+            )
+            assert chosen["ccp_alpha"] in [p["ccp_alpha"] for p in sampled]
+        assert len({p["ccp_alpha"] for p in rows["best_params"]}) == 4
 
     def test_noisy_grid_choice_varies_per_repeat(self):
         search = NoisyGridSearchCV(
