@@ -61,7 +61,10 @@ def _build_parser():
     rep.add_argument(
         "--scoring",
         default=None,
-        help="scikit-learn scorer name (default: the estimators' score)",
+        help=(
+            "scikit-learn scorer name (default: accuracy, or r2 for a regression "
+            "target, with the default models; the estimators' score with --model)"
+        ),
     )
     rep.add_argument(
         "--n-repeats",
@@ -320,6 +323,11 @@ def _run(args):
         X, y, source = _load_csv(args.data, args.target)
     regression = _is_regression(y)
     models = _parse_models(args.model) if args.model else _default_models(regression)
+    # name the metric the report is about: the default score of scikit-learn
+    # classifiers is accuracy and of regressors R^2 (any other model: --scoring)
+    scoring = args.scoring
+    if scoring is None and not args.model:
+        scoring = "r2" if regression else "accuracy"
     _check_features(X, y, models)
 
     entropy = _root_entropy(args.random_state)
@@ -333,7 +341,7 @@ def _run(args):
     print(
         f"n_repeats={args.n_repeats} per model (one out-of-bootstrap split per repeat; "
         f"split, init and search seeds varied, shared by all models), "
-        f"scoring={args.scoring or 'estimator default'}, n_jobs={args.n_jobs}, "
+        f"scoring={scoring or 'estimator default'}, n_jobs={args.n_jobs}, "
         f"confidence={args.confidence:g}, gamma={args.gamma:g}, correction={correction}"
     )
     print(f"random_state={entropy} (pass --random-state {entropy} to reproduce)")
@@ -346,7 +354,7 @@ def _run(args):
             models,
             X,
             y,
-            scoring=args.scoring,
+            scoring=scoring,
             n_repeats=args.n_repeats,
             random_state=entropy,
             n_jobs=args.n_jobs,
@@ -369,6 +377,13 @@ def _run(args):
         f"best: {report.best}"
         + (f"; not significantly worse: {', '.join(tied)}" if tied else "")
     )
+    n_min = min(d.n for d in report.distributions.values())
+    if report.n_models > 1 and n_min < report.noether_n:
+        print(
+            f"note: n = {n_min} per model is below the Noether sample size "
+            f"{report.noether_n} for gamma = {report.gamma:g}; use --n-repeats "
+            f"{report.noether_n} or more for reliable decisions"
+        )
     print(f"wrote {args.out}")
     return 0
 

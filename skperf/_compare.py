@@ -9,15 +9,19 @@ means with its t interval and a rank test.
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
-from scipy import stats
+from scipy import sparse, stats
+from scipy.sparse import csgraph
 
 from ._distribution import PerformanceDistribution
+from .exceptions import DependentObservationsWarning, SmallSampleWarning
 from .stats._bootstrap import _warn_n_boot
 from .stats._mean import _t_bounds
 from .stats._outperform import (
     _check_gamma,
+    _prob_outperform_ci_groups,
     noether_sample_size,
     outperform_decision,
     prob_outperform_ci,
@@ -96,9 +100,84 @@ def _compare_iv(a, b, gamma, confidence, paired, n_boot, random_state):
     gamma = _check_gamma(gamma)
     confidence = _check_confidence(confidence)
     paired = _resolve_paired(a, b, paired)
-    n_boot = _warn_n_boot(confidence, n_boot, stacklevel=4)
+    # frames: _warn_n_boot, _compare_iv, compare, PerformanceDistribution.compare
+    n_boot = _warn_n_boot(confidence, n_boot, stacklevel=5)
     rng = _check_rng(random_state)
     return a, b, gamma, confidence, paired, n_boot, rng
+
+
+def _labels(groups):
+    """Group labels ``0 .. G - 1`` of dependent scores, or ``None``."""
+    if groups is None:
+        return None
+    labels = np.unique(groups, return_inverse=True)[1].ravel()
+    return labels if labels.max() + 1 < labels.size else None
+
+
+def _pair_labels(labels_a, labels_b):
+    """Clusters of pairs: pairs sharing a group of ``a`` or of ``b`` join.
+
+    Usually both sides carry the same groups (the repeats); otherwise the
+    connected components of the bipartite graph group -> pair -> group.
+    """
+    if labels_b is None or np.array_equal(labels_a, labels_b):
+        return labels_a
+    if labels_a is None:
+        return labels_b
+    n_a = labels_a.max() + 1
+    graph = sparse.coo_matrix(
+        (np.ones(labels_a.size), (labels_a, n_a + labels_b)),
+        shape=(n_a + labels_b.max() + 1,) * 2,
+    )
+    return csgraph.connected_components(graph, directed=False)[1][labels_a]
+
+
+def _grouping(a, b, paired):
+    """Resampling units when ``groups`` marks dependent scores, and a warning.
+
+    Returns ``None`` when every score is independent, else ``(groups_a,
+    groups_b, n_units, text)``: labels of the units to resample (``None``:
+    single scores), the smaller number of independent units of a side (for
+    the Noether note) and the sentence that the warning and ``note`` carry.
+    """
+    la, lb = _labels(a.groups), _labels(b.groups)
+    if la is None and lb is None:
+        return None
+    sides = [
+        f"{name} has {d.n} scores in {lab.max() + 1} groups"
+        for name, d, lab in ((a.name or "self", a, la), (b.name or "other", b, lb))
+        if lab is not None
+    ]
+    what = " and ".join(sides) + " of dependent scores (e.g. the folds of one repeat)"
+    if paired:
+        la = _pair_labels(la, lb)
+        lb = None
+        units = [la.max() + 1]
+        n_units = units[0]
+    else:
+        units = [lab.max() + 1 for lab in (la, lb) if lab is not None]
+        n_units = min(
+            d.n if lab is None else lab.max() + 1 for d, lab in ((a, la), (b, lb))
+        )
+    if min(units) < 2:
+        # one group cannot be resampled: single scores, interval too narrow
+        la = None if la is not None and la.max() < 1 else la
+        lb = None if lb is not None and lb.max() < 1 else lb
+        how = (
+            "a side with a single group cannot be resampled by group, so its "
+            "single scores are resampled and the interval of P(A > B) is too narrow"
+        )
+    else:
+        how = (
+            f"the bootstrap of P(A > B) resamples whole groups "
+            f"({', '.join(map(str, units))} of them)"
+        )
+    text = (
+        f"{what}: {how}; the p-value and the interval of the mean difference "
+        "assume independent scores and are too optimistic (for those, compare "
+        "dist.aggregate(), one score per group)"
+    )
+    return la, lb, int(n_units), text
 
 
 def _welch_bounds(x, y, confidence):
@@ -237,17 +316,47 @@ def compare(
         with unequal lengths or mismatching seeds, ``gamma`` outside
         (0.5, 1).
 
+    Warns
+    -----
+    DependentObservationsWarning
+        When ``groups`` of either distribution marks dependent scores (the
+        folds of one K-fold repeat); see Notes.
+    SmallSampleWarning
+        When an explicit ``n_boot`` leaves fewer than 10 resamples in a tail.
+
     Notes
     -----
     With ``greater_is_better=False`` (losses) "better" means lower scores.
     The decision (Bouthillier et al., App. C.6, mirrored for the other
-    side) is ``"better"`` when the lower bound of P(a > b) exceeds 0.5 and
-    the upper bound exceeds ``gamma``; ``"better, not meaningful"`` when
-    only the lower bound does; ``"no significant difference"`` when the
-    interval contains 0.5; ``"worse, not meaningful"`` and ``"worse"`` the
-    same with P(b > a) = 1 - P(a > b). The percentile bootstrap needs
-    about ``noether_n`` runs per model (29 for gamma = 0.75) to detect a
-    meaningful difference reliably; with fewer, ``note`` says so.
+    side) is ``"better"`` (significant and meaningful) when the lower bound
+    of P(a > b) exceeds 0.5 and the upper bound reaches ``gamma``
+    (``low > 0.5`` and ``high >= gamma``); ``"better, not meaningful"``
+    when ``low > 0.5`` and ``high < gamma``; ``"no significant
+    difference"`` when the interval contains 0.5; ``"worse, not
+    meaningful"`` (``high < 0.5`` and ``low > 1 - gamma``) and ``"worse"``
+    (``high < 0.5`` and ``low <= 1 - gamma``) the same with P(b > a) =
+    1 - P(a > b). About ``noether_n`` runs per model (29 for gamma = 0.75)
+    are needed to detect a meaningful difference reliably; with fewer,
+    ``note`` says so.
+
+    Paired, P(a > b) is a share of wins among ``n`` pairs, so the interval
+    and the decision are discrete: with ``n = 29`` untied pairs the
+    interval excludes 0.5 exactly when one model wins at least 20 pairs,
+    and two identical models get a "significant" decision with probability
+    ``2 P(Bin(29, 1/2) >= 20) = 0.061`` rather than 0.05.
+
+    Dependent scores: distributions from a K-fold
+    :class:`~skperf.RepeatedEvaluator` hold one score per fold, with
+    ``groups`` the repeat of each score (and the fold in ``seeds``, so that
+    fold ``k`` of repeat ``i`` pairs with fold ``k`` of repeat ``i``). The
+    folds of a repeat share their training data, so they are not
+    independent: the bootstrap of P(a > b) then resamples whole groups (a
+    cluster bootstrap, groups of pairs when paired), ``note`` and the
+    Noether check count groups, and a ``DependentObservationsWarning`` says
+    that the rank test and the mean-difference interval still treat the
+    scores as independent (compare ``a.aggregate()`` with ``b.aggregate()``
+    for those). With a single group (one K-fold run) nothing can be
+    resampled by group and the interval is too narrow.
 
     References
     ----------
@@ -276,25 +385,46 @@ def compare(
         a, b, gamma, confidence, paired, n_boot, random_state
     )
     x, y = np.asarray(a.scores), np.asarray(b.scores)
-    est, low, high = prob_outperform_ci(
-        x,
-        y,
-        paired=paired,
-        confidence=confidence,
-        n_boot=n_boot,
-        rng=rng,
-        greater_is_better=a.greater_is_better,
-    )
+    grouping = _grouping(a, b, paired)
+    groups_a = groups_b = None
+    if grouping is not None:
+        groups_a, groups_b, _, dependent = grouping
+        warnings.warn(
+            dependent[0].upper() + dependent[1:] + ".",
+            DependentObservationsWarning,
+            stacklevel=3,  # compare, PerformanceDistribution.compare, the caller
+        )
+    kwargs = {
+        "paired": paired,
+        "confidence": confidence,
+        "n_boot": n_boot,
+        "rng": rng,
+        "greater_is_better": a.greater_is_better,
+    }
+    if groups_a is None and groups_b is None:
+        with warnings.catch_warnings():
+            # a too small n_boot was reported once, by _compare_iv
+            warnings.simplefilter("ignore", SmallSampleWarning)
+            est, low, high = prob_outperform_ci(x, y, **kwargs)
+    else:
+        est, low, high = _prob_outperform_ci_groups(
+            x, y, groups_a=groups_a, groups_b=groups_b, **kwargs
+        )
     decision = outperform_decision(low, high, gamma)
     p_value, test = _rank_test(x, y, paired)
     noether_n = noether_sample_size(gamma)
     n_min = min(a.n, b.n)
+    unit = ""
+    if grouping is not None:  # the groups are the independent observations
+        n_min, unit = grouping[2], " groups"
     note = ""
     if n_min < noether_n:
         note = (
-            f"n = {n_min} is below the Noether sample size {noether_n} for "
+            f"n = {n_min}{unit} is below the Noether sample size {noether_n} for "
             f"gamma = {gamma:g}: the comparison may lack power"
         )
+    if grouping is not None:
+        note = f"{note}; {grouping[3]}" if note else grouping[3]
     return Comparison(
         estimate=est,
         low=low,

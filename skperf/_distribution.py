@@ -534,8 +534,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         confidence : float, default=0.95
             Confidence level of the percentile-bootstrap interval.
         paired : {"auto", True, False}, default="auto"
-            ``"auto"`` pairs when both distributions carry identical seeds.
-        n_boot : int, default=2000
+            ``"auto"`` pairs when both distributions carry identical seeds
+            (``split``, ``init``, ``search`` and, with several folds per
+            repeat, ``fold``).
+        n_boot : int or "auto", default=2000
             Bootstrap resamples.
         random_state : int, numpy.random.Generator or None, default=None
             Seed for the bootstrap.
@@ -545,6 +547,14 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         Comparison
             P(self > other) with its interval, the decision, the
             difference of means and a p-value.
+
+        Warns
+        -----
+        DependentObservationsWarning
+            When ``groups`` marks dependent scores (e.g. folds of one
+            repeat): the bootstrap then resamples whole groups, but the
+            p-value and the mean-difference interval still assume
+            independent scores (use :meth:`aggregate` for those).
 
         Examples
         --------

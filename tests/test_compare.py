@@ -6,7 +6,8 @@ import pytest
 from scipy import stats
 
 from skperf import Comparison, PerformanceDistribution
-from skperf._compare import _wilcoxon_pvalue, compare
+from skperf._compare import _pair_labels, _wilcoxon_pvalue, compare
+from skperf.exceptions import DependentObservationsWarning, SmallSampleWarning
 from skperf.stats import outperform_decision, prob_outperform_ci
 
 SEEDS = {"split": np.arange(8), "init": np.arange(8) + 100}
@@ -363,3 +364,120 @@ class TestDecisionSimulation:
         mid = _simulate(0.65, 29, n_runs, 2000, seed=12, paired=paired)
         assert 0.2 <= np.mean(mid == "better") <= 0.8
         assert np.mean(np.char.startswith(mid.astype(str), "worse")) <= 0.001
+
+
+def _folds(scores, n_folds, **kw):
+    """Scores of a K-fold RepeatedEvaluator: groups = repeats, fold in seeds."""
+    n = len(scores)
+    repeat = np.repeat(np.arange(n // n_folds), n_folds)
+    seeds = {"split": repeat + 100, "fold": np.tile(np.arange(n_folds), n // n_folds)}
+    return _dist(scores, groups=repeat, seeds=seeds, **kw)
+
+
+class TestDependentFolds:
+    """Folds of one repeat are dependent: resample whole repeats, and warn."""
+
+    def test_paired_resamples_whole_repeats(self):
+        rng = np.random.default_rng(0)
+        a_scores, b_scores = rng.normal(size=12), rng.normal(size=12)
+        a, b = _folds(a_scores, 3, name="A"), _folds(b_scores, 3, name="B")
+        msg = (
+            "A has 12 scores in 4 groups and B has 12 scores in 4 groups of "
+            "dependent scores (e.g. the folds of one repeat): the bootstrap of "
+            "P(A > B) resamples whole groups (4 of them); the p-value and the "
+            "interval of the mean difference assume independent scores"
+        )
+        with pytest.warns(DependentObservationsWarning, match=re.escape(msg)):
+            res = a.compare(b, n_boot=999, random_state=7)
+        assert res.paired  # same seeds, fold included: fold k pairs with fold k
+        wins = (a_scores > b_scores) + 0.5 * (a_scores == b_scores)
+        assert res.estimate == pytest.approx(wins.mean())
+        # reference: a loop over resamples of the 4 repeats
+        idx = np.random.default_rng(7).integers(0, 4, size=(999, 4))
+        per_repeat = wins.reshape(4, 3)
+        boot = [per_repeat[i].mean() for i in idx]
+        assert res.low == pytest.approx(np.quantile(boot, 0.025), abs=1e-12)
+        assert res.high == pytest.approx(np.quantile(boot, 0.975), abs=1e-12)
+        assert res.note.startswith(
+            "n = 4 groups is below the Noether sample size 29 for gamma = 0.75"
+        )
+
+    def test_unpaired_resamples_each_side_by_group(self):
+        rng = np.random.default_rng(1)
+        a_scores = rng.integers(0, 4, size=8).astype(float)  # ties
+        b_scores = rng.integers(0, 4, size=9).astype(float)
+        a, b = _folds(a_scores, 2), _folds(b_scores, 3)
+        with pytest.warns(DependentObservationsWarning, match="whole groups"):
+            res = compare(a, b, n_boot=999, random_state=3)
+        assert not res.paired
+        ga, gb = np.random.default_rng(3).spawn(2)
+        ia, ib = ga.integers(0, 4, size=(999, 4)), gb.integers(0, 3, size=(999, 3))
+        ra, rb = a_scores.reshape(4, 2), b_scores.reshape(3, 3)
+        boot = [
+            np.mean(
+                (ra[i].ravel()[:, None] > rb[j].ravel())
+                + 0.5 * (ra[i].ravel()[:, None] == rb[j].ravel())
+            )
+            for i, j in zip(ia, ib, strict=True)
+        ]
+        assert res.low == pytest.approx(np.quantile(boot, 0.025), abs=1e-12)
+        assert res.high == pytest.approx(np.quantile(boot, 0.975), abs=1e-12)
+
+    def test_single_group_falls_back_to_scores(self):
+        # one K-fold run: one group, nothing to resample by group
+        x, y = np.arange(5.0), np.arange(5.0)[::-1]
+        seeds = {"fold": np.arange(5)}
+        a = _dist(x, groups=np.zeros(5), seeds=seeds)
+        b = _dist(y, groups=np.zeros(5), seeds=seeds)
+        with pytest.warns(
+            DependentObservationsWarning,
+            match=re.escape("cannot be resampled by group, so its single scores"),
+        ):
+            res = compare(a, b, random_state=0)
+        ref = compare(_dist(x), _dist(y), paired=True, random_state=0)
+        assert (res.estimate, res.low, res.high) == (ref.estimate, ref.low, ref.high)
+
+    def test_pairs_join_groups_of_either_side(self):
+        la = np.array([0, 0, 1, 1, 2, 2])
+        lb = np.array([0, 1, 1, 2, 3, 3])
+        # pairs 0-1 share a's group 0, 1-2 share b's group 1, ...: {0..3}, {4, 5}
+        np.testing.assert_array_equal(_pair_labels(la, lb), [0, 0, 0, 0, 1, 1])
+        np.testing.assert_array_equal(_pair_labels(la, None), la)
+
+    def test_null_error_rate_with_correlated_folds(self):
+        # 10 repeats of 3 folds; the repeat moves the difference of all its
+        # folds together. Resampling single folds calls ~20 % of identical
+        # models "significant"; resampling repeats stays near alpha.
+        rng = np.random.default_rng(0)
+        n_runs = 400
+        groups = np.repeat(np.arange(10), 3)
+        seeds = {"split": groups, "fold": np.tile(np.arange(3), 10)}
+        b = rng.normal(size=(n_runs, 30))
+        a = b + np.repeat(rng.normal(size=(n_runs, 10)), 3, axis=1)
+        a += rng.normal(0.0, 0.2, size=(n_runs, 30))
+        _, lo, hi = prob_outperform_ci(a, b, paired=True, n_boot=999, rng=1)
+        naive = np.mean((lo > 0.5) | (hi < 0.5))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DependentObservationsWarning)
+            grouped = np.mean(
+                [
+                    _dist(a[r], groups=groups, seeds=seeds)
+                    .compare(
+                        _dist(b[r], groups=groups, seeds=seeds),
+                        n_boot=999,
+                        random_state=r,
+                    )
+                    .significant
+                    for r in range(n_runs)
+                ]
+            )
+        assert naive == pytest.approx(0.1975, abs=1e-12)  # 4 times alpha
+        assert grouped == pytest.approx(0.0425, abs=1e-12)
+        assert grouped <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / n_runs)  # 0.083
+
+    def test_small_n_boot_warns_once(self):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _dist(np.arange(10.0)).compare(_dist(np.arange(10.0) + 0.5), n_boot=100)
+        assert [w.category for w in caught] == [SmallSampleWarning]
+        assert caught[0].filename == __file__

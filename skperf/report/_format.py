@@ -49,8 +49,8 @@ def _summary_table(report, quantiles):
         ["model", "n", f"mean [{pct} CI]", "sd"]
         + [f"{_q_label(float(q))} [{pct} CI]" for q in quantiles]
         + [
-            f"P({report.best} > model) [{pct} CI]",
-            f"decision ({report.best} vs model)",
+            f"P(best > model) [{pct} CI]",
+            "decision (best vs model)",
             "p",
             f"p adj. ({report.correction or 'none'})",
             "tied with best",

@@ -22,11 +22,18 @@ _CSS = """
   color: #222; max-width: 1200px; line-height: 1.4; }
 .skperf-report h1 { font-size: 1.5em; margin: 0.3em 0; }
 .skperf-report h2 { font-size: 1.15em; margin: 1.2em 0 0.4em; border-bottom: 1px solid #ddd; }
+.skperf-report .scroll { overflow-x: auto; }
 .skperf-report table { border-collapse: collapse; font-size: 0.88em; margin: 0.4em 0; }
-.skperf-report th, .skperf-report td { border: 1px solid #ccc; padding: 3px 7px;
+.skperf-report th, .skperf-report td { border: 1px solid #ccc; padding: 3px 6px;
   text-align: right; white-space: nowrap; }
-.skperf-report th { background: #f2f2f2; }
+.skperf-report th { background: #f2f2f2; white-space: normal; vertical-align: bottom;
+  min-width: 3em; }
 .skperf-report td:first-child, .skperf-report th:first-child { text-align: left; }
+.skperf-report table.names2 td:nth-child(2), .skperf-report table.names2 th:nth-child(2)
+  { text-align: left; }
+.skperf-report table.text td, .skperf-report table.text th { text-align: left;
+  white-space: normal; }
+.skperf-report .ci { color: #555; font-size: 0.92em; }
 .skperf-report tr.best td { font-weight: 600; background: #e8f3e8; }
 .skperf-report tr.tied td { background: #f4f9f4; }
 .skperf-report .note { color: #555; font-size: 0.88em; max-width: 1000px; }
@@ -35,16 +42,33 @@ _CSS = """
 """
 
 
-def _table(header, rows, row_classes=None):
-    out = ["<table>", "<thead><tr>"]
-    out += [f"<th>{escape(str(h))}</th>" for h in header]
+def _cell(value):
+    """Escaped cell text; an interval ``est [low, high]`` gets two lines."""
+    text = escape(str(value))
+    est, sep, ci = text.partition(" [")
+    if sep and ci.endswith("]") and " " not in est:
+        return f'{est}<br><span class="ci">[{ci}</span>'
+    return text
+
+
+def _table(header, rows, row_classes=None, kind=""):
+    """An HTML table in a horizontally scrolling box.
+
+    ``kind``: ``""`` (numbers, right-aligned after the first column),
+    ``"names2"`` (the first two columns are names) or ``"text"`` (all
+    left-aligned, wrapping).
+    """
+    out = ['<div class="scroll">', f'<table class="{kind}">' if kind else "<table>"]
+    out.append("<thead><tr>")
+    # "mean [95% CI]": the interval goes on its own line, as in the cells
+    out += [f"<th>{escape(str(h)).replace(' [', '<br>[')}</th>" for h in header]
     out.append("</tr></thead><tbody>")
     for i, row in enumerate(rows):
         cls = row_classes[i] if row_classes else ""
         out.append(f'<tr class="{cls}">' if cls else "<tr>")
-        out += [f"<td>{escape(str(c))}</td>" for c in row]
+        out += [f"<td>{_cell(c)}</td>" for c in row]
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -79,7 +103,7 @@ def _pairs_table(report):
                     "yes" if c.paired else "no",
                 ]
             )
-    return _table(header, rows)
+    return _table(header, rows, kind="names2")
 
 
 def _plot_section(report, quantiles, plots):
@@ -127,13 +151,13 @@ def _html_report(report, quantiles, *, full=True, plots=True):
         body += ["<h2>All pairwise comparisons</h2>", _pairs_table(report)]
     body += [
         "<h2>Settings (to reproduce)</h2>",
-        _table(["setting", "value"], _settings_items(report)),
+        _table(["setting", "value"], _settings_items(report), kind="text"),
     ]
     models = report.settings.get("models")
     if models:
         body += [
             "<h2>Models evaluated</h2>",
-            _table(["name", "estimator"], list(models.items())),
+            _table(["name", "estimator"], list(models.items()), kind="text"),
         ]
     if report.notes:
         body.append("<h2>Notes</h2><ul>")

@@ -20,6 +20,7 @@ import numpy as np
 from .._distribution import PerformanceDistribution
 from .._multiple import CORRECTIONS, correct_pvalues
 from .._seeding import _root_entropy
+from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._validation import _check_confidence
 
 __all__ = ["ModelSelectionReport", "compare_models"]
@@ -29,17 +30,6 @@ __all__ = ["ModelSelectionReport", "compare_models"]
 _BOOT_TAG = 0x736B7065  # "skpe"
 
 _VARY_ALL = ("split", "init", "search")
-
-
-def _check_gamma(gamma):
-    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
-        raise TypeError(f"`gamma` must be a float in (0.5, 1); got {gamma!r}.")
-    if not 0.5 < float(gamma) < 1:
-        raise ValueError(
-            f"`gamma` must be in (0.5, 1) (a probability of outperforming that "
-            f"counts as meaningful, e.g. 0.75); got {gamma!r}."
-        )
-    return float(gamma)
 
 
 def _check_correction(correction):
@@ -196,9 +186,14 @@ class ModelSelectionReport:
     tied_with_best : list of str
         ``best`` and every model not significantly worse than it after the
         correction, in the given order.
+    noether_n : int
+        Noether sample size for ``gamma`` at alpha = beta = 0.05
+        (Bouthillier et al., App. C.3): scores per model needed to detect
+        P(A > B) >= ``gamma`` reliably (29 for gamma = 0.75).
     notes : list of str
         Warnings raised while computing the statistics (ties, small samples,
-        dependent observations ...), shown in the report.
+        dependent observations ...) and a note when the models have fewer
+        than ``noether_n`` scores, shown in the report.
     random_state_ : int
         Entropy of the bootstrap seeds.
 
@@ -273,6 +268,16 @@ class ModelSelectionReport:
         self.best = self.ranking[0]
         self._compare_all()
         self._select()
+        self.noether_n = noether_sample_size(self.gamma)
+        n_min = min(d.n for d in self.distributions.values())
+        if self.n_models > 1 and n_min < self.noether_n:
+            self.notes.append(
+                f"n = {n_min} scores per model is below the Noether sample size "
+                f"{self.noether_n} for gamma = {self.gamma:g} (Bouthillier et al., "
+                "App. C.3): the comparisons may lack power, and with few scores the "
+                "bootstrap interval of P(A > B) is too short (it is [1, 1] when one "
+                "model wins every pair)."
+            )
 
     # ------------------------------------------------------------------
     def _independent(self, distributions):

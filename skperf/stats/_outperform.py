@@ -147,17 +147,24 @@ def prob_outperform(a, b, *, paired, greater_is_better=True, axis=-1):
     return p if p.ndim else float(p)
 
 
-def _boot_unpaired(a, b, n_boot, rng):
+def _boot_unpaired(a, b, n_boot, rng, groups_a=None, groups_b=None):
     """Percentile-bootstrap replicates of the unpaired P(A > B).
 
     Each resample draws ``a`` and ``b`` independently (two child generators,
     so the chunk size never changes the answer). With resample counts
     ``c_i`` of ``a`` (in sorted order) and ``d_j`` of ``b``, the replicate is
-    ``sum_j d_j (n - (C[<= b_j] + C[< b_j]) / 2) / (n m)`` where ``C`` are
-    cumulative counts of ``a`` below ``b_j``: ``O(n + m)`` per resample and
-    no ``n x m`` matrix.
+    ``sum_j d_j (N - (C[<= b_j] + C[< b_j]) / 2) / (N M)`` where ``C`` are
+    cumulative counts of ``a`` below ``b_j`` and ``N = sum c_i``,
+    ``M = sum d_j`` (``n`` and ``m`` unless groups are resampled):
+    ``O(n + m)`` per resample and no ``n x m`` matrix.
+
+    ``groups_a`` (labels ``0 .. G_a - 1`` of shape ``(n,)``, or ``None``)
+    resamples whole groups of ``a`` (cluster bootstrap): every score of a
+    drawn group counts once per draw; likewise ``groups_b``.
     """
     n, m = a.shape[-1], b.shape[-1]
+    units_a = n if groups_a is None else int(groups_a.max()) + 1
+    units_b = m if groups_b is None else int(groups_b.max()) + 1
     batch_shape = a.shape[:-1]
     order = np.argsort(a, axis=-1, kind="stable")
     below, at_most = _rank_positions(a, b)
@@ -167,13 +174,19 @@ def _boot_unpaired(a, b, n_boot, rng):
     chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // max(size, 1)))
     out = []
     for idx_a, idx_b in zip(
-        _iter_indices(n, n_boot, rng_a, chunk),
-        _iter_indices(m, n_boot, rng_b, chunk),
+        _iter_indices(units_a, n_boot, rng_a, chunk),
+        _iter_indices(units_b, n_boot, rng_b, chunk),
         strict=True,
     ):
         k = idx_a.shape[0]
-        count_a = _resample_counts(idx_a, n)  # (k, n), original order
-        count_b = _resample_counts(idx_b, m)  # (k, m)
+        count_a = _resample_counts(idx_a, units_a)  # (k, units_a)
+        count_b = _resample_counts(idx_b, units_b)  # (k, units_b)
+        if groups_a is not None:  # a drawn group brings all its scores
+            count_a = count_a[:, groups_a]  # (k, n), original order
+        if groups_b is not None:
+            count_b = count_b[:, groups_b]  # (k, m)
+        total_a = count_a.sum(axis=-1, keepdims=True)  # n when not grouped
+        total_b = count_b.sum(axis=-1)  # m when not grouped
         # counts in sorted order of a, per batch element: (..., k, n)
         sorted_counts = np.moveaxis(count_a[:, order], 0, -2)
         cum = np.zeros((*batch_shape, k, n + 1))
@@ -181,9 +194,51 @@ def _boot_unpaired(a, b, n_boot, rng):
         shape = (*batch_shape, k, m)
         c_below = np.take_along_axis(cum, np.broadcast_to(below, shape), axis=-1)
         c_at_most = np.take_along_axis(cum, np.broadcast_to(at_most, shape), axis=-1)
-        wins_j = n - 0.5 * (c_below + c_at_most)  # wins of the resampled a vs b_j
-        out.append((wins_j * count_b).sum(axis=-1) / (n * m))
+        wins_j = total_a - 0.5 * (c_below + c_at_most)  # resampled a vs b_j
+        # one division of exact (half-)integer sums: a replicate of exactly
+        # 0.5 stays exactly 0.5
+        out.append((wins_j * count_b).sum(axis=-1) / (total_a[:, 0] * total_b))
     return np.concatenate(out, axis=-1)
+
+
+def _boot_paired_groups(wins, groups, n_boot, rng):
+    """Cluster-bootstrap replicates of the paired P(A > B) (1-D ``wins``).
+
+    Resamples whole groups of pairs (labels ``0 .. G - 1``): each replicate
+    is the total of the wins in the drawn groups over their number of pairs,
+    one matrix product per chunk of resamples.
+    """
+    n_groups = int(groups.max()) + 1
+    sums = np.bincount(groups, weights=wins, minlength=n_groups)
+    sizes = np.bincount(groups, minlength=n_groups).astype(float)
+    out = []
+    for idx in _iter_indices(n_groups, n_boot, rng, n_batch=2):
+        counts = _resample_counts(idx, n_groups).astype(float)
+        out.append((counts @ sums) / (counts @ sizes))  # exact half-integers
+    return np.concatenate(out)
+
+
+def _prob_outperform_ci_groups(
+    a, b, *, paired, groups_a, groups_b, confidence, n_boot, rng, greater_is_better
+):
+    """P(A > B) and its percentile interval, resampling groups (1-D only).
+
+    For scores that are dependent within groups (the folds of one K-fold
+    repeat): ``paired`` needs ``groups_a`` (labels ``0 .. G - 1`` of the
+    pairs; ``groups_b`` ignored); unpaired, each of ``groups_a``/``groups_b``
+    is labels ``0 .. G - 1`` or ``None`` (resample single scores). Inputs
+    are validated by the caller (:func:`skperf._compare.compare`).
+    """
+    a, b, paired = _prob_outperform_iv(a, b, paired, greater_is_better, -1, min_n=2)
+    if paired:
+        wins = _wins(a, b)
+        est = wins.mean()
+        boot = _boot_paired_groups(wins, groups_a, n_boot, rng)
+    else:
+        est = _prob_unpaired(a, b)
+        boot = _boot_unpaired(a, b, n_boot, rng, groups_a, groups_b)
+    low, high = (np.clip(v, 0.0, 1.0) for v in _percentile_bounds(boot, confidence))
+    return float(est), float(low), float(high)
 
 
 def prob_outperform_ci(

@@ -74,12 +74,18 @@ def test_default_run_end_to_end(tmp_path):
     assert "breast cancer" in out
     assert "569 samples, 30 features" in out
     assert "n_repeats=3" in out
+    assert "scoring=accuracy" in out  # the default models' score, named
     assert "random_state=0" in out
     rows = _table_rows(out)
     assert set(rows) == {"logistic_regression", "random_forest", "gradient_boosting"}
     assert all(r[1] == "3" for r in rows.values())
     assert "wrote report.html" in out
     assert "fits" in res.stderr  # the progress bar
+    assert "9/9" in res.stderr  # one bar over all 3 models x 3 repeats
+    assert (
+        "note: n = 3 per model is below the Noether sample size 29 for gamma = 0.75"
+        in out
+    )
     assert "Traceback" not in res.stderr
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "http" not in html.lower()
@@ -88,8 +94,19 @@ def test_default_run_end_to_end(tmp_path):
     assert len(parser.imgs) == 1
     assert base64.b64decode(parser.imgs[0].split(",", 1)[1])[:4] == b"\x89PNG"
     text = " ".join(parser.text)
-    assert "random_state (seed entropy)" in text
+    assert "Model comparison: accuracy" in text
     assert "logistic_regression" in text
+    # what was varied, n per model, confidence, gamma, correction and seeds
+    for setting, value in [
+        ("varied per repeat", "split, init, search"),
+        ("repeats", "3"),
+        ("scores per model (n)", "3"),
+        ("confidence", "0.95"),
+        ("gamma (meaningful P(A > B))", "0.75"),
+        ("multiple-comparison correction", "holm"),
+        ("random_state (seed entropy)", "0"),
+    ]:
+        assert f"{setting} {value}" in " ".join(t.strip() for t in parser.text)
 
 
 def test_csv_run_end_to_end(tmp_path, csv_file):

@@ -7,6 +7,7 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold
 from sklearn.tree import DecisionTreeClassifier
 
 from skperf import (
@@ -226,6 +227,18 @@ class TestModelSelectionReport:
         r.to_frame()  # no warning escapes (pytest turns warnings into errors)
         assert any(n.startswith("a: TiesWarning") for n in r.notes)
         assert any("SmallSampleWarning" in n for n in r.notes)
+        assert r.noether_n == 29
+        noether = [n for n in r.notes if "Noether" in n]
+        assert len(noether) == 1
+        assert noether[0].startswith(
+            "n = 5 scores per model is below the Noether sample size 29 for "
+            "gamma = 0.75 (Bouthillier et al., App. C.3)"
+        )
+        assert "below the Noether sample size" in r.to_markdown()
+
+    def test_no_noether_note_at_30(self, report):
+        assert report.noether_n == 29
+        assert not any("Noether" in n for n in report.notes)
 
     @pytest.mark.parametrize(
         ("kwargs", "err", "msg"),
@@ -347,6 +360,22 @@ class TestRendering:
         with pytest.raises(ImportError, match=re.escape("pip install skperf[plot]")):
             _plot._require_matplotlib()
 
+    def test_html_layout(self, report):
+        # intervals on their own line in cells and headers; wide tables scroll;
+        # settings and estimator tables are left-aligned text
+        html = report.to_html(plots=False)
+        frame = report.to_frame()
+        r = frame.loc["a"]
+        assert (
+            f'<td>{r["mean"]:.3f}<br><span class="ci">[{r["mean_low"]:.3f}, '
+            f"{r['mean_high']:.3f}]</span></td>"
+        ) in html
+        assert "<th>mean<br>[95% CI]</th>" in html
+        assert "<th>P(best &gt; model)<br>[95% CI]</th>" in html
+        assert html.count('<div class="scroll">') == 3  # models, pairs, settings
+        assert '<table class="text"><thead><tr><th>setting</th>' in html
+        assert '<table class="names2">' in html
+
     def test_repr_html_fragment(self, report):
         html = report._repr_html_()
         assert not html.lstrip().startswith("<!DOCTYPE")
@@ -458,6 +487,31 @@ class TestCompareModels:
             r.distributions["a"].scores, again.distributions["a"].scores
         )
         assert r.comparisons["a", "b"].low == again.comparisons["a", "b"].low
+
+    def test_kfold_folds_averaged_per_repeat(self, data):
+        # several folds per repeat: scores carry groups (the repeat) and the
+        # fold in seeds; the report averages the folds of each repeat, so no
+        # DependentObservationsWarning escapes (warnings are errors here)
+        X, y = data
+        r = compare_models(
+            {"logreg": LogisticRegression(), "tree": DecisionTreeClassifier()},
+            X,
+            y,
+            cv=KFold(3, shuffle=True),
+            n_repeats=4,
+            random_state=0,
+            n_boot=500,
+        )
+        raw = r.raw_distributions["tree"]
+        assert raw.n == 12
+        assert set(raw.seeds) == {"split", "init", "search", "fold"}
+        np.testing.assert_array_equal(raw.groups, np.repeat(np.arange(4), 3))
+        agg = r.distributions["tree"]
+        np.testing.assert_allclose(agg.scores, raw.scores.reshape(4, 3).mean(axis=1))
+        c = r.comparisons["logreg", "tree"]
+        assert c.paired
+        assert (c.n_self, c.n_other) == (4, 4)
+        assert r.to_frame().loc["tree", "n"] == 4
 
     @pytest.mark.parametrize(
         ("estimators", "kwargs", "err", "msg"),
