@@ -19,13 +19,17 @@ from copy import deepcopy
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, is_classifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.metrics import check_scoring, get_scorer_names
-from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.utils import indexable
+from sklearn.utils.metadata_routing import (
+    MetadataRouter,
+    MethodMapping,
+    process_routing,
+)
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
@@ -41,6 +45,7 @@ from ._vary import (
     _plan,
     _seed_params,
     _seed_splitter,
+    _shuffled_kfold,
 )
 from .exceptions import NoVariationWarning
 from .model_selection import OutOfBootstrap
@@ -51,6 +56,7 @@ from .utils._sklearn_compat import (
     _check_method_params,
     _fit_context,
     _safe_split,
+    _scorer_parts,
     get_tags,
 )
 
@@ -103,7 +109,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         are held at the seed of repeat 0. ``"split"``: the outer splitter;
         ``"init"``: every ``random_state`` parameter inside the estimator;
         ``"search"``: the sampler and inner ``cv`` of a hyperparameter
-        search, which is re-run in every repeat.
+        search, which is re-run in every repeat. ``"all"`` is the same as
+        naming the three (see Notes).
     random_state : int, RandomState instance, Generator or None, default=None
         Root of the seed tree. ``None`` draws fresh entropy (recorded in
         ``random_state_``). A ``RandomState`` or ``Generator`` gives 128 bits
@@ -172,16 +179,22 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
     inside the estimator is overwritten by a derived int, also for held
     sources.
 
-    Under ``"search"`` named explicitly in ``vary``, an int (or ``None``)
-    ``cv`` inside the search becomes a shuffled (Stratified)KFold with the
-    same number of folds, so that the search's splits vary; under
-    ``vary="all"`` it is left as is (the search still sees different
-    training data whenever the outer split varies).
+    ``vary="all"`` varies every source that has randomness in this
+    estimator and ``cv``: it gives exactly the fits of naming the three
+    sources, ``vary=["split", "init", "search"]``, and differs only in
+    staying silent about sources with nothing to vary. An int (or ``None``)
+    ``cv`` of a hyperparameter search (or of any estimator with a ``cv`` of
+    its own) is always replaced by a shuffled (Stratified)KFold with the same
+    number of folds, seeded by the search source, varied or held (a held
+    source keeps the seed of repeat 0, like every other held source); an
+    unshuffled splitter object (e.g. ``KFold(5)``) is left as is, and naming
+    ``"search"`` then warns when the search has no sampler.
 
     With several folds per repeat, the scores of one repeat are dependent;
-    the distributions mark them with ``groups`` (the repeat ids). With the
-    default ``cv=None`` every score comes from its own out-of-bootstrap
-    split (Bouthillier et al., App. B).
+    the distributions mark them with ``groups`` (the repeat ids), and their
+    ``seeds`` hold a ``fold`` key as well, so that two such evaluations pair
+    fold with fold. With the default ``cv=None`` every score comes from its
+    own out-of-bootstrap split (Bouthillier et al., App. B).
 
     References
     ----------
@@ -274,14 +287,20 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         groups : array-like of shape (n_samples,) or None, default=None
             Group labels passed to the splitter.
         **params : dict
-            Parameters passed to the estimator's ``fit``; sample-aligned
-            ones are indexed by the training rows.
+            Parameters passed to the estimator's ``fit`` (in every fit and
+            in the refit); sample-aligned ones are indexed by the training
+            rows. With metadata routing enabled
+            (``sklearn.set_config(enable_metadata_routing=True)``), they are
+            routed to the estimator as it requests them
+            (``set_fit_request``).
 
         Returns
         -------
         self : RepeatedEvaluator
             Fitted evaluator.
         """
+        if get_config().get("enable_metadata_routing", False):
+            params = dict(process_routing(self, "fit", **params).estimator.fit)
         _fit_evaluators(
             {"": self},
             X,
@@ -423,6 +442,22 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
             ) from exc
         return self.estimator_.n_features_in_
 
+    def get_metadata_routing(self):
+        """Get metadata routing of this object.
+
+        The parameters of :meth:`fit` are routed to the estimator's ``fit``
+        (see scikit-learn's metadata routing user guide).
+
+        Returns
+        -------
+        routing : sklearn.utils.metadata_routing.MetadataRouter
+            The routing information.
+        """
+        return MetadataRouter(owner=self).add(
+            estimator=self.estimator,
+            method_mapping=MethodMapping().add(caller="fit", callee="fit"),
+        )
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         sub = get_tags(self.estimator)
@@ -439,15 +474,26 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
 # ---------------------------------------------------------------------------
 # build tasks
 def _scorers(estimator, scoring):
-    """``(scorer, names, signs)``; ``scorer`` returns a dict name -> value."""
+    """``(scorer, names, signs, singles)``; ``scorer`` returns a dict name -> value.
+
+    ``singles`` maps each name to its own scorer (``scorer_``). Several
+    scorers go through sklearn's multimetric scorer (which caches the
+    predictions shared between them).
+    """
     if isinstance(scoring, list | tuple | dict):
-        scorer = check_scoring(estimator, scoring)  # a _MultimetricScorer
-        names = list(scorer._scorers)
-        signs = [getattr(scorer._scorers[n], "_sign", 1) for n in names]
-        return scorer, names, signs
-    scorer = check_scoring(estimator, scoring)
-    name = scoring if isinstance(scoring, str) else "score"
-    return _Single(scorer, name), [name], [getattr(scorer, "_sign", 1)]
+        items = (
+            scoring.items()
+            if isinstance(scoring, dict)
+            else zip(scoring, scoring, strict=True)
+        )
+        singles = {name: check_scoring(estimator, s) for name, s in items}
+        scorer = check_scoring(estimator, scoring)
+    else:
+        name = scoring if isinstance(scoring, str) else "score"
+        singles = {name: check_scoring(estimator, scoring)}
+        scorer = _Single(singles[name], name)
+    signs = [(_scorer_parts(s) or (None, 1))[1] for s in singles.values()]
+    return scorer, list(singles), signs, singles
 
 
 class _Single:
@@ -466,12 +512,7 @@ def _outer_cv(cv, estimator, y):
     if cv is None:
         return "random", OutOfBootstrap(n_splits=1)
     if isinstance(cv, Integral):
-        classifier = (
-            is_classifier(estimator)
-            and y is not None
-            and type_of_target(y) in ("binary", "multiclass")
-        )
-        return "random", (StratifiedKFold if classifier else KFold)(cv, shuffle=True)
+        return "random", _shuffled_kfold(cv, is_classifier(estimator), y)
     if hasattr(cv, "split"):
         return ("random" if _is_random_splitter(cv) else "fixed"), cv
     return "iterable", [(np.asarray(tr), np.asarray(te)) for tr, te in cv]
@@ -490,7 +531,10 @@ class _Job:
                 "test) splits, which cannot be re-seeded; pass a splitter (e.g. "
                 "cv=None for out-of-bootstrap splits) or leave 'split' out of vary."
             )
-        self.plan = _plan(est, y, shuffle_int_cv="search" in explicit)
+        # an int inner cv of a search always becomes a shuffled K-fold, seeded
+        # by the search source (varied or held), so that vary="all" and naming
+        # the sources give the same fits, and repeat 0 is the same under any vary
+        self.plan = _plan(est, y, shuffle_int_cv=True)
         msgs = _no_variation(self.plan, kind == "random", varied, explicit)
         if msgs:
             warnings.warn(
@@ -502,7 +546,7 @@ class _Job:
         self.random_state_, seeds = spawn_seeds(ev.random_state, ev.n_repeats)
         # fixed splits: the split seed is not used, so record it as held
         self.seeds = _hold(seeds, varied if kind == "random" else varied - {"split"})
-        self.scorer, self.names, self.signs = _scorers(est, ev.scoring)
+        self.scorer, self.names, self.signs, self.singles = _scorers(est, ev.scoring)
         self.splits = []  # per repeat: list of (train, test)
         cache = {}
         for r in range(ev.n_repeats):
@@ -638,7 +682,7 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
     ev.results_ = pd.DataFrame(cols)
     ev.random_state_ = job.random_state_
     ev.scorer_ = (
-        job.scorer.scorer if isinstance(job.scorer, _Single) else job.scorer._scorers
+        job.scorer.scorer if isinstance(job.scorer, _Single) else dict(job.singles)
     )
     n_fail, n_fits = int((~ok).sum()), ok.size
     first = next((e for e in errors if e is not None), None)

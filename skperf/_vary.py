@@ -152,7 +152,7 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
     shuffle_int_cv : bool
         Turn an int (or ``None``) inner ``cv`` into a shuffled (Stratified)
         KFold with the same number of folds, so that the search source has
-        randomness. Done only when ``"search"`` is named in ``vary``.
+        randomness. ``RepeatedEvaluator`` always does (for any ``vary``).
     """
     params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
     plan = _VaryPlan()
@@ -172,8 +172,13 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
         if _is_random_splitter(cv):
             plan.search_cv[key] = cv
         elif shuffle_int_cv and (cv is None or isinstance(cv, Integral)):
-            inner = getattr(obj, "estimator", obj)
-            plan.search_cv[key] = _shuffled_kfold(cv, is_classifier(inner), y)
+            # check_cv's choice: searches delegate their type to the estimator;
+            # CalibratedClassifierCV and the like are classifiers themselves
+            inner = getattr(obj, "estimator", None)
+            classifier = is_classifier(obj) or (
+                hasattr(inner, "fit") and is_classifier(inner)
+            )
+            plan.search_cv[key] = _shuffled_kfold(cv, classifier, y)
     for key in sorted(k for k in params if k == _RS or k.endswith("__" + _RS)):
         prefix, obj = _owner(estimator, params, key)
         if _is_search(obj):  # a search's own random_state is its sampler

@@ -2,24 +2,31 @@
 
 import pickle
 import re
+import time
 import warnings
 
 import joblib
 import numpy as np
 import pytest
+import sklearn
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer, load_iris, make_regression
+from sklearn.decomposition import PCA
 from sklearn.dummy import DummyClassifier
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.exceptions import FitFailedWarning
+from sklearn.exceptions import FitFailedWarning, UnsetMetadataPassedError
 from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import log_loss
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
     RandomizedSearchCV,
     ShuffleSplit,
+    StratifiedKFold,
     cross_val_score,
+    cross_validate,
 )
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer, StandardScaler
@@ -33,6 +40,7 @@ from skperf.utils._testing import (
     FailingClassifier,
     RecordingClassifier,
     SeedSensitiveRegressor,
+    SlowClassifier,
     fingerprint_scorer,
 )
 
@@ -295,34 +303,81 @@ class TestVary:
         assert ev.estimator_.random_state == sampler
         assert ev.estimator_.cv.random_state == inner
 
-    def test_grid_search_int_cv_shuffled_under_search(self, iris):
+    def test_all_equals_naming_every_source(self, iris):
+        # vary="all" shuffles a search's int inner cv exactly as naming
+        # "search" does: same fits, same scores, same chosen params
         X, y = iris
-        search = GridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 2, 3]}, cv=3)
+        search = GridSearchCV(
+            DecisionTreeClassifier(), {"max_depth": [1, 2, 3, 4]}, cv=3
+        )
+        kw = {"n_repeats": 4, "random_state": 0}
         with warnings.catch_warnings():
             warnings.simplefilter("error")
+            every = RepeatedEvaluator(search, **kw).fit(X, y)
+            named = RepeatedEvaluator(
+                search, vary=["split", "init", "search"], **kw
+            ).fit(X, y)
+            split = RepeatedEvaluator(search, vary="split", **kw).fit(X, y)
+        assert _score_cols(every).equals(_score_cols(named))
+        assert list(every.results_["best_params"]) == list(
+            named.results_["best_params"]
+        )
+        assert every.results_["search_seed"].nunique() == 4
+        # refit: the int cv became a shuffled StratifiedKFold seeded by the
+        # held (repeat-0) search seed, the same under every vary
+        (inner,) = _derive_ints(every.results_["search_seed"][0], 1)
+        for ev in (every, named, split):
+            cv = ev.estimator_.cv
+            assert isinstance(cv, StratifiedKFold)
+            assert (cv.n_splits, cv.shuffle, cv.random_state) == (3, True, inner)
+        # a held search source is shuffled too: repeat 0 is the same fit
+        assert split.results_["search_seed"].nunique() == 1
+        assert split.results_["test_score"][0] == every.results_["test_score"][0]
+
+    def test_all_varies_int_inner_cv(self, iris):
+        # outer split fixed, deterministic inner model: only the inner folds
+        # can move the search's best score, and under "all" they do
+        X, y = iris
+        search = GridSearchCV(KNeighborsClassifier(), {"n_neighbors": [1, 9, 25]}, cv=3)
+        outer = [next(KFold(3, shuffle=True, random_state=0).split(X))]
+
+        def best_score(est, X, y):
+            return est.best_score_
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no NoVariationWarning either
+            ev = RepeatedEvaluator(
+                search, cv=outer, n_repeats=5, random_state=0, scoring=best_score
+            ).fit(X, y)
+        assert ev.results_["test_score"].nunique() == 5
+        assert ev.results_["split_seed"].nunique() == 1
+
+    def test_grid_search_unshuffled_splitter_warns(self, iris):
+        X, y = iris
+        search = GridSearchCV(
+            DecisionTreeClassifier(), {"max_depth": [1, 2]}, cv=KFold(3)
+        )
+        with pytest.warns(
+            NoVariationWarning, match=re.escape("pass e.g. cv=KFold(5, shuffle=True)")
+        ):
             ev = RepeatedEvaluator(
                 search, vary="search", n_repeats=2, random_state=0
             ).fit(X, y)
-        cv = ev.estimator_.cv
-        assert cv.n_splits == 3
-        assert cv.shuffle
-        assert type(cv.random_state) is int
-        # under "all" the int cv is left as is
-        ev = RepeatedEvaluator(search, n_repeats=2, random_state=0).fit(X, y)
-        assert ev.estimator_.cv == 3
+        assert ev.estimator_.cv.shuffle is False
+        assert ev.results_["test_score"].nunique() == 1
 
 
 class TestFailures:
-    def test_some_fail(self, ids_data):
+    @pytest.mark.parametrize("n_jobs", [1, 2])
+    def test_some_fail(self, ids_data, n_jobs):
         X, y = ids_data
         _, seeds = spawn_seeds(0, 12)
         fails = np.array([_derive_ints(s, 1)[0] % 3 == 0 for s in seeds["init"]])
         assert 0 < fails.sum() < 10
         msg = f"{fails.sum()} of 12 fits failed and are excluded from the distribution"
+        kw = {"n_repeats": 12, "random_state": 0, "refit": False, "n_jobs": n_jobs}
         with pytest.warns(FitFailedWarning, match=msg) as rec:
-            ev = RepeatedEvaluator(
-                FailingClassifier(fail=3), n_repeats=12, random_state=0, refit=False
-            ).fit(X, y)
+            ev = RepeatedEvaluator(FailingClassifier(fail=3), **kw).fit(X, y)
         assert len(rec) == 1
         assert rec[0].filename == __file__
         res = ev.results_
@@ -335,6 +390,12 @@ class TestFailures:
         np.testing.assert_array_equal(
             ev.distribution_.seeds["init"], seeds["init"][~fails]
         )
+        # the other repeats lose nothing: their scores are those of a run
+        # where no fit fails
+        ok = RepeatedEvaluator(FailingClassifier(fail="never"), **kw).fit(X, y)
+        ref = ok.results_["test_score"].to_numpy()
+        assert np.unique(ref).size > 3
+        np.testing.assert_array_equal(ev.distribution_.scores, ref[~fails])
 
     def test_all_fail(self, ids_data):
         X, y = ids_data
@@ -344,11 +405,16 @@ class TestFailures:
             RepeatedEvaluator(FailingClassifier(), n_repeats=3).fit(X, y)
         assert "deliberate failure" in str(exc.value)
 
-    def test_error_score_raise(self, ids_data):
+    @pytest.mark.parametrize("n_jobs", [1, 2])
+    def test_error_score_raise(self, ids_data, n_jobs):
         X, y = ids_data
         with pytest.raises(ValueError, match="deliberate failure"):
             RepeatedEvaluator(
-                FailingClassifier(), n_repeats=3, error_score="raise"
+                FailingClassifier(fail=3),
+                n_repeats=12,
+                random_state=0,
+                error_score="raise",
+                n_jobs=n_jobs,
             ).fit(X, y)
 
     def test_error_score_value(self, ids_data):
@@ -385,14 +451,18 @@ class TestParallel:
         with joblib.parallel_config("threading", n_jobs=2):
             assert _score_cols(self._fit(X, y)).equals(ref)
 
-    def test_dask(self, cancer):
+    def test_dask_processes(self, cancer):
+        # a LocalCluster with a worker *process* on loopback: estimators,
+        # seeds and splits cross a process boundary (one process with two
+        # threads starts in ~2 s, two processes take twice as long)
         distributed = pytest.importorskip("distributed")
         X, y = cancer
         ref = _score_cols(self._fit(X, y, n_jobs=1))
         with (
             distributed.LocalCluster(
-                n_workers=2,
-                processes=False,
+                n_workers=1,
+                threads_per_worker=2,
+                processes=True,
                 host="127.0.0.1",
                 protocol="tcp://",
                 dashboard_address=None,
@@ -410,6 +480,44 @@ class TestParallel:
         ).fit(X, y)
         err = capsys.readouterr().err
         assert "12/12" in err
+
+    def test_progress_bar_advances_as_fits_finish(self, iris, monkeypatch, capsys):
+        # 6 fits of 0.25 s on 2 workers finish in 3 waves; the bar must move
+        # after each wave, not jump to 6 at the end
+        import skperf._evaluator as mod
+
+        times = []
+        make_bar = mod._progress_bar
+
+        def recording_bar(total, progress):
+            bar = make_bar(total, progress)
+            update = bar.update
+
+            def timed_update(n=1):
+                times.append((time.perf_counter(), n))
+                return update(n)
+
+            bar.update = timed_update
+            return bar
+
+        monkeypatch.setattr(mod, "_progress_bar", recording_bar)
+        X, y = iris
+        with joblib.parallel_config("loky", n_jobs=2):
+            joblib.Parallel()(joblib.delayed(abs)(i) for i in range(2))  # warm pool
+            start = time.perf_counter()
+            RepeatedEvaluator(
+                SlowClassifier(delay=0.25),
+                n_repeats=6,
+                n_jobs=2,
+                refit=False,
+                progress=True,
+            ).fit(X, y)
+        t = np.array([ti for ti, _ in times]) - start
+        assert [n for _, n in times] == [1] * 6  # one step per finished fit
+        # first fits are counted while the last wave is still running
+        assert t[-1] - t[0] >= 0.4
+        assert t[1] <= t[-1] - 0.35
+        assert "6/6" in capsys.readouterr().err
 
 
 class TestPairing:
@@ -437,6 +545,50 @@ class TestPairing:
         assert not np.intersect1d(
             c.results_["test_score"], a.results_["test_score"]
         ).size
+
+    def test_int_cv_folds_paired(self, ids_data):
+        # several folds per repeat: the same rows in fold f of repeat r for
+        # both models, groups = repeat ids, and compare() pairs fold with fold
+        X, y = ids_data
+        kw = {"n_repeats": 4, "cv": 3, "random_state": 7, "refit": False}
+        a = RepeatedEvaluator(RecordingClassifier(), scoring=fingerprint_scorer, **kw)
+        b = RepeatedEvaluator(
+            make_pipeline(FunctionTransformer(), RecordingClassifier()),
+            scoring=fingerprint_scorer,
+            **kw,
+        )
+        a.fit(X, y)
+        b.fit(X, y)
+        np.testing.assert_array_equal(
+            a.results_["test_score"], b.results_["test_score"]
+        )
+        assert a.results_["test_score"].nunique() == 12  # 12 distinct fits
+        for ev in (a, b):
+            d = ev.distribution_
+            np.testing.assert_array_equal(d.groups, np.repeat(np.arange(4), 3))
+            np.testing.assert_array_equal(d.seeds["fold"], np.tile(np.arange(3), 4))
+        # two real models on the same folds
+        X2, y2 = X[:, 1:], y
+        lr = RepeatedEvaluator(LogisticRegression(), **kw).fit(X2, y2)
+        dummy = RepeatedEvaluator(DummyClassifier(), **kw).fit(X2, y2)
+        np.testing.assert_array_equal(
+            lr.distribution_.groups, [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
+        )
+        for src in ("split", "init", "search", "fold"):
+            np.testing.assert_array_equal(
+                lr.distribution_.seeds[src], dummy.distribution_.seeds[src]
+            )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # dependent folds, ties
+            res = lr.distribution_.compare(dummy.distribution_, random_state=0)
+        assert res.paired is True
+        other = RepeatedEvaluator(DummyClassifier(), **{**kw, "random_state": 8})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = lr.distribution_.compare(
+                other.fit(X2, y2).distribution_, random_state=0
+            )
+        assert res.paired is False
 
     def test_fit_evaluators_matches_fit(self, ids_data):
         X, y = ids_data
@@ -480,6 +632,72 @@ class TestEstimatorAPI:
             == ev.predict(X[:5]).tolist()
         )
 
+    @pytest.mark.parametrize(
+        ("est", "present", "absent"),
+        [
+            (
+                LogisticRegression(max_iter=500),
+                ["predict", "predict_proba", "predict_log_proba", "decision_function"],
+                ["transform"],
+            ),
+            (
+                make_pipeline(StandardScaler(), PCA(2, random_state=0)),
+                ["transform"],
+                ["predict", "predict_proba", "decision_function"],
+            ),
+            (Ridge(), ["predict"], ["predict_proba", "decision_function", "transform"]),
+        ],
+        ids=["classifier", "transformer", "regressor"],
+    )
+    def test_delegation_matches_refit_estimator(self, iris, est, present, absent):
+        # available_if: hasattr is right before and after fit, and every
+        # delegated method returns what the refitted estimator returns
+        X, y = iris
+        ev = RepeatedEvaluator(est, n_repeats=2, random_state=0, vary="split")
+        for fitted in (False, True):
+            assert all(hasattr(ev, m) for m in present)
+            assert not any(hasattr(ev, m) for m in absent)
+            if not fitted:
+                with pytest.raises(AttributeError):
+                    ev.n_features_in_  # noqa: B018
+                ev.fit(X, y)
+        # refit on all data with the held init seed (repeat 0's)
+        ref = clone(est).set_params(
+            **{
+                k: v
+                for k, v in ev.estimator_.get_params().items()
+                if k.endswith("random_state")
+            }
+        )
+        ref.fit(X, y)
+        for m in present:
+            np.testing.assert_allclose(getattr(ev, m)(X), getattr(ref, m)(X))
+        assert ev.n_features_in_ == 4
+        if hasattr(ref, "classes_"):
+            np.testing.assert_array_equal(ev.classes_, [0, 1, 2])
+        else:
+            with pytest.raises(AttributeError):
+                ev.classes_  # noqa: B018
+        if "predict" in present:
+            assert ev.score(X, y) == pytest.approx(ref.score(X, y))
+
+    def test_score_uses_primary_scorer(self, iris):
+        X, y = iris
+        ev = RepeatedEvaluator(
+            LogisticRegression(max_iter=500),
+            scoring=["neg_log_loss", "accuracy"],
+            n_repeats=2,
+            random_state=0,
+        ).fit(X, y)
+        assert list(ev.distributions_) == ["neg_log_loss", "accuracy"]
+        assert ev.distribution_ is ev.distributions_["neg_log_loss"]
+        assert not ev.distribution_.greater_is_better
+        assert ev.distributions_["accuracy"].greater_is_better
+        assert sorted(ev.scorer_) == ["accuracy", "neg_log_loss"]
+        ref = LogisticRegression(max_iter=500).fit(X, y)
+        assert ev.score(X, y) == pytest.approx(-log_loss(y, ref.predict_proba(X)))
+        assert (ev.results_["test_accuracy"] > 0.85).all()
+
     def test_refit_false(self, iris):
         X, y = iris
         ev = RepeatedEvaluator(DummyClassifier(), n_repeats=2, refit=False).fit(X, y)
@@ -498,6 +716,47 @@ class TestEstimatorAPI:
             ),
         ).fit(X, y, sample_weight=np.arange(60.0))
         np.testing.assert_array_equal(ev.results_["test_score"], 1.0)
+        # the refit gets all of it
+        np.testing.assert_array_equal(ev.estimator_.sample_weight_, np.arange(60.0))
+
+    def test_metadata_routing(self, ids_data):
+        X, y = ids_data
+        w = np.arange(60.0)
+
+        def routed(est, X, y):
+            est = est.steps[-1][1] if hasattr(est, "steps") else est
+            return float(np.array_equal(est.sample_weight_, est.train_ids_))
+
+        kw = {"n_repeats": 3, "random_state": 0, "scoring": routed}
+        with sklearn.config_context(enable_metadata_routing=True):
+            pipe = make_pipeline(
+                FunctionTransformer(),
+                RecordingClassifier().set_fit_request(sample_weight=True),
+            )
+            ev = RepeatedEvaluator(pipe, **kw).fit(X, y, sample_weight=w)
+            np.testing.assert_array_equal(ev.results_["test_score"], 1.0)
+            np.testing.assert_array_equal(ev.estimator_[-1].sample_weight_, w)
+            # not requested: sklearn's routing error, before any fit
+            with pytest.raises(UnsetMetadataPassedError, match="sample_weight"):
+                RepeatedEvaluator(RecordingClassifier(), **kw).fit(
+                    X, y, sample_weight=w
+                )
+            # a RepeatedEvaluator inside a router: cross_validate routes to it
+            out = cross_validate(
+                RepeatedEvaluator(
+                    RecordingClassifier().set_fit_request(sample_weight=True), **kw
+                ),
+                X,
+                y,
+                cv=2,
+                params={"sample_weight": w},
+                scoring=lambda est, X, y: float(
+                    np.array_equal(
+                        est.estimator_.sample_weight_, est.estimator_.train_ids_
+                    )
+                ),
+            )
+        np.testing.assert_array_equal(out["test_score"], 1.0)
 
     def test_param_validation(self, iris):
         X, y = iris

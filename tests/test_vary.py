@@ -5,11 +5,12 @@ import re
 import numpy as np
 import pytest
 from scipy.stats import loguniform
+from sklearn.calibration import CalibratedClassifierCV
 from sklearn.compose import ColumnTransformer
 from sklearn.decomposition import PCA
 from sklearn.ensemble import BaggingClassifier, RandomForestClassifier
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, RidgeCV
 from sklearn.model_selection import (
     GridSearchCV,
     HalvingRandomSearchCV,
@@ -120,6 +121,22 @@ class TestPlan:
         assert cv.n_splits == 4
         assert cv.shuffle
         assert plan.search_random
+
+    def test_int_cv_of_other_cv_estimators(self):
+        # check_cv's choice: a calibrator is a classifier whatever it wraps
+        y = np.array([0, 1] * 10)
+        est = CalibratedClassifierCV(cv=3)
+        cv = _plan(est, y, shuffle_int_cv=True).search_cv["cv"]
+        assert isinstance(cv, StratifiedKFold)
+        assert (cv.n_splits, cv.shuffle) == (3, True)
+        cv = _plan(RidgeCV(cv=4), np.arange(20.0), shuffle_int_cv=True).search_cv["cv"]
+        assert type(cv) is KFold
+        assert (cv.n_splits, cv.shuffle) == (4, True)
+        # prefit / string cv values are left alone
+        assert (
+            _plan(CalibratedClassifierCV(cv="prefit"), y, shuffle_int_cv=True).search_cv
+            == {}
+        )
 
     def test_halving_search(self):
         search = HalvingRandomSearchCV(LogisticRegression(), {"C": [1, 10]})
