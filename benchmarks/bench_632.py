@@ -5,7 +5,10 @@ Prints ratios measured in one run:
 1. ``OutOfBootstrap.split`` (bincount) against the ``np.setdiff1d`` stub it
    replaced, and ``StratifiedOutOfBootstrap`` against a per-class loop;
 2. the O(n K) no-information value against the naive n^2 pairs array
-   (accuracy and log loss), with the largest absolute difference.
+   (accuracy and log loss), with the largest absolute difference;
+3. linear time of the no-information value (issue: "the no-information
+   rate in linear time"): growth exponent of its time from n = 10^4 to
+   10^6, PASS when <= 1.2 (quadratic would be 2).
 
 Run: ``python benchmarks/bench_632.py`` (well under a minute).
 """
@@ -80,6 +83,29 @@ def main():
         print(
             f"no-information {name}, n={m}, K={k}: naive n^2 / O(nK) = "
             f"{t_naive / t_fast:.0f}x, |difference| = {abs(fast - naive):.1e}"
+        )
+
+    sizes = (10_000, 100_000, 1_000_000)
+    for name, func, sign in [
+        ("accuracy", accuracy_score, 1),
+        ("log_loss", log_loss, -1),
+    ]:
+        times = []
+        for m in sizes:
+            yk = rng.integers(0, k, size=m)
+            if name == "accuracy":
+                p = np.where(rng.random(m) < 0.7, yk, rng.integers(0, k, size=m))
+            else:
+                p = rng.dirichlet(np.ones(k), size=m)
+            times.append(
+                _best(lambda f=func, s=sign, q=p, t=yk: _no_information(f, s, {}, t, q))
+            )
+        expo = np.log(times[-1] / times[0]) / np.log(sizes[-1] / sizes[0])
+        print(
+            f"no-information {name}: "
+            + ", ".join(f"n={m:,} {t:.4f} s" for m, t in zip(sizes, times, strict=True))
+            + f"; growth exponent {expo:.2f} (target <= 1.2) "
+            + ("PASS" if expo <= 1.2 else "FAIL")
         )
 
 

@@ -108,28 +108,66 @@ class TestBadStatisticsInput:
     @pytest.mark.parametrize(
         ("call", "exc", "msg"),
         [
-            (lambda d: d.quantile_ci(50), ValueError,
-             "`q` must be in (0, 1) (exclusive); got 50 (invalid: [50.0]). Did you mean 0.5?"),
-            (lambda d: d.quantile_ci(1.5), ValueError,
-             "`q` must be in (0, 1) (exclusive); got 1.5 (invalid: [1.5])."),
-            (lambda d: d.quantile(0), ValueError, "`q` must be in (0, 1) (exclusive); got 0"),
-            (lambda d: d.quantile_ci(0.5, confidence=95), ValueError,
-             "`confidence` must be in (0, 1); got 95. Did you mean 0.95?"),
-            (lambda d: d.mean_ci(confidence=1.0), ValueError,
-             "`confidence` must be in (0, 1); got 1.0."),
-            (lambda d: d.quantile_ci(0.5, method="foo"), ValueError,
-             "`method` must be one of ['asymptotic', 'auto', 'bootstrap', 'exact']; got 'foo'."),
-            (lambda d: d.mean_ci(method="zzz"), ValueError,
-             "`method` must be one of ['bca', 'bootstrap', 'corrected-t', 't']; got 'zzz'."),
-            (lambda d: d.quantile_ci(0.95, method="exact"), ValueError,
-             "n = 10 is too small for a 0.95 exact interval: it needs n >= 59 for q = 0.95."),
-            (lambda d: d.quantile_ci(0.9, confidence=0.95, method="asymptotic"), ValueError,
-             "it needs n >= 35 for q = 0.9"),
-            (lambda d: d.mean_ci(method="corrected-t"), ValueError,
-             "method='corrected-t' needs the training and test set sizes"),
-            (lambda d: d.quantile_ci("a"), TypeError, "`q` must be a float or array of floats"),
-            (lambda d: d.quantile_ci(0.5, confidence="high"), TypeError,
-             "`confidence` must be a float in (0, 1); got 'high'."),
+            (
+                lambda d: d.quantile_ci(50),
+                ValueError,
+                "`q` must be in (0, 1) (exclusive); got 50 (invalid: [50.0]). Did you mean 0.5?",
+            ),
+            (
+                lambda d: d.quantile_ci(1.5),
+                ValueError,
+                "`q` must be in (0, 1) (exclusive); got 1.5 (invalid: [1.5]).",
+            ),
+            (
+                lambda d: d.quantile(0),
+                ValueError,
+                "`q` must be in (0, 1) (exclusive); got 0",
+            ),
+            (
+                lambda d: d.quantile_ci(0.5, confidence=95),
+                ValueError,
+                "`confidence` must be in (0, 1); got 95. Did you mean 0.95?",
+            ),
+            (
+                lambda d: d.mean_ci(confidence=1.0),
+                ValueError,
+                "`confidence` must be in (0, 1); got 1.0.",
+            ),
+            (
+                lambda d: d.quantile_ci(0.5, method="foo"),
+                ValueError,
+                "`method` must be one of ['asymptotic', 'auto', 'bootstrap', 'exact']; got 'foo'.",
+            ),
+            (
+                lambda d: d.mean_ci(method="zzz"),
+                ValueError,
+                "`method` must be one of ['bca', 'bootstrap', 'corrected-t', 't']; got 'zzz'.",
+            ),
+            (
+                lambda d: d.quantile_ci(0.95, method="exact"),
+                ValueError,
+                "n = 10 is too small for a 0.95 exact interval: it needs n >= 59 for q = 0.95.",
+            ),
+            (
+                lambda d: d.quantile_ci(0.9, confidence=0.95, method="asymptotic"),
+                ValueError,
+                "it needs n >= 35 for q = 0.9",
+            ),
+            (
+                lambda d: d.mean_ci(method="corrected-t"),
+                ValueError,
+                "method='corrected-t' needs the training and test set sizes",
+            ),
+            (
+                lambda d: d.quantile_ci("a"),
+                TypeError,
+                "`q` must be a float or array of floats",
+            ),
+            (
+                lambda d: d.quantile_ci(0.5, confidence="high"),
+                TypeError,
+                "`confidence` must be a float in (0, 1); got 'high'.",
+            ),
         ],
     )
     def test_messages(self, small, call, exc, msg):

@@ -259,8 +259,18 @@ def metric_ci(
         An explicit value that leaves fewer warns (``SmallSampleWarning``)
         and is used as given; the confidence level is never changed.
     stratify : bool or "auto", default="auto"
-        Resample within each class of ``y_true`` so class counts are kept.
-        ``"auto"`` stratifies for ROC AUC (no resample lacks a class).
+        Bootstrap methods only. ``True``: resample within each class of
+        ``y_true`` so class counts are kept. ``False``: resample rows
+        freely. ``"auto"``: ``True`` when a metric needs both classes (ROC
+        AUC, so that no resample lacks a class) and no ``groups`` are
+        given, ``False`` otherwise.
+
+        .. note:: The default is ``"auto"``, not ``False``: with ``False``
+           as the default, a ROC AUC interval on a test set with few
+           positives would lose every resample without a positive (counted
+           in ``n_undefined``), and keeping class counts by default for ROC
+           AUC is what the interval should do. For every other metric
+           ``"auto"`` behaves as ``False``.
     groups : array-like of shape (n_samples,), default=None
         Group labels of dependent rows (e.g. several rows per patient);
         whole groups are resampled (clustered bootstrap).

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..utils._sklearn_compat import _scorer_parts
+
 __all__: list[str] = []
 
 _EPS = np.finfo(np.float64).eps
@@ -301,27 +303,31 @@ _register(
 _NEEDS_BOTH_CLASSES = {"roc_auc"}
 
 
+def _call_parts(parts):
+    """``(metric, sign, response methods)`` from ``_scorer_parts(scorer)``.
+
+    ``metric(y_true, y_pred)`` applies the scorer's sign and keyword
+    arguments, so its values are on the scorer's scale.
+    """
+    score_func, sign, kwargs, response = parts
+
+    def call(y_true, y_pred):
+        return sign * score_func(y_true, y_pred, **kwargs)
+
+    return call, sign, response
+
+
 def _sklearn_metric(name):
     """A scikit-learn scorer or metric function for ``name`` (loop kind), or None."""
     from sklearn import metrics
 
     if name in metrics.get_scorer_names():
-        scorer = metrics.get_scorer(name)
-        # scikit-learn's _Scorer keeps the metric, its kwargs, sign and
-        # response method in private attributes; read them defensively.
-        func = getattr(scorer, "_score_func", None)
-        if func is not None:
-            kwargs = dict(getattr(scorer, "_kwargs", {}))
-            sign = float(getattr(scorer, "_sign", 1))
-            response = getattr(scorer, "_response_method", "predict")
-            response = (response,) if isinstance(response, str) else tuple(response)
-
-            def call(y_true, y_pred, _f=func, _k=kwargs, _s=sign):
-                return _s * _f(y_true, y_pred, **_k)
-
+        parts = _scorer_parts(metrics.get_scorer(name))
+        if parts is not None:
+            func, sign, response = _call_parts(parts)
             target = "any" if response == ("predict",) else "scores"
             return _MetricSpec(
-                name, "loop", target, func=call, response=response, sign=sign
+                name, "loop", target, func=func, response=response, sign=sign
             )
     func = getattr(metrics, name, None)
     if callable(func) and name.endswith(
@@ -335,16 +341,14 @@ def _resolve(metric):
     """A :class:`_MetricSpec` for a name or a callable; clear error otherwise."""
     if callable(metric) and not isinstance(metric, str):
         name = getattr(metric, "__name__", type(metric).__name__)
-        if hasattr(metric, "_score_func"):  # a scikit-learn scorer object
-            func, kwargs = metric._score_func, dict(getattr(metric, "_kwargs", {}))
-            sign = float(getattr(metric, "_sign", 1))
-            response = getattr(metric, "_response_method", "predict")
-            response = (response,) if isinstance(response, str) else tuple(response)
+        parts = _scorer_parts(metric)
+        if parts is not None:  # a scikit-learn scorer object
+            func, sign, response = _call_parts(parts)
             return _MetricSpec(
-                getattr(func, "__name__", name),
+                getattr(parts[0], "__name__", name),
                 "loop",
                 "any",
-                func=lambda yt, yp: sign * func(yt, yp, **kwargs),
+                func=func,
                 response=response,
                 sign=sign,
             )
@@ -392,7 +396,8 @@ def _pos_label(spec, y_true, y_pred, pos_label):
         raise ValueError(
             f"`metric={spec.name!r}` is a binary metric but the labels are not "
             f"binary: got {labels.size} labels {labels[:10].tolist()}. Use a "
-            "callable or a multiclass scorer name (e.g. 'f1_macro')."
+            "callable or a multiclass scorer name (e.g. "
+            f"{'roc_auc_ovr' if spec.kind == 'auc' else 'f1_macro'!r})."
         )
     if pos_label is not None:
         if pos_label not in labels and spec.target != "binary":

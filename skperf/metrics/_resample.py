@@ -13,14 +13,28 @@ Three paths, chosen from the metrics (see :mod:`._registry`):
   exact in distribution and O(n_boot x n_distinct) memory, no row indices.
 * gather: sums of arbitrary per-row features, ``F[idx].sum(axis=1)``.
 * weights: row weights ``W = bincount(idx)`` (b, n) for ROC AUC (sorted
-  scores, one pass per chunk) and row indices for a generic metric called
+  scores, one pass per block) and row indices for a generic metric called
   once per resample.
 
-Peak extra memory of the gather and weights paths is bounded by
-``_CHUNK_ELEMENTS`` resampled entries per chunk (about 8-16 bytes each).
+Peak extra memory of the gather and weights paths is bounded: resamples
+are drawn and reduced in blocks of at most ``max(_BLOCK_ELEMENTS, n)``
+resampled rows, and a block's work arrays hold at most 6 entries of 8 bytes
+per resampled row (int64 indices, gathered float64 values; ROC AUC and
+row weights need a few more arrays of that size). Each worker thread holds
+one block: at most ``_N_THREADS * 48 * max(_BLOCK_ELEMENTS, n)`` bytes, 29 MB
+for test sets up to 300,000 rows with two threads, beyond the O(n) arrays of
+the inputs (:func:`_memory_bound`; ``benchmarks/bench_metrics.py`` measures
+it). The counts path needs O(n_boot x n_distinct) only.
+
+Randomness is drawn per *block* of resamples, each block with its own
+generator seeded from ``random_state``; the block size depends only on the
+number of rows, so the number of threads never changes the answer.
 """
 
 from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -28,23 +42,35 @@ from ..stats._auc import _placements
 
 __all__: list[str] = []
 
-#: resampled entries (resamples x rows x features) per chunk
-_CHUNK_ELEMENTS = 2_000_000
+#: resampled rows per block of resamples (at most 64 resamples) sharing one
+#: generator and one vectorized pass
+_BLOCK_ELEMENTS = 300_000
+#: worker threads of the gather, weights and AUC paths (NumPy releases the
+#: GIL while drawing indices, gathering and reducing); the loop path, which
+#: calls Python metrics, stays in the calling thread
+_N_THREADS = 2
+#: below this many resampled units in total, threads do not pay off
+_MIN_THREADED = 2_000_000
 #: distinct feature rows up to which the multinomial counts path is used
 _MAX_DISTINCT = 512
 #: blocks of the delete-a-block jackknife for metrics without closed form
 _MAX_JACKKNIFE_BLOCKS = {"auc": 1000, "loop": 200}
 
 
-def _fast_generator(rng):
-    """An SFC64 generator seeded from ``rng``.
+def _memory_bound(n):
+    """Bytes of resampling work arrays held at once, beyond O(n) inputs."""
+    per_thread = 6 * 8 * max(_BLOCK_ELEMENTS, n)
+    return per_thread * min(_N_THREADS, os.cpu_count() or 1)
+
+
+def _fast_generator(seed):
+    """An SFC64 generator.
 
     Bulk index drawing with SFC64 is about 2.4x faster than with PCG64
     (measured: 0.23 vs 0.56 ms per 100,000 indices), and index drawing is
-    the main cost of resampling large test sets. The seed comes from the
-    caller's generator, so results are reproducible from ``random_state``.
+    the main cost of resampling large test sets.
     """
-    return np.random.Generator(np.random.SFC64(rng.integers(0, 2**63, size=4)))
+    return np.random.Generator(np.random.SFC64(seed))
 
 
 def _weighted_auc(positive, scores, W):
@@ -142,7 +168,7 @@ def _replicates(prepared, n_boot, rng, strata=None, groups=None):
     """
     n = prepared[0].y_true.size
     units = _Units(n, strata=strata, groups=groups)
-    gen = _fast_generator(rng)
+    seed = rng.integers(0, 2**63, size=4)
     sums = [p for p in prepared if p.spec.kind == "sums"]
     others = [p for p in prepared if p.spec.kind != "sums"]
     cols = np.cumsum([0] + [p.F.shape[1] for p in sums])
@@ -157,20 +183,26 @@ def _replicates(prepared, n_boot, rng, strata=None, groups=None):
             out[sl, where[id(p)]] = p.value_from_sums(S[:, 1 + a : 1 + b], T)
 
     if not others:
-        S = _sums_counts_path(Fu, units, n_boot, gen)
+        S = _sums_counts_path(Fu, units, n_boot, _fast_generator(seed))
         if S is not None:
             put_sums(S, slice(None))
             return out
     FuT = np.ascontiguousarray(Fu.T)
     by_rows = units.row_unit is None  # units are rows: no row weights needed
-    width = units.n_units * (2 if by_rows else max(Fu.shape[1], 4))
-    chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // max(width, 1)))
+    # One generator and one vectorized pass per block of resamples. The
+    # block size depends only on the number of rows, so the number of
+    # threads never changes the answer; it bounds the memory: a block holds
+    # at most max(_BLOCK_ELEMENTS, n) resampled rows.
+    block = max(1, min(64, _BLOCK_ELEMENTS // n))
+    root = np.random.SeedSequence(seed)
     auc_codes = {
         id(p): _auc_codes(p.positive, p.y_pred) for p in others if p.spec.kind == "auc"
     }
-    for start in range(0, n_boot, chunk):
-        b = min(chunk, n_boot - start)
-        sl = slice(start, start + b)
+
+    def run(k):
+        gen = _fast_generator(np.random.SeedSequence(root.entropy, spawn_key=(k,)))
+        sl = slice(k * block, min((k + 1) * block, n_boot))
+        b = sl.stop - sl.start
         idx = units.draw(gen, b)
         W = None if by_rows else units.row_weights(idx)
         if by_rows:
@@ -196,6 +228,20 @@ def _replicates(prepared, n_boot, rng, strata=None, groups=None):
                 out[sl, j] = [
                     p.loop_value(np.repeat(rows, w.astype(np.intp))) for w in W
                 ]
+
+    n_blocks = -(-n_boot // block)
+    n_threads = min(_N_THREADS, os.cpu_count() or 1, n_blocks)
+    if (
+        n_threads > 1
+        and units.n_units * n_boot >= _MIN_THREADED
+        and all(p.spec.kind != "loop" for p in others)
+    ):
+        # blocks write disjoint rows of ``out``; list() re-raises errors
+        with ThreadPoolExecutor(n_threads) as pool:
+            list(pool.map(run, range(n_blocks)))
+    else:
+        for k in range(n_blocks):
+            run(k)
     return out
 
 
@@ -273,7 +319,7 @@ def _jackknife(p, rng, groups=None):
     block_of_row = block_of_unit[unit_of_row]
     vals = np.empty(n_blocks)
     if p.spec.kind == "auc":
-        chunk = max(1, _CHUNK_ELEMENTS // n)
+        chunk = max(1, _BLOCK_ELEMENTS // n)
         for start in range(0, n_blocks, chunk):
             blocks = np.arange(start, min(start + chunk, n_blocks))
             W = (block_of_row[None, :] != blocks[:, None]).astype(float)

@@ -6,7 +6,6 @@ Tibshirani 1997), returned as a :class:`~skperf.PerformanceDistribution`.
 
 from __future__ import annotations
 
-import copy
 import inspect
 import numbers
 
@@ -19,7 +18,11 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import indexable
 
 from .._distribution import PerformanceDistribution
-from ..utils._sklearn_compat import _safe_indexing
+from ..utils._sklearn_compat import (
+    _safe_indexing,
+    _scorer_parts,
+    _scorer_with_score_func,
+)
 from ._split import OutOfBootstrap
 
 __all__ = ["bootstrap_632_score"]
@@ -52,8 +55,7 @@ def _capture_response(scorer, estimator, X, y):
     the response (labels, probabilities of ``pos_label``, decision values)
     is exactly what the metric would receive.
     """
-    score_func = getattr(scorer, "_score_func", None)
-    if score_func is None or not hasattr(scorer, "_sign"):
+    if _scorer_parts(scorer) is None:
         return None
     record = {}
 
@@ -61,9 +63,9 @@ def _capture_response(scorer, estimator, X, y):
         record["y_pred"] = y_pred
         return 0.0
 
-    spy = copy.copy(scorer)
-    spy._score_func = _record
-    spy(estimator, X, y)
+    # a copy whose metric records its input (the scorer's own dispatch picks
+    # the response method)
+    _scorer_with_score_func(scorer, _record)(estimator, X, y)
     return record.get("y_pred")
 
 
@@ -147,14 +149,14 @@ def _no_information(score_func, sign, kwargs, y, y_pred):
 
 def _permutation_no_information(scorer, estimator, X, y, y_pred, rng):
     """Monte-Carlo no-information score: mean over random pairings."""
-    score_func = getattr(scorer, "_score_func", None)
+    parts = _scorer_parts(scorer)
     values = []
     for _ in range(_N_PERMUTATIONS):  # loop over a fixed few pairings
         perm = rng.permutation(len(y))
         y_perm = _safe_indexing(y, perm)
-        if y_pred is not None and score_func is not None:
-            kwargs = getattr(scorer, "_kwargs", {})
-            values.append(scorer._sign * score_func(y_perm, y_pred, **kwargs))
+        if y_pred is not None and parts is not None:
+            score_func, sign, kwargs, _ = parts
+            values.append(sign * score_func(y_perm, y_pred, **kwargs))
         else:
             values.append(scorer(estimator, X, y_perm))
     return float(np.mean(values))
@@ -172,8 +174,15 @@ def _632_from_scores(s_train, s_test, s_none=None):
     if s_none is None:
         return -err632, _W632
     gamma = -s_none
-    # Efron & Tibshirani (1997), eqs. 32-33: R' = 0 unless Err1 > err and
-    # gamma > err; clipped to [0, 1]; Err1' = min(Err1, gamma).
+    # Efron & Tibshirani (1997): R = (Err1 - err) / (gamma - err) (eq. 28);
+    # eq. 31: Err1' = min(Err1, gamma) and R' = (Err1' - err) / (gamma - err)
+    # if Err1 > err and gamma > err, else 0, so R' lies in [0, 1]; eq. 32:
+    # Err632+ = Err632 + (Err1' - err) .368 .632 R' / (1 - .368 R'), where
+    # Err632 (eq. 24) keeps the unclipped Err1. Hence when Err1 > gamma
+    # (R' = 1) the estimate is .632 Err1 + .368 gamma. mlxtend's
+    # bootstrap_point632_score uses the unclipped R in the weight form
+    # (1 - w) err + w Err1, w = .632 / (1 - .368 R): equal whenever
+    # 0 <= R <= 1, different (and possibly outside [err, Err1]) otherwise.
     if err1 > err and gamma > err:
         r = min((err1 - err) / (gamma - err), 1.0)
     else:
@@ -199,9 +208,8 @@ def _fit_and_632(estimator, X, y, scorer, seed, method):
     y_pred = _capture_response(scorer, est, X, y)
     s_none = None
     if y_pred is not None:
-        s_none = _no_information(
-            scorer._score_func, scorer._sign, getattr(scorer, "_kwargs", {}), y, y_pred
-        )
+        score_func, sign, kwargs, _ = _scorer_parts(scorer)
+        s_none = _no_information(score_func, sign, kwargs, y, y_pred)
     if s_none is None:
         rng = np.random.default_rng([int(seed), 632])
         s_none = _permutation_no_information(scorer, est, X, y, y_pred, rng)
@@ -212,9 +220,9 @@ def _fit_and_632(estimator, X, y, scorer, seed, method):
 def _scorer_name(scoring, scorer):
     if isinstance(scoring, str):
         return scoring
-    func = getattr(scorer, "_score_func", None)
-    if func is not None:
-        return getattr(func, "__name__", None)
+    parts = _scorer_parts(scorer)
+    if parts is not None:
+        return getattr(parts[0], "__name__", None)
     if scoring is None:
         return "score"
     return getattr(scoring, "__name__", None)
@@ -286,14 +294,24 @@ def bootstrap_632_score(
     the no-information error:
 
     - ``.632`` (Efron 1983): ``0.368 err + 0.632 Err1``;
-    - ``.632+`` (Efron & Tibshirani 1997, eqs. 28-33): relative overfitting
-      rate ``R = (Err1 - err) / (gamma - err)`` when ``Err1 > err`` and
-      ``gamma > err``, else 0, clipped to [0, 1]; ``Err1' = min(Err1,
-      gamma)``; estimate ``.632 + (Err1' - err) 0.368 0.632 R / (1 - 0.368
-      R)``. When ``Err1 <= gamma`` this is ``(1 - w) err + w Err1`` with
-      weight ``w = 0.632 / (1 - 0.368 R)`` in [0.632, 1]: ``w = 0.632``
-      (the .632 estimator) without overfitting, ``w = 1`` (the out-of-bag
-      estimate) when overfitting reaches the no-information level.
+    - ``.632+`` (Efron & Tibshirani 1997, eqs. 28, 31 and 32): relative
+      overfitting rate ``R' = (Err1' - err) / (gamma - err)`` with
+      ``Err1' = min(Err1, gamma)`` when ``Err1 > err`` and ``gamma > err``,
+      else ``R' = 0`` (so ``R'`` lies in [0, 1]); estimate ``.632 +
+      (Err1' - err) 0.368 0.632 R' / (1 - 0.368 R')``. When ``Err1 <=
+      gamma`` this is ``(1 - w) err + w Err1`` with weight ``w = 0.632 /
+      (1 - 0.368 R')`` in [0.632, 1]: ``w = 0.632`` (the .632 estimator)
+      without overfitting, ``w = 1`` (the out-of-bag estimate) when
+      overfitting reaches the no-information level. When ``Err1 > gamma``
+      (``R' = 1``) it is ``0.632 Err1 + 0.368 gamma``, between the
+      no-information and the out-of-bag error.
+
+    mlxtend's ``bootstrap_point632_score`` gives the same value whenever
+    ``0 <= R <= 1``; it does not apply eq. 31 (its weight leaves
+    [0.632, 1] when ``Err1 < err`` or ``Err1 > gamma``) and it computes the
+    apparent error on all ``n`` rows, out-of-bag rows included, where this
+    function uses the split's own training rows (the resubstitution error
+    of the model fitted on them).
 
     The published estimators average ``err`` and ``Err1`` over splits before
     combining; here every split gets its own value (the model fitted on that

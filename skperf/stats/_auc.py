@@ -88,6 +88,33 @@ def delong_placements(y_true, y_score):
     return _placements(y, s)
 
 
+def _tie_blocks(y, row, m, n):
+    """Sort one model's scores into blocks of tied scores.
+
+    Returns the sort order, whether each sorted row is a positive, each
+    sorted row's block, and per block (in increasing score) the numbers of
+    positives and negatives and the placement values of its positives
+    ``v10_b`` and negatives ``v01_b``. Within a block a positive's
+    placement is (#negatives below + #negatives tied / 2) / n, a
+    negative's (#positives above + #positives tied / 2) / m: the midrank
+    form (T - T+) / n of Sun & Xu without ranking each class separately.
+    Ties make the order within a block irrelevant, so the default (fastest,
+    unstable) sort is used.
+    """
+    order = np.argsort(row)
+    s_sorted = row[order]
+    pos_sorted = y[order]
+    first = np.empty(row.size, dtype=bool)
+    first[0] = True
+    np.not_equal(s_sorted[1:], s_sorted[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    pos_b = np.add.reduceat(pos_sorted.astype(np.int64), starts)
+    neg_b = np.diff(np.r_[starts, row.size]) - pos_b
+    v10_b = (np.cumsum(neg_b) - 0.5 * neg_b) / n
+    v01_b = (m - np.cumsum(pos_b) + 0.5 * pos_b) / m
+    return order, pos_sorted, first, pos_b, neg_b, v10_b, v01_b
+
+
 def _placements(y, s):
     """Placement values for validated bool labels ``y`` (n,) and scores (k, n)."""
     k, n_all = s.shape
@@ -95,28 +122,36 @@ def _placements(y, s):
     n = n_all - m
     val = np.empty((k, n_all))
     for i, row in enumerate(s):  # k models: 1 or 2
-        # One sort per model. Within a block of tied scores, a positive's
-        # placement is (#negatives below + #negatives tied / 2) / n, a
-        # negative's (#positives above + #positives tied / 2) / m; this is
-        # the midrank form (T - T+) / n of Sun & Xu without ranking each
-        # class separately. Ties make the sort order within a block
-        # irrelevant, so the default (fastest, unstable) sort is used.
-        order = np.argsort(row)
-        s_sorted = row[order]
-        pos_sorted = y[order]
-        first = np.empty(n_all, dtype=bool)
-        first[0] = True
-        np.not_equal(s_sorted[1:], s_sorted[:-1], out=first[1:])
-        starts = np.flatnonzero(first)
+        order, pos_sorted, first, _, _, v10_b, v01_b = _tie_blocks(y, row, m, n)
         block = np.cumsum(first) - 1
-        pos_b = np.add.reduceat(pos_sorted.astype(np.int64), starts)
-        neg_b = np.diff(np.r_[starts, n_all]) - pos_b
-        v10_b = (np.cumsum(neg_b) - 0.5 * neg_b) / n
-        v01_b = (m - np.cumsum(pos_b) + 0.5 * pos_b) / m
         val[i, order] = np.where(pos_sorted, v10_b[block], v01_b[block])
     v10 = val[:, y]
     v01 = val[:, ~y]
     return v10.mean(axis=1), v10, v01
+
+
+def _delong_var_blocks(y, row):
+    """AUC, DeLong variance and class counts of one model, in O(n log n).
+
+    The placement values are constant within a block of tied scores, so
+    their means and variances follow from per-block counts, without
+    placing the values back on the rows (several times faster than
+    :func:`_placements` for a single model).
+    """
+    m = int(np.count_nonzero(y))
+    n = row.size - m
+    *_, pos_b, neg_b, v10_b, v01_b = _tie_blocks(y, row, m, n)
+    auc = float(pos_b @ v10_b) / m
+
+    def var(counts, v, size):
+        if size < 2:
+            return 0.0
+        counts = counts.astype(float)  # float dot products use BLAS
+        mean = float(counts @ v) / size
+        d = v - mean
+        return float(counts @ (d * d)) / (size - 1)
+
+    return auc, var(pos_b, v10_b, m) / m + var(neg_b, v01_b, n) / n, m, n
 
 
 def _delong_cov(v10, v01):
@@ -222,12 +257,8 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
     y, s = _auc_iv(y_true, y_score)
     if s.shape[0] != 1:
         raise ValueError(f"`y_score` must be 1-D; got shape {np.shape(y_score)}.")
-    auc, v10, v01 = _placements(y, s)
-    auc = float(auc[0])
-    m, n = v10.shape[1], v01.shape[1]
-    if method == "delong":
-        var = float(_delong_cov(v10, v01)[0, 0])
-    else:
+    auc, var, m, n = _delong_var_blocks(y, s[0])
+    if method == "hanley-mcneil":
         var = float(hanley_mcneil_var(auc, m, n))
     half = special.ndtri(0.5 + confidence / 2) * np.sqrt(var)
     return Interval(

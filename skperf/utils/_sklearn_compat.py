@@ -29,6 +29,7 @@ __all__ = [
     "_safe_indexing",
     "_safe_split",
     "_scorer_parts",
+    "_scorer_with_score_func",
     "get_tags",
     "validate_params",
 ]
@@ -53,3 +54,16 @@ def _scorer_parts(scorer):
     response = getattr(scorer, "_response_method", "predict")
     response = (response,) if isinstance(response, str) else tuple(response)
     return func, sign, kwargs, response
+
+
+def _scorer_with_score_func(scorer, func):
+    """A shallow copy of a scikit-learn scorer whose metric function is ``func``.
+
+    Used to capture the predictions a scorer passes to its metric (the
+    response method it chose) without re-implementing its dispatch.
+    """
+    import copy
+
+    spy = copy.copy(scorer)
+    spy._score_func = func
+    return spy

@@ -243,7 +243,9 @@ class TestBootstrap:
         assert fast.high == pytest.approx(ref.high, abs=0.01)
         assert loop.low == pytest.approx(ref.low, abs=0.03)
         assert loop.high == pytest.approx(ref.high, abs=0.03)
-        assert fast.estimate == loop.estimate == pytest.approx(skm.roc_auc_score(y, s))
+        # the Mann-Whitney form and sklearn's trapezoid agree to rounding
+        assert fast.estimate == pytest.approx(skm.roc_auc_score(y, s), abs=1e-14)
+        assert loop.estimate == pytest.approx(skm.roc_auc_score(y, s), abs=1e-14)
 
     def test_weighted_auc_equals_repeated_rows(self, global_random_seed):
         rng = np.random.default_rng(global_random_seed)
@@ -265,11 +267,28 @@ class TestBootstrap:
         assert (
             metric_ci(y, pred, metric="f1", confidence=0.5, random_state=0).n_boot == 51
         )
-        msg = "n_boot=100 leaves about 2.5 resamples in each tail at confidence=0.95"
-        with pytest.warns(SmallSampleWarning, match=re.escape(msg)):
+        msg = (
+            "n_boot=100 leaves about 2.5 resamples in each tail at confidence=0.95; "
+            "the interval bounds are unstable. Use n_boot >= 399 (or "
+            "n_boot='auto') for this level."
+        )
+        with pytest.warns(SmallSampleWarning, match=f"^{re.escape(msg)}$"):
             ci = metric_ci(y, pred, metric="f1", n_boot=100, random_state=0)
-        assert ci.n_boot == 100
-        assert ci.confidence == 0.95
+        # used as given, level unchanged
+        assert (ci.n_boot, ci.confidence) == (100, 0.95)
+        msg = "n_boot=99 leaves about 0.5 resamples in each tail at confidence=0.99"
+        with pytest.warns(SmallSampleWarning, match=re.escape(msg)):
+            res = compare_predictions(
+                y, pred, 1 - pred, metric="f1", n_boot=99, confidence=0.99
+            )
+        assert (res.n_boot, res.confidence) == (99, 0.99)
+        # enough resamples for the level: no warning
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert (
+                metric_ci(y, pred, metric="f1", n_boot=199, confidence=0.9).n_boot
+                == 199
+            )
 
     def test_undefined_resamples_are_counted(self):
         y = np.r_[np.zeros(95, int), np.ones(5, int)]
@@ -374,15 +393,26 @@ class TestBootstrap:
         assert (a.low, a.high) == (b.low, b.high)
         assert (a.low, a.high) != (c.low, c.high)
 
-    def test_chunk_size_does_not_change_answer(self, monkeypatch):
+    @pytest.mark.parametrize("metric", ["mae", "roc_auc"])
+    def test_threads_do_not_change_answer(self, monkeypatch, metric):
         import skperf.metrics._resample as R
 
         rng = np.random.default_rng(0)
-        yt, yp = rng.normal(size=500), rng.normal(size=500)
-        a = metric_ci(yt, yp, metric="mae", method="percentile", random_state=0)
-        monkeypatch.setattr(R, "_CHUNK_ELEMENTS", 7_000)
-        b = metric_ci(yt, yp, metric="mae", method="percentile", random_state=0)
-        assert (a.low, a.high) == (b.low, b.high)
+        n = 5_000  # 7 blocks of up to 60 resamples
+        yt = rng.integers(0, 2, n) if metric == "roc_auc" else rng.normal(size=n)
+        yp = yt + rng.normal(size=n)
+
+        def ci():
+            return metric_ci(yt, yp, metric=metric, method="percentile", random_state=0)
+
+        monkeypatch.setattr(R, "_N_THREADS", 1)
+        ref = ci()
+        monkeypatch.setattr(R, "_MIN_THREADED", 0)
+        for threads in (2, 3):
+            monkeypatch.setattr(R, "_N_THREADS", threads)
+            monkeypatch.setattr(R.os, "cpu_count", lambda: 4)
+            res = ci()
+            assert (res.low, res.high) == (ref.low, ref.high), threads
 
     def test_several_metrics_one_call(self):
         y, pred = _binary(8)
@@ -447,6 +477,54 @@ class TestBootstrap:
             # distribution at n = 50 it under-covers slightly (about 0.92-0.93);
             # for a discrete proportion it is slightly conservative (~0.97)
             assert 0.91 <= cover / runs <= 0.975, (metric, cover / runs)
+
+
+_NOTE = (
+    "uncertainty from the finite test set (the model is held fixed); "
+    "not the variation from retraining on other training data"
+)
+
+
+@pytest.mark.parametrize(
+    ("metric", "method"),
+    [
+        ("accuracy", "wald"),
+        ("accuracy", "wilson"),
+        ("recall", "clopper-pearson"),
+        ("roc_auc", "delong"),
+        ("roc_auc", "hanley-mcneil"),
+        ("roc_auc", "percentile"),
+        ("f1", "basic"),
+        ("mae", "bca"),
+    ],
+)
+def test_every_interval_says_what_it_describes(metric, method):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 120)
+    if metric == "roc_auc" or metric == "mae":
+        pred = y + rng.normal(size=120)
+    else:
+        pred = np.where(rng.random(120) < 0.8, y, 1 - y)
+    ci = metric_ci(y, pred, metric=metric, method=method, random_state=0)
+    assert ci.method == method
+    assert ci.note.startswith(_NOTE)
+
+
+@pytest.mark.parametrize(
+    ("metric", "method"),
+    [("accuracy", "mcnemar"), ("roc_auc", "delong"), ("f1", "paired-bootstrap")],
+)
+def test_every_comparison_says_what_it_describes(metric, method):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 120)
+    if metric == "roc_auc":
+        a, b = y + rng.normal(size=120), y + 2 * rng.normal(size=120)
+    else:
+        a = np.where(rng.random(120) < 0.8, y, 1 - y)
+        b = np.where(rng.random(120) < 0.7, y, 1 - y)
+    res = compare_predictions(y, a, b, metric=metric, method=method, random_state=0)
+    assert res.method == method
+    assert res.note.startswith(_NOTE)
 
 
 class TestScoreCI:
@@ -607,51 +685,85 @@ class TestBadInput:
             match=re.escape("`y_true` and `y_pred_b` must have the same length"),
         ):
             compare_predictions([0, 1, 1], [0, 1, 1], [0, 1])
+        msg = "`y_true` and `y_pred_a` must have the same length; got 3 and 4."
+        with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
+            compare_predictions([0, 1, 1], [0, 1, 1, 0], [0, 1, 1])
 
     def test_one_class_roc_auc(self):
-        with pytest.raises(
-            ValueError,
-            match=re.escape("`metric='roc_auc'` needs both classes in `y_true`"),
-        ):
+        msg = (
+            "`metric='roc_auc'` needs both classes in `y_true`; got only one "
+            "class ([1]) in 3 rows."
+        )
+        with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
             metric_ci([1, 1, 1], [0.2, 0.5, 0.9], metric="roc_auc")
+        with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
+            compare_predictions(
+                [1, 1, 1], [0.2, 0.5, 0.9], [0.1, 0.2, 0.3], metric="roc_auc"
+            )
 
-    def test_non_binary_labels(self):
-        with pytest.raises(
-            ValueError,
-            match=re.escape(
-                "`metric='f1'` is a binary metric but the labels are not binary: got 3 labels [0, 1, 2]"
-            ),
-        ):
-            metric_ci([0, 1, 2], [0, 1, 1], metric="f1")
+    @pytest.mark.parametrize(
+        ("metric", "y_pred", "hint"),
+        [
+            ("f1", [0, 1, 1], "'f1_macro'"),
+            ("roc_auc", [0.1, 0.5, 0.3], "'roc_auc_ovr'"),
+        ],
+    )
+    def test_non_binary_labels(self, metric, y_pred, hint):
+        msg = (
+            f"`metric={metric!r}` is a binary metric but the labels are not binary: "
+            "got 3 labels [0, 1, 2]. Use a callable or a multiclass scorer name "
+            f"(e.g. {hint})."
+        )
+        with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
+            metric_ci([0, 1, 2], y_pred, metric=metric)
 
     def test_pos_label_needed(self):
         with pytest.raises(ValueError, match=re.escape("pass `pos_label=`")):
             metric_ci(["a", "b", "a"], ["a", "b", "b"], metric="recall")
 
-    def test_probabilities_outside_unit_interval(self):
-        with pytest.raises(
-            ValueError,
-            match=re.escape(
-                "`y_pred` must hold probabilities in [0, 1] for `metric='log_loss'`; got values in [-0.2, 1.3]."
-            ),
-        ):
-            metric_ci([0, 1, 1], [-0.2, 0.5, 1.3], metric="log_loss")
+    @pytest.mark.parametrize("metric", ["log_loss", "brier_score_loss"])
+    def test_probabilities_outside_unit_interval(self, metric):
+        msg = (
+            f"`y_pred` must hold probabilities in [0, 1] for `metric={metric!r}`; "
+            "got values in [-0.2, 1.3]."
+        )
+        with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
+            metric_ci([0, 1, 1], [-0.2, 0.5, 1.3], metric=metric)
 
     def test_unknown_metric(self):
-        with pytest.raises(
-            ValueError, match=re.escape("`metric` 'acuracy' is not known")
-        ):
+        msg = (
+            "`metric` 'acuracy' is not known. Use one of ['accuracy', "
+            "'balanced_accuracy', 'brier_score_loss', 'error_rate', 'f1', "
+            "'jaccard', 'log_loss', 'matthews_corrcoef', 'mean_absolute_error', "
+            "'mean_absolute_percentage_error', 'mean_squared_error', "
+            "'neg_brier_score', 'neg_log_loss', 'neg_mean_absolute_error', "
+            "'neg_mean_absolute_percentage_error', 'neg_mean_squared_error', "
+            "'neg_root_mean_squared_error', 'npv', 'precision', 'r2', 'recall', "
+            "'roc_auc', 'root_mean_squared_error', 'specificity'], a "
+            "scikit-learn metric or scorer name "
+            "(sklearn.metrics.get_scorer_names()), or a callable(y_true, y_pred)."
+        )
+        with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
             metric_ci([0, 1], [0, 1], metric="acuracy")
-        with pytest.raises(
-            TypeError,
-            match=re.escape("`metric` must be a metric name (str) or a callable"),
-        ):
+        msg = (
+            "`metric` must be a metric name (str) or a callable(y_true, y_pred); got 3."
+        )
+        with pytest.raises(TypeError, match=f"^{re.escape(msg)}$"):
             metric_ci([0, 1], [0, 1], metric=3)
 
     def test_unknown_method(self):
-        with pytest.raises(ValueError, match=re.escape("`method` must be one of")):
+        msg = (
+            "`method` must be one of ['auto', 'basic', 'bca', 'clopper-pearson', "
+            "'delong', 'hanley-mcneil', 'percentile', 'wald', 'wilson']; got "
+            "'jackknife'."
+        )
+        with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
             metric_ci([0, 1], [0, 1], method="jackknife")
-        with pytest.raises(ValueError, match=re.escape("`method` must be one of")):
+        msg = (
+            "`method` must be one of ['auto', 'delong', 'mcnemar', "
+            "'paired-bootstrap']; got 'wilcoxon'."
+        )
+        with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
             compare_predictions([0, 1], [0, 1], [1, 1], method="wilcoxon")
 
     def test_method_does_not_fit_metric(self):

@@ -45,7 +45,7 @@ def clf_data():
 
 
 def _naive_632(err, err1, gamma):
-    """Efron & Tibshirani (1997) eqs. 28-33, written out."""
+    """Efron & Tibshirani (1997) eqs. 24, 28, 31 and 32, written out."""
     e632 = 0.368 * err + 0.632 * err1
     if err1 > err and gamma > err:
         r = min((err1 - err) / (gamma - err), 1.0)
@@ -132,6 +132,70 @@ class TestHandComputation:
             random_state=0,
         ).scores
         np.testing.assert_allclose(oob, err1, rtol=1e-12)
+
+
+def _mlxtend_632plus(train_err, test_err, gamma):
+    """The .632+ error of mlxtend's bootstrap_point632_score, written out.
+
+    mlxtend (evaluate/bootstrap_point632.py): ``R = (test_err - train_err) /
+    (gamma - train_err)``, ``weight = 0.632 / (1 - 0.368 R)``, error
+    ``weight * test_err + (1 - weight) * train_err``; R is not clipped.
+    """
+    r = (test_err - train_err) / (gamma - train_err)
+    weight = 0.632 / (1 - 0.368 * r)
+    return weight * test_err + (1 - weight) * train_err, r
+
+
+class TestAgainstMlxtend:
+    def test_splits_equal_mlxtend_formula(self, clf_data):
+        # per split: same model, same err / Err1 / gamma; the .632+ value
+        # equals mlxtend's wherever its R lies in [0, 1]
+        X, y = clf_data
+        d = bootstrap_632_score(
+            DecisionTreeClassifier(max_depth=3, random_state=0),
+            X,
+            y,
+            scoring="accuracy",
+            n_splits=12,
+            random_state=5,
+        )
+        n_in_range = 0
+        for seed, score in zip(d.seeds["split"], d.scores, strict=True):
+            train, test = next(OutOfBootstrap(1, random_state=int(seed)).split(X))
+            model = DecisionTreeClassifier(max_depth=3, random_state=0).fit(
+                X[train], y[train]
+            )
+            train_err = 1 - accuracy_score(y[train], model.predict(X[train]))
+            test_err = 1 - accuracy_score(y[test], model.predict(X[test]))
+            pred = model.predict(X)
+            # mlxtend's no_information_rate: accuracy over all n^2 pairs
+            gamma = 1 - np.mean(y[:, None] == pred[None, :])
+            ref, r = _mlxtend_632plus(train_err, test_err, gamma)
+            if 0 <= r <= 1:
+                n_in_range += 1
+                assert 1 - score == pytest.approx(ref, abs=1e-12)
+        assert n_in_range >= 10
+
+    def test_edge_cases_differ_from_mlxtend(self):
+        # Err1 > gamma: R' = 1, .632+ = .632 Err1 + .368 gamma (eq. 32)
+        err, err1, gamma = 0.1, 0.6, 0.5
+        score, w = _632_from_scores(-err, -err1, -gamma)
+        assert -score == pytest.approx(0.632 * 0.6 + 0.368 * 0.5, abs=1e-15)
+        assert -score == pytest.approx(0.5632, abs=1e-15)
+        assert w == 1.0
+        # mlxtend: R = 1.25, weight = 0.632 / 0.54 = 1.17, error above Err1
+        ref, r = _mlxtend_632plus(err, err1, gamma)
+        assert r == pytest.approx(1.25)
+        assert ref == pytest.approx(0.1 + 0.632 / 0.54 * 0.5, abs=1e-12)
+        assert ref > err1
+        # Err1 < err: R' = 0, the .632 estimate; mlxtend's weight drops
+        # below 0.632
+        score, w = _632_from_scores(-0.3, -0.2, -0.5)
+        assert -score == pytest.approx(0.368 * 0.3 + 0.632 * 0.2, abs=1e-15)
+        assert w == 0.632
+        ref, r = _mlxtend_632plus(0.3, 0.2, 0.5)
+        assert r == pytest.approx(-0.5)
+        assert ref == pytest.approx(0.3 - 0.632 / 1.184 * 0.1, abs=1e-12)
 
 
 class TestNoInformation:

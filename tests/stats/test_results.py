@@ -10,7 +10,14 @@ from skperf.stats import Comparison, Interval, QuantileCI, quantile_ci
 
 
 def _interval(**kw):
-    base = dict(estimate=0.9, low=0.85, high=0.95, confidence=0.95, method="t", n=25)
+    base = {
+        "estimate": 0.9,
+        "low": 0.85,
+        "high": 0.95,
+        "confidence": 0.95,
+        "method": "t",
+        "n": 25,
+    }
     base.update(kw)
     return Interval(**base)
 
@@ -18,7 +25,8 @@ def _interval(**kw):
 class TestInterval:
     def test_frozen_and_python_scalars(self):
         ci = _interval(estimate=np.float64(0.9), n=np.int64(25))
-        assert type(ci.estimate) is float and type(ci.n) is int
+        assert type(ci.estimate) is float
+        assert type(ci.n) is int
         with pytest.raises(dataclasses.FrozenInstanceError):
             ci.low = 0.0
         assert ci.length == pytest.approx(0.1)
@@ -28,7 +36,9 @@ class TestInterval:
             "Interval(estimate=0.9, low=0.85, high=0.95, confidence=0.95, method='t', n=25)"
         )
         r = repr(_interval(method="bca", n_boot=399, n_undefined=3, note="test set"))
-        assert "n_boot=399" in r and "n_undefined=3" in r and "note='test set'" in r
+        assert "n_boot=399" in r
+        assert "n_undefined=3" in r
+        assert "note='test set'" in r
         assert "np.float64" not in repr(_interval(estimate=np.float64(0.123456789)))
 
     def test_array_fields_read_only(self):
@@ -43,7 +53,9 @@ class TestInterval:
 
     def test_to_dict(self):
         d = _interval().to_dict()
-        assert d["estimate"] == 0.9 and d["method"] == "t" and d["n"] == 25
+        assert d["estimate"] == 0.9
+        assert d["method"] == "t"
+        assert d["n"] == 25
 
 
 class TestQuantileCI:
@@ -60,36 +72,82 @@ class TestQuantileCI:
     def test_scalar_q(self):
         x = np.random.default_rng(0).normal(size=60)
         ci = quantile_ci(x, 0.5, method="exact")
-        assert type(ci.low) is float and type(ci.coverage) is float
+        assert type(ci.low) is float
+        assert type(ci.coverage) is float
         assert ci.to_frame().shape[0] == 1
 
 
 class TestComparison:
     def _comparison(self, decision="better", **kw):
-        base = dict(
-            estimate=0.8, low=0.65, high=0.92, confidence=0.95, gamma=0.75,
-            decision=decision, paired=True, n_self=30, n_other=30,
-            mean_difference=_interval(method="paired t"), p_value=0.001,
-            test="wilcoxon", noether_n=29, n_boot=2000, names=("A", "B"),
-        )
+        base = {
+            "estimate": 0.8,
+            "low": 0.65,
+            "high": 0.92,
+            "confidence": 0.95,
+            "gamma": 0.75,
+            "decision": decision,
+            "paired": True,
+            "n_self": 30,
+            "n_other": 30,
+            "mean_difference": _interval(method="paired t"),
+            "p_value": 0.001,
+            "test": "wilcoxon",
+            "noether_n": 29,
+            "n_boot": 2000,
+            "names": ("A", "B"),
+        }
         base.update(kw)
         return Comparison(**base)
 
     @pytest.mark.parametrize(
         ("decision", "sentence", "winner", "significant", "meaningful"),
         [
-            ("better", "A is significantly and meaningfully better than B", "A", True, True),
-            ("better, not meaningful", "A is significantly better than B, but the difference is not meaningful", "A", True, False),
-            ("no significant difference", "no significant difference between A and B", None, False, False),
-            ("worse, not meaningful", "B is significantly better than A, but", "B", True, False),
-            ("worse", "B is significantly and meaningfully better than A", "B", True, True),
+            (
+                "better",
+                "A is significantly and meaningfully better than B",
+                "A",
+                True,
+                True,
+            ),
+            (
+                "better, not meaningful",
+                "A is significantly better than B, but the difference is not meaningful",
+                "A",
+                True,
+                False,
+            ),
+            (
+                "no significant difference",
+                "no significant difference between A and B",
+                None,
+                False,
+                False,
+            ),
+            (
+                "worse, not meaningful",
+                "B is significantly better than A, but",
+                "B",
+                True,
+                False,
+            ),
+            (
+                "worse",
+                "B is significantly and meaningfully better than A",
+                "B",
+                True,
+                True,
+            ),
         ],
     )
     def test_decisions(self, decision, sentence, winner, significant, meaningful):
         c = self._comparison(decision)
         assert str(c).startswith(sentence)
         assert "P(A > B) = 0.800 [95% CI 0.650, 0.920], paired, n = 30/30." in str(c)
-        assert (c.winner, c.significant, c.meaningful) == (winner, significant, meaningful)
+        assert (c.winner, c.significant, c.meaningful) == (
+            winner,
+            significant,
+            meaningful,
+        )
 
     def test_invalid_decision(self):
         with pytest.raises(ValueError, match="`decision` must be one of"):
@@ -97,5 +155,6 @@ class TestComparison:
 
     def test_to_dict_flattens_mean_difference(self):
         d = self._comparison().to_dict()
-        assert d["mean_difference"] == 0.9 and d["mean_difference_method"] == "paired t"
+        assert d["mean_difference"] == 0.9
+        assert d["mean_difference_method"] == "paired t"
         assert d["names"] == ["A", "B"]
