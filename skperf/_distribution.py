@@ -413,19 +413,15 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         0.902 [0.896, 0.907] coverage=0.951
         """
         self._warn_assumptions("quantile")
-        rng = _check_rng(random_state)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            res = _stats.quantile_ci(
-                self._scores,
-                q,
-                confidence=confidence,
-                method=method,
-                n_boot=n_boot,
-                rng=rng,
-            )
-        _rewarn(caught)
-        return res
+        return _call_core(
+            _stats.quantile_ci,
+            self._scores,
+            q,
+            confidence=confidence,
+            method=method,
+            n_boot=n_boot,
+            rng=_check_rng(random_state),
+        )
 
     def mean_ci(
         self,
@@ -470,20 +466,16 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         0.8985 [0.8913, 0.9057] t
         """
         self._warn_assumptions("mean", independent=method != "corrected-t")
-        rng = _check_rng(random_state)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            res = _stats.mean_ci(
-                self._scores,
-                confidence=confidence,
-                method=method,
-                n_boot=n_boot,
-                rng=rng,
-                n_train=n_train,
-                n_test=n_test,
-            )
-        _rewarn(caught)
-        return res
+        return _call_core(
+            _stats.mean_ci,
+            self._scores,
+            confidence=confidence,
+            method=method,
+            n_boot=n_boot,
+            rng=_check_rng(random_state),
+            n_train=n_train,
+            n_test=n_test,
+        )
 
     def min_sample_size(self, q, confidence=0.95, method="exact"):
         """Minimum number of scores for a quantile interval (Tables 1 and 2).
@@ -939,10 +931,19 @@ def _json_default(obj):
     raise TypeError(f"Cannot serialize {type(obj).__name__}")
 
 
-def _rewarn(caught):
-    """Re-emit warnings caught inside a method so they point at the caller."""
+def _call_core(func, *args, **kwargs):
+    """Call a stats-core function; its warnings point at the user's call.
+
+    The core warns with a stacklevel that fits a direct call; through a
+    method of PerformanceDistribution that would name skperf's own line.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = func(*args, **kwargs)
     for w in caught:
+        # 1: here, 2: the method, 3: the user's line
         warnings.warn(w.message, w.category, stacklevel=3)
+    return res
 
 
 def _is_int(x):
