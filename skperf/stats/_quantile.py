@@ -490,6 +490,14 @@ def _asymptotic_reliable(n, q, confidence):
     return _asymptotic_predicted_coverage(n, q, confidence) >= confidence - _AUTO_SLACK
 
 
+def _format_needs(needs):
+    """Minimum n per level, said once when every level needs the same n."""
+    needs = np.atleast_1d(needs)
+    if np.unique(needs).size == 1:
+        return str(int(needs[0]))
+    return _format_levels(needs)
+
+
 def _format_levels(q):
     return ", ".join(f"{v:g}" for v in np.atleast_1d(q))
 
@@ -729,8 +737,8 @@ def quantile_ci(
             warnings.warn(
                 f"n = {n} is too small for an exact or asymptotic "
                 f"{confidence:.4g} interval for q = {_format_levels(qb)}: the "
-                f"exact interval needs n >= {_format_levels(need_e)}, the "
-                f"asymptotic one n >= {_format_levels(need_a)}. Using Hutson's "
+                f"exact interval needs n >= {_format_needs(need_e)}, the "
+                f"asymptotic one n >= {_format_needs(need_a)}. Using Hutson's "
                 "semiparametric bootstrap there, which undercovers tail "
                 "quantiles in small samples.",
                 SmallSampleWarning,
