@@ -111,12 +111,14 @@ def _bca_bounds(boot, estimate, jackknife, confidence):
     estimate : ndarray of shape (...)
         Statistic on the original sample.
     jackknife : ndarray of shape (..., n)
-        Leave-one-out values of the statistic.
+        Leave-one-out values of the statistic (NaN for undefined ones,
+        ignored).
     confidence : float
 
     Returns
     -------
     low, high : ndarray of shape (...)
+        NaN where no replicate is valid.
 
     Notes
     -----
@@ -134,9 +136,13 @@ def _bca_bounds(boot, estimate, jackknife, confidence):
     )
     z0 = special.ndtri(np.clip(prop, 1e-12, 1 - 1e-12))
     jack = np.asarray(jackknife, dtype=float)
-    d = jack.mean(axis=-1, keepdims=True) - jack
-    num = (d**3).sum(axis=-1)
-    den = 6.0 * ((d**2).sum(axis=-1)) ** 1.5
+    # undefined leave-one-out values are ignored like undefined replicates
+    # (a NaN here used to make den NaN and silently set the acceleration to 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows -> a = 0
+        d = np.nanmean(jack, axis=-1, keepdims=True) - jack
+    num = np.nansum(d**3, axis=-1)
+    den = 6.0 * np.nansum(d**2, axis=-1) ** 1.5
     with np.errstate(invalid="ignore", divide="ignore"):
         a = np.where(den > 0, num / den, 0.0)
     alpha = 1 - confidence
@@ -156,6 +162,8 @@ def _bca_bounds(boot, estimate, jackknife, confidence):
     with np.errstate(invalid="ignore"):
         vals = v_lo + frac * (v_hi - v_lo)
     vals = np.where(frac == 0, v_lo, vals)
+    # no valid replicate: no interval (not the +inf used to sort NaNs last)
+    vals = np.where((n_valid > 0)[..., None], vals, np.nan)
     return vals[..., 0], vals[..., 1]
 
 

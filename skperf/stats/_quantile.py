@@ -473,16 +473,19 @@ def _asymptotic_predicted_coverage(n, q, confidence):
     of the asymptotic interval within 0.02, erring low.
     """
     k, l = _asymptotic_indices(n, q, confidence)
-    grid = np.arange(n + 1)
     pk = np.clip((n + 1) * k / n, 1, n) - 1
     pl = np.clip((n + 1) * l / n, 1, n) - 1
-    out = []
-    for qi, a, b in zip(
-        np.atleast_1d(q), np.atleast_1d(pk), np.atleast_1d(pl), strict=True
-    ):
-        cdf = stats.binom.cdf(grid, n, qi)
-        out.append(np.interp(b, grid, cdf) - np.interp(a, grid, cdf))
-    return np.array(out).reshape(np.shape(q))
+
+    def cdf_at(pos):
+        # F linearly interpolated at real positions in [0, n - 1]: the cdf at
+        # the two neighbouring integers only, not on the whole grid 0..n
+        # (which took 0.4 s per call at n = 1,000,000)
+        lo = np.floor(pos)
+        f_lo = stats.binom.cdf(lo, n, q)
+        f_hi = stats.binom.cdf(np.minimum(lo + 1, n), n, q)
+        return f_lo + (pos - lo) * (f_hi - f_lo)
+
+    return cdf_at(pl) - cdf_at(pk)
 
 
 def _asymptotic_reliable(n, q, confidence):
