@@ -106,6 +106,11 @@ def _compare_iv(a, b, gamma, confidence, paired, n_boot, random_state):
     return a, b, gamma, confidence, paired, n_boot, rng
 
 
+def _count(k, noun):
+    """``"1 group"`` / ``"3 groups"``."""
+    return f"{k} {noun}" if k == 1 else f"{k} {noun}s"
+
+
 def _labels(groups):
     """Group labels ``0 .. G - 1`` of dependent scores, or ``None``."""
     if groups is None:
@@ -144,7 +149,7 @@ def _grouping(a, b, paired):
     if la is None and lb is None:
         return None
     sides = [
-        f"{name} has {d.n} scores in {lab.max() + 1} groups"
+        f"{name} has {d.n} scores in {_count(lab.max() + 1, 'group')}"
         for name, d, lab in ((a.name or "self", a, la), (b.name or "other", b, lb))
         if lab is not None
     ]

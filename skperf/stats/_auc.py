@@ -47,6 +47,19 @@ def _auc_iv(y_true, y_score, name="y_score"):
     return y, np.atleast_2d(s)
 
 
+def _check_delong_sizes(y):
+    """DeLong's variance needs 2 rows per class (a variance of placements)."""
+    n_pos = int(y.sum())
+    n_neg = y.size - n_pos
+    if min(n_pos, n_neg) < 2:
+        raise ValueError(
+            "The DeLong interval needs at least 2 positive and 2 negative rows "
+            f"(the variance of each class's placement values); got {n_pos} "
+            f"positive and {n_neg} negative. Use method='hanley-mcneil' or a "
+            "larger test set."
+        )
+
+
 def delong_placements(y_true, y_score):
     """AUC and DeLong placement values from midranks, in O(n log n).
 
@@ -257,6 +270,8 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
     y, s = _auc_iv(y_true, y_score)
     if s.shape[0] != 1:
         raise ValueError(f"`y_score` must be 1-D; got shape {np.shape(y_score)}.")
+    if method == "delong":
+        _check_delong_sizes(y)
     auc, var, m, n = _delong_var_blocks(y, s[0])
     if method == "hanley-mcneil":
         var = float(hanley_mcneil_var(auc, m, n))
@@ -332,6 +347,7 @@ def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
             "`y_score_a` and `y_score_b` must be 1-D of the same length; got "
             f"shapes {a.shape} and {b.shape}."
         )
+    _check_delong_sizes(_auc_iv(y_true, a, name="y_score_a")[0])
     auc, v10, v01 = delong_placements(y_true, np.stack([a, b]))
     cov = _delong_cov(v10, v01)
     var = max(float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), 0.0)

@@ -170,9 +170,10 @@ def _bca_bounds(boot, estimate, jackknife, confidence):
 def _n_boot_for(confidence, n_boot="auto"):
     """Number of resamples for ``confidence``, and a warning text if too few.
 
-    ``"auto"`` gives the smallest ``B >= 51`` such that ``(B + 1) * alpha / 2``
-    is an integer of at least 10 (Davidson & MacKinnon's rule, as used by
-    Rosen): 399 at 95 %, 199 at 90 %, 1999 at 99 %. An explicit ``n_boot``
+    ``"auto"`` gives ``B = ceil(20 / alpha) - 1`` (at least 51), the smallest
+    ``B`` with ``(B + 1) * alpha / 2 >= 10`` resamples in each tail
+    (Davidson & MacKinnon's rule, as used by Rosen): 399 at 95 %, 199 at
+    90 %, 1999 at 99 %, where ``(B + 1) * alpha / 2`` is also an integer. An explicit ``n_boot``
     is kept as given (never a silent change of level); if it leaves fewer
     than 10 resamples in a tail, the returned message says so.
 

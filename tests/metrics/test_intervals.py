@@ -21,6 +21,7 @@ from skperf.metrics._registry import _prepare, _resolve
 from skperf.metrics._resample import _Units, _weighted_auc
 from skperf.stats._auc import delong_paired
 from skperf.stats._proportion import proportion_ci
+from tests._data import shared_data
 
 
 def _binary(seed, n=200, acc=0.8):
@@ -150,7 +151,7 @@ class TestAnalytic:
         assert ci.n_boot is None
 
     def test_delong_on_published_data(self):
-        d = pd.read_csv("/work/shared/data/aSAH.csv")
+        d = pd.read_csv(shared_data("aSAH.csv"))
         ci = metric_ci(d["outcome"], d["s100b"], metric="roc_auc", pos_label="Poor")
         assert (round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)) == (
             0.7314,
@@ -603,7 +604,7 @@ class TestComparePredictions:
         assert err.p_value == acc.p_value
 
     def test_delong(self):
-        d = pd.read_csv("/work/shared/data/aSAH.csv")
+        d = pd.read_csv(shared_data("aSAH.csv"))
         res = compare_predictions(
             d["outcome"], d["wfns"], d["s100b"], metric="roc_auc", pos_label="Poor"
         )
@@ -849,3 +850,45 @@ def test_callable_metric_and_warnings_are_counted():
             random_state=0,
         )  # n_boot="auto": 199
     assert 0.22 < ci.n_undefined / 199 < 0.51
+
+
+class TestMulticlassScorers:
+    @pytest.fixture(scope="class")
+    def iris_proba(self):
+        from sklearn.datasets import load_iris
+
+        X, y = load_iris(return_X_y=True)
+        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.5, random_state=0)
+        model = LogisticRegression(max_iter=500).fit(X_tr, y_tr)
+        return model, X_te, y_te
+
+    @pytest.mark.parametrize("name", ["roc_auc_ovr", "roc_auc_ovo_weighted"])
+    def test_multiclass_roc_auc_scorers_are_supported(self, iris_proba, name):
+        model, X_te, y_te = iris_proba
+        proba = model.predict_proba(X_te)
+        # a loop over sklearn's metric per resample: keep n_boot small here
+        kw = {"method": "percentile", "confidence": 0.8, "random_state": 0}
+        ci = metric_ci(y_te, proba, metric=name, **kw)
+        expected = skm.get_scorer(name)(model, X_te, y_te)
+        assert ci.estimate == pytest.approx(expected)
+        assert (ci.method, ci.n_boot) == ("percentile", 99)
+        assert ci.low < ci.estimate < ci.high <= 1.0
+        via_score = score_ci(model, X_te, y_te, scoring=name, **kw)
+        assert (via_score.low, via_score.high) == (ci.low, ci.high)
+
+    def test_binary_roc_auc_on_multiclass_names_the_alternative(self, iris_proba):
+        model, X_te, y_te = iris_proba
+        msg = (
+            "`metric='roc_auc'` is a binary metric but the labels are not binary: "
+            "got 3 labels [0, 1, 2]. Use a callable or a multiclass scorer name "
+            "(e.g. 'roc_auc_ovr')."
+        )
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            metric_ci(y_te, model.predict_proba(X_te), metric="roc_auc")
+
+
+def test_pos_label_hint_shows_a_plain_label():
+    y = np.array(["benign", "malignant"] * 10)
+    msg = "pass `pos_label=` (e.g. pos_label='malignant')."
+    with pytest.raises(ValueError, match=re.escape(msg) + "$"):
+        metric_ci(y, y[::-1], metric="f1")

@@ -1,7 +1,6 @@
 """Tests for skperf/stats/_auc.py: DeLong (single and paired) and Hanley-McNeil."""
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,8 +14,9 @@ from skperf.stats._auc import (
     hanley_mcneil_var,
     roc_auc_ci,
 )
+from tests._data import shared_data
 
-ASAH = Path("/work/shared/data/aSAH.csv")
+ASAH = shared_data("aSAH.csv")
 
 
 @pytest.fixture(scope="module")
@@ -226,3 +226,21 @@ class TestBadInput:
             ValueError, match=re.escape("must be 1-D of the same length")
         ):
             delong_paired([0, 1, 1], [0.1, 0.2, 0.3], [0.1, 0.2])
+
+
+@pytest.mark.parametrize("n_pos", [1, 39])
+def test_delong_needs_two_rows_per_class(n_pos):
+    y = np.r_[np.ones(n_pos, int), np.zeros(40 - n_pos, int)]
+    s = np.linspace(0, 1, 40)
+    msg = (
+        "The DeLong interval needs at least 2 positive and 2 negative rows "
+        f"(the variance of each class's placement values); got {n_pos} positive "
+        f"and {40 - n_pos} negative."
+    )
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        roc_auc_ci(y, s)
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        delong_paired(y, s, s[::-1])
+    # Hanley-McNeil has a closed form for any class sizes
+    ci = roc_auc_ci(y, s, method="hanley-mcneil")
+    assert 0 <= ci.low <= ci.estimate <= ci.high <= 1
