@@ -14,7 +14,9 @@ plots the score distributions with their quantile intervals next to the
 P(row > column) matrix.
 """
 
+import tempfile
 import warnings
+from pathlib import Path
 
 from sklearn.datasets import load_breast_cancer
 from sklearn.dummy import DummyClassifier
@@ -67,7 +69,10 @@ print(report.comparisons[first, second])
 # %%
 # A self-contained HTML page (CSS and plots embedded; opens offline) and the
 # figure: per-model scores with quantile intervals, and P(row > column).
-report.to_html("compare_models_report.html")
+# (written to the temporary directory, so running the example leaves no file)
+out = Path(tempfile.gettempdir()) / "compare_models_report.html"
+report.to_html(out)
+print(f"wrote {out}")
 try:
     import matplotlib.pyplot as plt
 except ImportError:

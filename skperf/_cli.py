@@ -43,11 +43,19 @@ def _build_parser():
             "Evaluate models over repeated seeded splits (paired: all models share "
             "the seeds), compare them with the probability of outperforming, and "
             "write a self-contained HTML report. Without --data: the breast cancer "
-            "dataset shipped with scikit-learn and three default models."
+            "dataset shipped with scikit-learn and three default models (which "
+            "one-hot encode non-numeric columns of --data)."
         ),
     )
     rep.add_argument("--data", metavar="CSV", help="CSV file with a header row")
-    rep.add_argument("--target", metavar="COLUMN", help="target column of --data")
+    rep.add_argument(
+        "--target",
+        metavar="COLUMN",
+        help=(
+            "target column of --data (a numeric target with more than "
+            f"{_MAX_CLASSES} distinct values is a regression target)"
+        ),
+    )
     rep.add_argument(
         "--model",
         metavar="NAME=dotted.path.Estimator",
@@ -135,10 +143,41 @@ def _load_csv(path, target):
     return X, frame[target], f"{os.path.basename(path)} (target {target!r})"
 
 
+#: a numeric target with more distinct values than this is read as regression
+#: even when every value is a whole number (prices, counts, ages)
+_MAX_CLASSES = 20
+
+
 def _is_regression(y):
     from sklearn.utils.multiclass import type_of_target
 
-    return type_of_target(y) in ("continuous", "continuous-multioutput")
+    if type_of_target(y) in ("continuous", "continuous-multioutput"):
+        return True
+    return _is_numeric(y) and not _is_bool(y) and y.nunique(dropna=True) > _MAX_CLASSES
+
+
+def _encode_non_numeric(models, X):
+    """Put a one-hot encoder for the non-numeric columns of ``X`` before each model."""
+    from sklearn.compose import make_column_transformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    categorical = [c for c in X.columns if not _is_numeric(X[c])]
+    if not categorical:
+        return models
+    return {
+        name: make_pipeline(
+            make_column_transformer(
+                (
+                    OneHotEncoder(handle_unknown="ignore", sparse_output=False),
+                    categorical,
+                ),
+                remainder="passthrough",
+            ),
+            est,
+        )
+        for name, est in models.items()
+    }
 
 
 def _default_models(regression):
@@ -248,6 +287,12 @@ def _is_numeric(column):
     return is_numeric_dtype(column) or is_bool_dtype(column)
 
 
+def _is_bool(column):
+    from pandas.api.types import is_bool_dtype
+
+    return is_bool_dtype(column)
+
+
 def _first_line(exc):
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
@@ -322,7 +367,10 @@ def _run(args):
     else:
         X, y, source = _load_csv(args.data, args.target)
     regression = _is_regression(y)
-    models = _parse_models(args.model) if args.model else _default_models(regression)
+    if args.model:
+        models = _parse_models(args.model)
+    else:  # the default models one-hot encode non-numeric columns
+        models = _encode_non_numeric(_default_models(regression), X)
     # name the metric the report is about: the default score of scikit-learn
     # classifiers is accuracy and of regressors R^2 (any other model: --scoring)
     scoring = args.scoring

@@ -654,9 +654,22 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         2        sd      spread
         3       q50  spread (quantile)  asymptotic
         """
+        confidence = _check_confidence(confidence)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame = self._summary(quantiles, confidence)
+        # each assumption warning once (mean and quantiles both check them),
+        # pointing at the user's call rather than at this method
+        seen = set()
+        for w in caught:
+            if (w.category, str(w.message)) not in seen:
+                seen.add((w.category, str(w.message)))
+                warnings.warn(w.message, w.category, stacklevel=2)
+        return frame
+
+    def _summary(self, quantiles, confidence):
         import pandas as pd
 
-        confidence = _check_confidence(confidence)
         rows = [
             {
                 "statistic": "n",

@@ -21,7 +21,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, is_classifier
-from sklearn.exceptions import FitFailedWarning
+from sklearn.exceptions import FitFailedWarning, NotFittedError
 from sklearn.metrics import check_scoring, get_scorer_names
 from sklearn.utils import indexable
 from sklearn.utils.metadata_routing import (
@@ -56,7 +56,6 @@ from .utils._sklearn_compat import (
     _check_method_params,
     _fit_context,
     _safe_split,
-    _scorer_parts,
     get_tags,
 )
 
@@ -74,6 +73,17 @@ def _estimator_has(attr):
         return True
 
     return check
+
+
+def _check_refitted(self, what):
+    """Raise NotFittedError saying why ``estimator_`` is missing."""
+    if not hasattr(self, "estimator_") and hasattr(self, "results_"):
+        raise NotFittedError(
+            f"{type(self).__name__} was fitted with refit=False, so there is no "
+            f"estimator_ for {what}; the scores are in distribution_ and "
+            "results_. Set refit=True to fit estimator_ on all the data."
+        )
+    check_is_fitted(self, "estimator_")
 
 
 class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
@@ -330,7 +340,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         y_pred : ndarray
             Predictions of ``estimator_``.
         """
-        check_is_fitted(self, "estimator_")
+        _check_refitted(self, "predict")
         return self.estimator_.predict(X)
 
     @available_if(_estimator_has("predict_proba"))
@@ -347,7 +357,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         proba : ndarray of shape (n_samples, n_classes)
             Probabilities from ``estimator_``.
         """
-        check_is_fitted(self, "estimator_")
+        _check_refitted(self, "predict_proba")
         return self.estimator_.predict_proba(X)
 
     @available_if(_estimator_has("predict_log_proba"))
@@ -364,7 +374,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         log_proba : ndarray of shape (n_samples, n_classes)
             Log probabilities from ``estimator_``.
         """
-        check_is_fitted(self, "estimator_")
+        _check_refitted(self, "predict_log_proba")
         return self.estimator_.predict_log_proba(X)
 
     @available_if(_estimator_has("decision_function"))
@@ -381,7 +391,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         scores : ndarray
             Decision function of ``estimator_``.
         """
-        check_is_fitted(self, "estimator_")
+        _check_refitted(self, "decision_function")
         return self.estimator_.decision_function(X)
 
     @available_if(_estimator_has("transform"))
@@ -398,7 +408,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         Xt : array-like
             Transformed data.
         """
-        check_is_fitted(self, "estimator_")
+        _check_refitted(self, "transform")
         return self.estimator_.transform(X)
 
     @available_if(_estimator_has("score"))
@@ -418,7 +428,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
             The primary scorer's value (``estimator_.score`` when
             ``scoring=None``).
         """
-        check_is_fitted(self, "estimator_")
+        _check_refitted(self, "score")
         scorer = self.scorer_
         if isinstance(scorer, dict):
             scorer = scorer[next(iter(scorer))]
@@ -474,7 +484,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
 # ---------------------------------------------------------------------------
 # build tasks
 def _scorers(estimator, scoring):
-    """``(scorer, names, signs, singles)``; ``scorer`` returns a dict name -> value.
+    """``(scorer, names, singles)``; ``scorer`` returns a dict name -> value.
 
     ``singles`` maps each name to its own scorer (``scorer_``). Several
     scorers go through sklearn's multimetric scorer (which caches the
@@ -492,8 +502,7 @@ def _scorers(estimator, scoring):
         name = scoring if isinstance(scoring, str) else "score"
         singles = {name: check_scoring(estimator, scoring)}
         scorer = _Single(singles[name], name)
-    signs = [(_scorer_parts(s) or (None, 1))[1] for s in singles.values()]
-    return scorer, list(singles), signs, singles
+    return scorer, list(singles), singles
 
 
 class _Single:
@@ -546,7 +555,7 @@ class _Job:
         self.random_state_, seeds = spawn_seeds(ev.random_state, ev.n_repeats)
         # fixed splits: the split seed is not used, so record it as held
         self.seeds = _hold(seeds, varied if kind == "random" else varied - {"split"})
-        self.scorer, self.names, self.signs, self.singles = _scorers(est, ev.scoring)
+        self.scorer, self.names, self.singles = _scorers(est, ev.scoring)
         self.splits = []  # per repeat: list of (train, test)
         cache = {}
         for r in range(ev.n_repeats):
@@ -710,12 +719,14 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
         name: PerformanceDistribution(
             cols[f"test_{name}"][ok],
             metric=name,
-            greater_is_better=bool(sign > 0),
+            # scikit-learn scorers are "greater is better" (neg_* scorers
+            # return negated losses, exactly as cross_val_score does)
+            greater_is_better=True,
             name=type(ev.estimator).__name__,
             groups=repeat[ok] if several else None,
             seeds=seeds,
         )
-        for name, sign in zip(job.names, job.signs, strict=True)
+        for name in job.names
     }
     ev.distribution_ = ev.distributions_[job.names[0]]
     if ev.refit:

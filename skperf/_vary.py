@@ -264,9 +264,10 @@ def _no_variation(plan, split_random, varied, explicit):
         if varied and not any(has.values()):
             return [
                 (
-                    "no source of variation has any randomness (the splits are fixed "
-                    "and the estimator has no random_state that it uses): every repeat "
-                    "gives the same scores"
+                    "any source: no source of variation has any randomness (the "
+                    "splits are fixed and the estimator has no random_state that it "
+                    "uses), so every repeat gives the same scores; pass cv=None "
+                    "(out-of-bootstrap) or a splitter that shuffles"
                 )
             ]
         return []

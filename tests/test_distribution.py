@@ -321,3 +321,20 @@ class TestStatistics:
             warnings.simplefilter("ignore")
             c = dist.compare(other, paired=True, random_state=0)
         assert c.estimate == 1.0
+
+
+def test_summary_warns_once_at_the_callers_line():
+    # mean_ci and quantile_ci both check independence: summary() gives the
+    # warning once, attributed to the user's code, not to skperf's own lines
+    groups = np.repeat(np.arange(10), 4)
+    d = PerformanceDistribution(
+        np.random.default_rng(0).normal(0.8, 0.02, 40), groups=groups
+    )
+    with pytest.warns(DependentObservationsWarning) as rec:
+        frame = d.summary(quantiles=(0.5,))
+    assert len(rec) == 1
+    assert rec[0].filename == __file__
+    assert str(rec[0].message).startswith(
+        "The 40 scores form 10 groups of dependent observations"
+    )
+    assert frame["statistic"].tolist() == ["n", "mean", "sd", "q50"]

@@ -14,7 +14,11 @@ from sklearn.datasets import load_breast_cancer, load_iris, make_regression
 from sklearn.decomposition import PCA
 from sklearn.dummy import DummyClassifier
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.exceptions import FitFailedWarning, UnsetMetadataPassedError
+from sklearn.exceptions import (
+    FitFailedWarning,
+    NotFittedError,
+    UnsetMetadataPassedError,
+)
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import log_loss
 from sklearn.model_selection import (
@@ -152,7 +156,8 @@ class TestResults:
         assert res.shape[0] == 6
         np.testing.assert_array_equal(res["fold"], [0, 1, 2, 0, 1, 2])
         assert ev.distribution_ is ev.distributions_["acc"]
-        assert not ev.distributions_["nll"].greater_is_better
+        # neg_log_loss is negated by the scorer: greater is better, as in sklearn
+        assert ev.distributions_["nll"].greater_is_better
         assert ev.distributions_["nll"].metric == "nll"
         np.testing.assert_array_equal(ev.distribution_.groups, [0, 0, 0, 1, 1, 1])
         # 3 folds of one repeat partition the data
@@ -691,7 +696,7 @@ class TestEstimatorAPI:
         ).fit(X, y)
         assert list(ev.distributions_) == ["neg_log_loss", "accuracy"]
         assert ev.distribution_ is ev.distributions_["neg_log_loss"]
-        assert not ev.distribution_.greater_is_better
+        assert ev.distribution_.greater_is_better
         assert ev.distributions_["accuracy"].greater_is_better
         assert sorted(ev.scorer_) == ["accuracy", "neg_log_loss"]
         ref = LogisticRegression(max_iter=500).fit(X, y)
@@ -811,6 +816,57 @@ class TestRepeatedCrossValScore:
             params={"sample_weight": np.ones(60)},
         )
         assert scores.n == 6
-        assert not scores.greater_is_better
+        assert scores.greater_is_better  # negated MSE, as cross_val_score
         np.testing.assert_array_equal(scores.groups, [0, 0, 0, 1, 1, 1])
         assert (scores.scores < 0).all()
+
+
+class TestUserReview:
+    """Regressions found by using skperf as a practitioner would."""
+
+    def test_neg_scorer_is_greater_is_better_and_matches_cross_val_score(self):
+        # neg_* scorers return negated losses: larger is better, exactly as
+        # cross_val_score's array; flagging them as losses picked the worst
+        # model as "best" in compare_models
+        X, y = make_regression(60, 3, noise=5.0, random_state=0)
+        cv = KFold(3)
+        with pytest.warns(NoVariationWarning):  # fixed folds, deterministic Ridge
+            d = repeated_cross_val_score(
+                Ridge(), X, y, scoring="neg_mean_squared_error", cv=cv, n_repeats=1
+            )
+        assert d.greater_is_better is True
+        np.testing.assert_allclose(
+            d.scores,
+            cross_val_score(Ridge(), X, y, scoring="neg_mean_squared_error", cv=cv),
+        )
+
+    def test_refit_false_says_why_predict_fails(self, iris):
+        X, y = iris
+        ev = RepeatedEvaluator(
+            LogisticRegression(max_iter=500), n_repeats=2, random_state=0, refit=False
+        ).fit(X, y)
+        msg = (
+            "RepeatedEvaluator was fitted with refit=False, so there is no "
+            "estimator_ for predict; the scores are in distribution_ and results_. "
+            "Set refit=True to fit estimator_ on all the data."
+        )
+        with pytest.raises(NotFittedError, match=re.escape(msg)):
+            ev.predict(X)
+        with pytest.raises(NotFittedError, match="estimator_ for score;"):
+            ev.score(X, y)
+        unfitted = RepeatedEvaluator(LogisticRegression())
+        with pytest.raises(NotFittedError, match="is not fitted yet"):
+            unfitted.predict(X)
+
+    def test_nothing_varies_message_reads_and_says_what_to_do(self, iris):
+        X, y = iris
+        with pytest.warns(NoVariationWarning) as rec:
+            RepeatedEvaluator(
+                LogisticRegression(max_iter=500), cv=KFold(3), n_repeats=2
+            ).fit(X, y)
+        assert str(rec[0].message) == (
+            "LogisticRegression: nothing to vary for any source: no source of "
+            "variation has any randomness (the splits are fixed and the estimator "
+            "has no random_state that it uses), so every repeat gives the same "
+            "scores; pass cv=None (out-of-bootstrap) or a splitter that shuffles."
+        )

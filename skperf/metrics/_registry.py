@@ -326,6 +326,10 @@ def _sklearn_metric(name):
         if parts is not None:
             func, sign, response = _call_parts(parts)
             target = "any" if response == ("predict",) else "scores"
+            if "multi_class" in parts[2]:
+                # roc_auc_ovr/ovo(_weighted): scikit-learn handles the
+                # classes of the (n, n_classes) probabilities itself
+                target = "any"
             return _MetricSpec(
                 name, "loop", target, func=func, response=response, sign=sign
             )
@@ -409,7 +413,7 @@ def _pos_label(spec, y_true, y_pred, pos_label):
         return 1
     raise ValueError(
         f"Cannot tell the positive class among labels {labels.tolist()} for "
-        f"`metric={spec.name!r}`; pass `pos_label=` (e.g. pos_label={labels[-1]!r})."
+        f"`metric={spec.name!r}`; pass `pos_label=` (e.g. pos_label={labels.tolist()[-1]!r})."
     )
 
 

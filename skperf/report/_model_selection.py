@@ -84,12 +84,26 @@ def _check_distributions(distributions):
     return out
 
 
+def _add_note(notes, where, body):
+    """Append ``"where: body"``; a body already noted gains ``where`` in its list.
+
+    The same message for several models is one note naming them all
+    (``"a, b: SmallSampleWarning: ..."``), not one repeated line per model.
+    """
+    suffix = f": {body}"
+    for i, note in enumerate(notes):
+        if note.endswith(suffix):
+            prefix = note[: -len(suffix)]
+            if where not in prefix.split(", "):
+                notes[i] = f"{prefix}, {where}{suffix}"
+            return
+    notes.append(f"{where}{suffix}")
+
+
 def _record(caught, notes, where):
-    """Append the messages of caught warnings to ``notes`` (deduplicated)."""
+    """Add the messages of caught warnings to ``notes`` (deduplicated)."""
     for w in caught:
-        text = f"{where}: {w.category.__name__}: {w.message}"
-        if text not in notes:
-            notes.append(text)
+        _add_note(notes, where, f"{w.category.__name__}: {w.message}")
 
 
 _MIRROR = {
@@ -286,10 +300,12 @@ class ModelSelectionReport:
         for name, dist in distributions.items():
             if dist.groups is not None and np.unique(dist.groups).size < dist.n:
                 dist = dist.aggregate("mean")
-                self.notes.append(
-                    f"{name}: the scores of each group (e.g. the folds of one repeat) "
+                _add_note(
+                    self.notes,
+                    name,
+                    "the scores of each group (e.g. the folds of one repeat) "
                     f"were averaged into one independent score per group (n = {dist.n}) "
-                    "before computing intervals and comparisons."
+                    "before computing intervals and comparisons.",
                 )
             out[name] = dist
         return out

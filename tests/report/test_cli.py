@@ -250,13 +250,38 @@ def test_non_numeric_features_named(tmp_path, capsys):
     )
     path = tmp_path / "mixed.csv"
     frame.to_csv(path, index=False)
-    assert main(["report", "--data", str(path), "--target", "target"]) == 2
+    model = "lr=sklearn.linear_model.LogisticRegression"
+    args = ["report", "--data", str(path), "--target", "target", "--model", model]
+    assert main(args) == 2
     err = capsys.readouterr().err
     assert err.startswith(
-        "skperf report: error: model 'logistic_regression' (Pipeline) "
+        "skperf report: error: model 'lr' (LogisticRegression) "
         "cannot take the non-numeric feature column(s) color, city"
     )
     assert err.count("\n") == 1
+
+
+def test_default_models_encode_categorical_columns_and_see_regression(tmp_path, capsys):
+    # a whole-number target with many values (like load_diabetes read from a
+    # CSV) is a regression target; the default models one-hot encode text
+    rng = np.random.default_rng(0)
+    n = 60
+    frame = pd.DataFrame(
+        {"num": rng.normal(size=n), "region": rng.choice(["n", "s", "e"], n)}
+    )
+    frame["target"] = np.round(100 + 30 * frame["num"] + rng.normal(0, 5, n))
+    path = tmp_path / "reg.csv"
+    frame.to_csv(path, index=False)
+    out = tmp_path / "r.html"
+    args = ["--data", str(path), "--target", "target", "--n-repeats", "2"]
+    assert main(["report", *args, "--n-jobs", "1", "--out", str(out)]) == 0
+    stdout = capsys.readouterr().out
+    assert "60 samples, 2 features, regression target" in stdout
+    assert "scoring=r2" in stdout
+    assert set(_table_rows(stdout)) == {"ridge", "random_forest", "gradient_boosting"}
+    assert "OneHotEncoder(handle_unknown='ignore', sparse_output=False)" in stdout
+    mean = float(_table_rows(stdout)["ridge"][2].split()[0])
+    assert mean > 0.8
 
 
 def test_error_via_subprocess_has_no_traceback(tmp_path):

@@ -207,7 +207,13 @@ class TestModelSelectionReport:
         assert r.comparisons["a", "b"].n_self == 10
         assert r.comparisons["a", "b"].paired
         assert r.to_frame().loc["a", "n"] == 10
-        assert r.notes[0].startswith("a: the scores of each group")
+        # one note names every model it applies to, not one line per model
+        assert r.notes[0] == (
+            "a, b: the scores of each group (e.g. the folds of one repeat) were "
+            "averaged into one independent score per group (n = 10) before "
+            "computing intervals and comparisons."
+        )
+        assert sum("averaged into one" in n for n in r.notes) == 1
 
     def test_single_model(self):
         r = ModelSelectionReport(
@@ -226,7 +232,9 @@ class TestModelSelectionReport:
         r = ModelSelectionReport(small, random_state=0)
         r.to_frame()  # no warning escapes (pytest turns warnings into errors)
         assert any(n.startswith("a: TiesWarning") for n in r.notes)
-        assert any("SmallSampleWarning" in n for n in r.notes)
+        small_n = [n for n in r.notes if "SmallSampleWarning" in n]
+        assert len(small_n) == 1  # one note for both models
+        assert small_n[0].startswith("a, b: SmallSampleWarning: n = 5 is too small")
         assert r.noether_n == 29
         noether = [n for n in r.notes if "Noether" in n]
         assert len(noether) == 1
@@ -546,3 +554,27 @@ class TestCompareModels:
         X, y = data
         with pytest.raises(err, match=re.escape(msg)):
             compare_models(estimators, X, y, n_repeats=2, **kwargs)
+
+
+def test_neg_mean_squared_error_best_is_lowest_error():
+    # regression scorers are negated losses: the best model has the lowest MSE
+    from sklearn.datasets import make_regression
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    X, y = make_regression(120, 4, noise=10.0, random_state=0)
+    r = compare_models(
+        {"dummy": DummyRegressor(), "ridge": Ridge()},
+        X,
+        y,
+        scoring="neg_mean_squared_error",
+        n_repeats=6,
+        random_state=0,
+        correction=None,
+    )
+    assert r.best == "ridge"
+    assert r.greater_is_better is True
+    frame = r.to_frame()
+    assert frame.index[0] == "ridge"
+    assert frame.loc["ridge", "mean"] > frame.loc["dummy", "mean"]
+    assert "greater is better" in r.to_markdown()
