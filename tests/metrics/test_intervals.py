@@ -852,16 +852,17 @@ def test_callable_metric_and_warnings_are_counted():
     assert 0.22 < ci.n_undefined / 199 < 0.51
 
 
+@pytest.fixture(scope="module")
+def iris_proba():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.5, random_state=0)
+    model = LogisticRegression(max_iter=500).fit(X_tr, y_tr)
+    return model, X_te, y_te
+
+
 class TestMulticlassScorers:
-    @pytest.fixture(scope="class")
-    def iris_proba(self):
-        from sklearn.datasets import load_iris
-
-        X, y = load_iris(return_X_y=True)
-        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.5, random_state=0)
-        model = LogisticRegression(max_iter=500).fit(X_tr, y_tr)
-        return model, X_te, y_te
-
     @pytest.mark.parametrize("name", ["roc_auc_ovr", "roc_auc_ovo_weighted"])
     def test_multiclass_roc_auc_scorers_are_supported(self, iris_proba, name):
         model, X_te, y_te = iris_proba
