@@ -149,7 +149,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         Test scores of every scorer.
     results_ : pandas.DataFrame
         One row per fit: ``repeat``, ``fold``, ``split_seed``, ``init_seed``,
-        ``search_seed``, ``fit_time``, ``score_time``, ``test_<scorer>``
+        ``search_seed``, ``n_train``, ``n_test`` (split sizes, e.g. for
+        ``mean_ci(method="corrected-t")``), ``fit_time``, ``score_time``,
+        ``test_<scorer>``
         [, ``train_<scorer>``], ``error`` (``None`` or the exception text)
         [, ``best_params`` for a hyperparameter search].
     random_state_ : int
@@ -592,7 +594,14 @@ def _fit_and_score(
     X_train, y_train = _safe_split(est, X, y, train)
     X_test, y_test = _safe_split(est, X, y, test, train)
     fit_params = _check_method_params(X, params=params, indices=train)
-    out = {"error": None, "train": None, "score_time": 0.0, "best_params": None}
+    out = {
+        "error": None,
+        "train": None,
+        "score_time": 0.0,
+        "best_params": None,
+        "n_train": len(train),
+        "n_test": len(test),
+    }
     start = time.perf_counter()
     try:
         est.fit(X_train, y_train, **fit_params)
@@ -675,6 +684,9 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
     cols = {"repeat": repeat, "fold": fold}
     for src in SOURCES:
         cols[f"{src}_seed"] = job.seeds[src][repeat].astype(np.int64)
+    # split sizes, for the Nadeau-Bengio corrected t (mean_ci "corrected-t")
+    cols["n_train"] = np.array([o["n_train"] for _, _, o in outputs], dtype=np.int64)
+    cols["n_test"] = np.array([o["n_test"] for _, _, o in outputs], dtype=np.int64)
     cols["fit_time"] = np.array([o["fit_time"] for _, _, o in outputs])
     cols["score_time"] = np.array([o["score_time"] for _, _, o in outputs])
     fill = float(ev.error_score) if not isinstance(ev.error_score, str) else np.nan

@@ -9,6 +9,7 @@ import joblib
 import numpy as np
 import pytest
 import sklearn
+from scipy import stats
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer, load_iris, make_regression
 from sklearn.decomposition import PCA
@@ -89,11 +90,17 @@ class TestResults:
             "split_seed",
             "init_seed",
             "search_seed",
+            "n_train",
+            "n_test",
             "fit_time",
             "score_time",
             "test_score",
             "error",
         ]
+        # out-of-bootstrap: n draws with replacement, the out-of-bag rows tested
+        assert (res["n_train"] == len(y)).all()
+        assert (res["n_test"] > 0).all()
+        assert (res["n_test"] < len(y)).all()
         _, seeds = spawn_seeds(3, 4)
         np.testing.assert_array_equal(res["split_seed"], seeds["split"])
         np.testing.assert_array_equal(res["init_seed"], seeds["init"])
@@ -108,6 +115,23 @@ class TestResults:
         np.testing.assert_array_equal(d.scores, res["test_score"])
         np.testing.assert_array_equal(d.seeds["init"], seeds["init"])
         assert res["error"].isna().all()
+
+    def test_split_sizes_feed_the_corrected_t(self, iris):
+        X, y = iris
+        ev = RepeatedEvaluator(
+            DecisionTreeClassifier(), cv=5, n_repeats=2, random_state=0
+        ).fit(X, y)
+        res = ev.results_
+        np.testing.assert_array_equal(res["n_test"], np.full(10, 30))
+        np.testing.assert_array_equal(res["n_train"], np.full(10, 120))
+        x = ev.distribution_.scores
+        ci = ev.distribution_.aggregate().mean_ci(
+            method="corrected-t", n_train=res["n_train"][::5], n_test=res["n_test"][::5]
+        )
+        # per repeat means, inflated by (1/2 + 30/120)
+        m = x.reshape(2, 5).mean(axis=1)
+        half = stats.t.ppf(0.975, 1) * np.sqrt((1 / 2 + 30 / 120) * m.var(ddof=1))
+        assert (ci.low, ci.high) == pytest.approx((m.mean() - half, m.mean() + half))
         assert np.all((res["test_score"] > 0.8) & (res["test_score"] <= 1))
 
     def test_more_repeats_extend(self, iris):
