@@ -42,6 +42,7 @@ exclude_patterns = [
     ".DS_Store",
     # Fragments pulled in with ``.. include::``, not pages of their own.
     "coverage_table.rst",
+    "coverage_summary.rst",
     "build.sh",
 ]
 root_doc = "index"
