@@ -349,8 +349,10 @@ def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
         )
     _check_delong_sizes(_auc_iv(y_true, a, name="y_score_a")[0])
     auc, v10, v01 = delong_placements(y_true, np.stack([a, b]))
-    cov = _delong_cov(v10, v01)
-    var = max(float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), 0.0)
+    # variance of the difference from the differences of the placement values:
+    # c00 + c11 - 2 c01 equals it algebraically but cancels catastrophically
+    # when the two models are nearly identical
+    var = float(_delong_cov(v10[:1] - v10[1:], v01[:1] - v01[1:])[0, 0])
     diff = float(auc[0] - auc[1])
     z_crit = special.ndtri(0.5 + confidence / 2)
     half = z_crit * np.sqrt(var)

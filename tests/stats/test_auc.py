@@ -244,3 +244,18 @@ def test_delong_needs_two_rows_per_class(n_pos):
     # Hanley-McNeil has a closed form for any class sizes
     ci = roc_auc_ci(y, s, method="hanley-mcneil")
     assert 0 <= ci.low <= ci.estimate <= ci.high <= 1
+
+
+def test_paired_variance_of_nearly_identical_models():
+    # c00 + c11 - 2 c01 cancels catastrophically; the variance of the
+    # placement differences does not
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 4000)
+    a = y + rng.normal(size=4000)
+    b = a + 1e-6 * rng.normal(size=4000)
+    _, v10, v01 = delong_placements(y, np.stack([a, b]))
+    d10, d01 = v10[0] - v10[1], v01[0] - v01[1]
+    expected = d10.var(ddof=1) / d10.size + d01.var(ddof=1) / d01.size
+    res = delong_paired(y, a, b)
+    assert expected > 0
+    assert res.var == pytest.approx(expected, rel=1e-12)
