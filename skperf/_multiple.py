@@ -9,11 +9,39 @@ __all__ = ["CORRECTIONS", "correct_pvalues"]
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh", None)
 
 
-def _correct_pvalues_iv(p_values, correction):
+def _check_correction(correction):
+    """Return ``correction`` if it is one of :data:`CORRECTIONS`."""
     if correction not in CORRECTIONS:
         raise ValueError(
             f"`correction` must be one of {CORRECTIONS}; got {correction!r}."
         )
+    return correction
+
+
+def _worse_than_best(p_values, prob_best_better, *, confidence, correction):
+    """Corrected p-values and which models are significantly worse than the best.
+
+    The family is the comparisons of the best model with each other model.
+    A model is significantly worse when its corrected p-value is below
+    ``1 - confidence`` and P(best > model) > 0.5; every other model is tied
+    with the best. The one rule of :class:`~skperf.ModelSelectionReport` and
+    :func:`~skperf.model_selection.candidates_tied_with_best`.
+
+    Returns
+    -------
+    p_adjusted : ndarray of shape (m,)
+    worse : ndarray of bool of shape (m,)
+    """
+    adjusted = correct_pvalues(p_values, correction=correction)
+    est = np.asarray(prob_best_better, dtype=float)
+    worse = (np.nan_to_num(adjusted, nan=1.0) < 1 - confidence) & (
+        np.nan_to_num(est, nan=0.0) > 0.5
+    )
+    return adjusted, worse
+
+
+def _correct_pvalues_iv(p_values, correction):
+    _check_correction(correction)
     p = np.asarray(p_values, dtype=float)
     if p.ndim != 1:
         raise ValueError(

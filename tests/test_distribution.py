@@ -307,13 +307,22 @@ class TestStatistics:
     def test_repr_html(self, dist):
         html = dist._repr_html_()
         assert "<table" in html
-        assert "lr" in html
+        assert "<strong>lr</strong> — accuracy (n = 30)" in html
+        assert f"{dist.mean():.4g}" in html
 
     def test_plot(self, dist):
         pytest.importorskip("matplotlib")
-        ax = dist.plot()
+        ax = dist.plot(quantiles=(0.25, 0.5, 0.75))
         assert ax.get_xlabel() == "accuracy"
-        assert len(ax.lines) >= 1
+        # the ECDF: sorted scores against i / n
+        x, y = ax.lines[0].get_data()
+        np.testing.assert_array_equal(x, np.sort(dist.scores))
+        np.testing.assert_allclose(y, np.arange(1, 31) / 30)
+        # the quantile points sit at their estimates, at height q
+        ci = dist.quantile_ci([0.25, 0.5, 0.75], random_state=0)
+        px, py = ax.lines[1].get_data()
+        np.testing.assert_allclose(px, ci.estimate)
+        np.testing.assert_allclose(py, [0.25, 0.5, 0.75])
 
     def test_compare_wraps_arrays(self, dist):
         other = dist.scores - 0.05

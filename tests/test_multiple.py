@@ -62,3 +62,19 @@ class TestCorrectPvalues:
             correct_pvalues([0.1, 1.5])
         with pytest.raises(ValueError, match=re.escape("`p_values` must be 1-D")):
             correct_pvalues([[0.1]])
+
+
+def test_worse_than_best_rule():
+    from skperf._multiple import _worse_than_best
+
+    # holm on [0.01, 0.03, 0.2, nan]: 0.04, 0.09 (step-down max), 0.4, nan
+    p = [0.01, 0.03, 0.2, np.nan]
+    est = [0.9, 0.8, 0.95, 0.99]
+    adjusted, worse = _worse_than_best(p, est, confidence=0.95, correction="holm")
+    np.testing.assert_allclose(adjusted[:3], [0.04, 0.09, 0.4])
+    assert np.isnan(adjusted[3])
+    # only the first is below 0.05 with P(best > model) > 0.5; NaN counts as tied
+    np.testing.assert_array_equal(worse, [True, False, False, False])
+    # a small p-value with P(best > model) <= 0.5 is not "worse"
+    _, worse = _worse_than_best([0.001], [0.5], confidence=0.95, correction=None)
+    assert not worse[0]

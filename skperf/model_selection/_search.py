@@ -30,11 +30,11 @@ from sklearn.model_selection import (
 
 from .._compare import _rank_test
 from .._distribution import PerformanceDistribution
-from .._multiple import CORRECTIONS, correct_pvalues
+from .._multiple import _check_correction, _worse_than_best
 from ..exceptions import DependentObservationsWarning
 from ..stats import outperform_decision, prob_outperform_ci
 from ..stats._outperform import _check_gamma
-from ..stats._validation import _check_confidence
+from ..stats._validation import _check_confidence, _check_n_boot
 from ._split import GroupOutOfBootstrap, OutOfBootstrap, StratifiedOutOfBootstrap
 
 __all__ = [
@@ -277,11 +277,6 @@ def _check_gamma_confidence(gamma, confidence):
     return _check_gamma(gamma), _check_confidence(confidence)
 
 
-def _check_n_boot(n_boot):
-    if not isinstance(n_boot, Integral) or isinstance(n_boot, bool) or n_boot < 1:
-        raise ValueError(f"`n_boot` must be a positive int; got {n_boot!r}.")
-
-
 def _best_index(scores):
     """Index of the highest mean (first on ties), ignoring failed candidates."""
     means = scores.mean(axis=1)
@@ -469,10 +464,7 @@ def candidates_tied_with_best(
 
     gamma, confidence = _check_gamma_confidence(gamma, confidence)
     _check_n_boot(n_boot)
-    if correction not in CORRECTIONS:
-        raise ValueError(
-            f"`correction` must be one of {CORRECTIONS}; got {correction!r}."
-        )
+    _check_correction(correction)
     _check_fitted_search(search)
     cv_results = search.cv_results_
     metric = _resolve_metric(cv_results, scoring, _default_metric(search))
@@ -485,13 +477,13 @@ def candidates_tied_with_best(
     finite = np.all(np.isfinite(scores), axis=1)
     others = (np.arange(scores.shape[0]) != best) & finite
     p_adj = np.full_like(p, np.nan)
-    p_adj[others] = correct_pvalues(p[others], correction=correction)
+    worse = np.zeros(scores.shape[0], dtype=bool)
+    p_adj[others], worse[others] = _worse_than_best(
+        p[others], est[others], confidence=confidence, correction=correction
+    )
     decision = np.full(scores.shape[0], None, dtype=object)
     decision[finite] = outperform_decision(low[finite], high[finite], gamma)
     decision[best] = "best"
-    worse = (np.nan_to_num(p_adj, nan=1.0) < 1 - confidence) & (
-        np.nan_to_num(est) > 0.5
-    )
     with np.errstate(invalid="ignore"):
         std = scores.std(axis=1, ddof=1)
     frame = pd.DataFrame(

@@ -11,17 +11,16 @@ those p-values are corrected for multiple comparisons (textbook chapter
 from __future__ import annotations
 
 import dataclasses
-import numbers
 import warnings
 from collections.abc import Mapping
 
 import numpy as np
 
 from .._distribution import PerformanceDistribution
-from .._multiple import CORRECTIONS, correct_pvalues
+from .._multiple import _check_correction, _worse_than_best
 from .._seeding import _root_entropy
 from ..stats._outperform import _check_gamma, noether_sample_size
-from ..stats._validation import _check_confidence
+from ..stats._validation import _check_confidence, _check_n_boot
 
 __all__ = ["ModelSelectionReport", "compare_models"]
 
@@ -30,24 +29,6 @@ __all__ = ["ModelSelectionReport", "compare_models"]
 _BOOT_TAG = 0x736B7065  # "skpe"
 
 _VARY_ALL = ("split", "init", "search")
-
-
-def _check_correction(correction):
-    if correction not in CORRECTIONS:
-        raise ValueError(
-            f"`correction` must be one of {CORRECTIONS}; got {correction!r}."
-        )
-    return correction
-
-
-def _check_n_boot(n_boot):
-    if (
-        isinstance(n_boot, bool)
-        or not isinstance(n_boot, numbers.Integral)
-        or n_boot < 1
-    ):
-        raise ValueError(f"`n_boot` must be a positive int; got {n_boot!r}.")
-    return int(n_boot)
 
 
 def _check_distributions(distributions):
@@ -336,15 +317,13 @@ class ModelSelectionReport:
     def _select(self):
         others = [n for n in self.names if n != self.best]
         raw = np.array([self.comparisons[self.best, n].p_value for n in others])
-        adjusted = correct_pvalues(raw, correction=self.correction)
+        est = np.array([self.comparisons[self.best, n].estimate for n in others])
+        adjusted, worse = _worse_than_best(
+            raw, est, confidence=self.confidence, correction=self.correction
+        )
         self.p_values = dict(zip(others, raw.tolist(), strict=True))
         self.p_adjusted = dict(zip(others, adjusted.tolist(), strict=True))
-        alpha = 1.0 - self.confidence
-        worse = {
-            n
-            for n, p in self.p_adjusted.items()
-            if p < alpha and self.comparisons[self.best, n].estimate > 0.5
-        }
+        worse = {n for n, w in zip(others, worse, strict=True) if w}
         self.tied_with_best = [n for n in self.names if n not in worse]
 
     # ------------------------------------------------------------------

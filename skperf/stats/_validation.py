@@ -87,6 +87,17 @@ def _check_sample(x, *, axis=-1, min_n=2, name="x"):
     return arr
 
 
+def _check_n_boot(n_boot):
+    """Return ``n_boot`` as a positive int or raise naming the parameter."""
+    if (
+        isinstance(n_boot, bool)
+        or not isinstance(n_boot, numbers.Integral)
+        or n_boot < 1
+    ):
+        raise ValueError(f"`n_boot` must be a positive int; got {n_boot!r}.")
+    return int(n_boot)
+
+
 def _check_method(method, options, name="method"):
     """Return ``method`` if it is one of ``options``."""
     if not isinstance(method, str) or method not in options:
