@@ -35,6 +35,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._distribution import PerformanceDistribution
 from ._seeding import SOURCES, _hold, spawn_seeds
+from ._split import OutOfBootstrap
 from ._vary import (
     _apply,
     _best_params,
@@ -48,7 +49,6 @@ from ._vary import (
     _shuffled_kfold,
 )
 from .exceptions import NoVariationWarning
-from .model_selection import OutOfBootstrap
 from .utils._sklearn_compat import (
     HasMethods,
     ParamInterval,

@@ -12,7 +12,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from skperf import RepeatedEvaluator, variance_sources
 from skperf._variance import plot_variance_sources
-from skperf.model_selection._noisy_grid import NoisyGridSearchCV
+from skperf.search._noisy_grid import NoisyGridSearchCV
 
 X_IRIS, Y_IRIS = load_iris(return_X_y=True)
 

@@ -1,8 +1,14 @@
-"""Out-of-bootstrap splitters, .632 estimators and hyperparameter-search tools."""
+"""Out-of-bootstrap splitters, .632 estimators and hyperparameter-search tools.
 
-from ._bootstrap_632 import bootstrap_632_score
-from ._noisy_grid import NoisyGridSearchCV
-from ._search import (
+This package is the public facade. The splitters live at the bottom layer
+(:mod:`skperf._split`, imported by the evaluator), the search tools at the top
+(:mod:`skperf.search`, which use the evaluator and the report); imports only
+run downward.
+"""
+
+from .._split import GroupOutOfBootstrap, OutOfBootstrap, StratifiedOutOfBootstrap
+from ..search import (
+    NoisyGridSearchCV,
     candidates_tied_with_best,
     fixed_search,
     quantile_refit,
@@ -10,7 +16,7 @@ from ._search import (
     search_report,
     simplest_within_best,
 )
-from ._split import GroupOutOfBootstrap, OutOfBootstrap, StratifiedOutOfBootstrap
+from ._bootstrap_632 import bootstrap_632_score
 
 __all__ = [
     "GroupOutOfBootstrap",

@@ -18,12 +18,12 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import indexable
 
 from .._distribution import PerformanceDistribution
+from .._split import OutOfBootstrap
 from ..utils._sklearn_compat import (
     _safe_indexing,
     _scorer_parts,
     _scorer_with_score_func,
 )
-from ._split import OutOfBootstrap
 
 __all__ = ["bootstrap_632_score"]
 

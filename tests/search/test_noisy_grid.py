@@ -1,4 +1,4 @@
-"""Tests for skperf/model_selection/_noisy_grid.py (Bouthillier et al., App. E.2)."""
+"""Tests for skperf/search/_noisy_grid.py (Bouthillier et al., App. E.2)."""
 
 import numpy as np
 import pytest
@@ -11,7 +11,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from skperf import RepeatedEvaluator
 from skperf._vary import _plan, _seed_params
-from skperf.model_selection._noisy_grid import NoisyGridSearchCV, _perturb_grid
+from skperf.search._noisy_grid import NoisyGridSearchCV, _perturb_grid
 
 X_IRIS, Y_IRIS = load_iris(return_X_y=True)
 GRID = {

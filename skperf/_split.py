@@ -17,7 +17,7 @@ from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import column_or_1d
 
-from ..utils._sklearn_compat import _num_samples
+from .utils._sklearn_compat import _num_samples
 
 __all__ = ["GroupOutOfBootstrap", "OutOfBootstrap", "StratifiedOutOfBootstrap"]
 

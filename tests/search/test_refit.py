@@ -1,0 +1,244 @@
+"""Tests for skperf/search/_refit.py on real sklearn searches."""
+
+import re
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import (
+    GridSearchCV,
+    RandomizedSearchCV,
+)
+from sklearn.tree import DecisionTreeClassifier
+
+from skperf.model_selection import OutOfBootstrap
+from skperf.search import (
+    quantile_refit,
+    simplest_within_best,
+)
+
+from .conftest import DEPTHS, X_BC, X_IRIS, Y_BC, Y_IRIS, _split_matrix
+
+
+class TestQuantileRefit:
+    @pytest.mark.parametrize("q", [0.1, 0.5])
+    def test_grid_search_matches_hand_computation(self, q):
+        search = GridSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": DEPTHS},
+            cv=OutOfBootstrap(n_splits=10, random_state=1),
+            refit=quantile_refit(q),
+        ).fit(X_IRIS, Y_IRIS)
+        scores = _split_matrix(search.cv_results_)
+        expected = int(np.argmax(np.quantile(scores, q, axis=1)))
+        assert search.best_index_ == expected
+        assert search.best_params_ == {"max_depth": DEPTHS[expected]}
+        assert search.best_estimator_.get_params()["max_depth"] == DEPTHS[expected]
+        ref = DecisionTreeClassifier(random_state=0, max_depth=DEPTHS[expected]).fit(
+            X_IRIS, Y_IRIS
+        )
+        np.testing.assert_array_equal(search.predict(X_IRIS), ref.predict(X_IRIS))
+
+    def test_differs_from_mean_choice(self):
+        # hand-made cv_results: B has the better mean, A the better low tail
+        cv_results = {
+            "params": [{"m": "A"}, {"m": "B"}],
+            "mean_test_score": np.array([0.80, 0.81]),
+            **{
+                f"split{i}_test_score": np.array([a, b])
+                for i, (a, b) in enumerate(
+                    [
+                        (0.78, 0.70),
+                        (0.79, 0.84),
+                        (0.80, 0.84),
+                        (0.81, 0.83),
+                        (0.82, 0.84),
+                    ]
+                )
+            },
+        }
+        assert quantile_refit(0.1)(cv_results) == 0
+        assert quantile_refit(0.9)(cv_results) == 1
+
+    def test_randomized_search(self):
+        search = RandomizedSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"min_samples_leaf": [1, 2, 5, 10, 20, 40]},
+            n_iter=4,
+            random_state=0,
+            cv=OutOfBootstrap(n_splits=8, random_state=0),
+            refit=quantile_refit(0.25),
+        ).fit(X_IRIS, Y_IRIS)
+        scores = _split_matrix(search.cv_results_)
+        expected = int(np.argmax(np.quantile(scores, 0.25, axis=1)))
+        assert search.best_index_ == expected
+        chosen = search.cv_results_["params"][expected]["min_samples_leaf"]
+        assert search.best_estimator_.min_samples_leaf == chosen
+
+    def test_multimetric_needs_scoring(self, multi_search):
+        search = clone(multi_search).set_params(refit=quantile_refit(0.1))
+        with pytest.raises(ValueError, match=re.escape("is multi-metric")):
+            search.fit(X_IRIS, Y_IRIS)
+        search.set_params(refit=quantile_refit(0.1, scoring="neg_log_loss")).fit(
+            X_IRIS, Y_IRIS
+        )
+        scores = _split_matrix(search.cv_results_, "neg_log_loss")
+        assert search.best_index_ == int(np.argmax(np.quantile(scores, 0.1, axis=1)))
+
+    def test_ties_go_to_lowest_index(self):
+        cv_results = {
+            "params": [{"a": 1}, {"a": 2}, {"a": 3}],
+            "mean_test_score": np.zeros(3),
+            "split0_test_score": np.array([0.5, 0.9, 0.9]),
+            "split1_test_score": np.array([0.5, 0.9, 0.9]),
+        }
+        assert quantile_refit(0.1)(cv_results) == 1
+
+    @pytest.mark.parametrize("q", [0, 1, 1.5, True])
+    def test_bad_q(self, q):
+        with pytest.raises(
+            ValueError, match=re.escape(f"`q` must be in (0, 1); got {q!r}.")
+        ):
+            quantile_refit(q)
+
+
+def _hand_simplest(
+    scores,
+    params,
+    key,
+    confidence=0.95,
+    n_boot=20000,
+    excluded=("better", "better, not meaningful"),
+):
+    """Independent computation: own paired bootstrap, own decision rule."""
+    from skperf.stats import outperform_decision
+
+    means = scores.mean(axis=1)
+    best = int(np.argmax(means))
+    wins = (scores[best] > scores) + 0.5 * (scores[best] == scores)  # (k, n)
+    rng = np.random.default_rng(12345)
+    idx = rng.integers(0, scores.shape[1], size=(n_boot, scores.shape[1]))
+    boot = wins[:, idx].mean(axis=-1)  # (k, n_boot)
+    low, high = np.quantile(boot, [(1 - confidence) / 2, (1 + confidence) / 2], axis=1)
+    low, high = np.round(low, 12), np.clip(np.round(high, 12), 0, 1)
+    decision = outperform_decision(low, high)
+    eligible = [
+        i for i in range(len(params)) if decision[i] not in excluded or i == best
+    ]
+    return min(eligible, key=lambda i: (key(params[i]), i)), low, high
+
+
+class TestSimplestWithinBest:
+    def test_grid_search_matches_hand_computation(self, tree_search):
+        search = clone(tree_search).set_params(refit=simplest_within_best("max_depth"))
+        search.fit(X_IRIS, Y_IRIS)
+        scores = _split_matrix(search.cv_results_)
+        expected, low, _ = _hand_simplest(
+            scores, search.cv_results_["params"], lambda p: p["max_depth"]
+        )
+        # no candidate sits on the 0.5 boundary, so an independent bootstrap agrees
+        assert not np.any(np.isclose(low, 0.5) & (np.arange(5) != 2))
+        assert search.best_index_ == expected == 1
+        assert search.best_params_ == {"max_depth": 2}
+        assert tree_search.best_params_ == {"max_depth": 3}  # the mean picks 3
+        ref = DecisionTreeClassifier(random_state=0, max_depth=2).fit(X_IRIS, Y_IRIS)
+        np.testing.assert_array_equal(search.predict(X_IRIS), ref.predict(X_IRIS))
+
+    def test_breast_cancer_excludes_significantly_worse(self):
+        # depth 2 is significantly worse than depth 4 here: the rule keeps 4
+        search = GridSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [1, 2, 4, 8]},
+            cv=OutOfBootstrap(n_splits=20, random_state=0),
+            refit=simplest_within_best("max_depth"),
+        ).fit(X_BC, Y_BC)
+        scores = _split_matrix(search.cv_results_)
+        expected, _, _ = _hand_simplest(
+            scores, search.cv_results_["params"], lambda p: p["max_depth"]
+        )
+        assert search.best_index_ == expected == 2
+
+    def test_callable_complexity_and_randomized_search(self):
+        # larger min_samples_leaf is simpler: the key is its negative
+        search = RandomizedSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"min_samples_leaf": [1, 2, 5, 10, 20, 40]},
+            n_iter=5,
+            random_state=0,
+            cv=OutOfBootstrap(n_splits=15, random_state=0),
+            refit=simplest_within_best(lambda p: -p["min_samples_leaf"]),
+        ).fit(X_IRIS, Y_IRIS)
+        params = search.cv_results_["params"]
+        scores = _split_matrix(search.cv_results_)
+        expected, _, _ = _hand_simplest(
+            scores, params, lambda p: -p["min_samples_leaf"]
+        )
+        assert search.best_index_ == expected
+        assert (
+            search.best_estimator_.min_samples_leaf
+            == params[expected]["min_samples_leaf"]
+        )
+
+    def test_exclude_meaningful_keeps_small_losses(self):
+        # candidate 0 loses on 130 of 200 splits: P(best > it) = 0.65, with an
+        # interval of about [0.58, 0.72]: significant but not meaningful
+        rng = np.random.default_rng(0)
+        base = rng.normal(0.9, 0.01, 200)
+        worse = base - np.r_[np.full(130, 0.01), np.full(70, -0.01)]
+        cv_results = {
+            "params": [{"k": 0}, {"k": 1}],
+            "mean_test_score": np.array([worse.mean(), base.mean()]),
+            **{
+                f"split{i}_test_score": np.array([worse[i], base[i]])
+                for i in range(200)
+            },
+        }
+        strict = simplest_within_best("k")
+        loose = simplest_within_best("k", exclude="meaningful")
+        assert strict(cv_results) == 1
+        assert loose(cv_results) == 0
+
+    def test_deterministic_and_ties_by_index(self):
+        cv_results = {
+            "params": [{"k": 1}, {"k": 0}, {"k": 0}],
+            "mean_test_score": np.zeros(3),
+            **{
+                f"split{i}_test_score": np.array([0.9, 0.9, 0.9]) + 0.01 * i
+                for i in range(6)
+            },
+        }
+        refit = simplest_within_best("k")
+        assert [refit(cv_results) for _ in range(3)] == [1, 1, 1]
+
+    def test_multimetric_needs_scoring(self, multi_search):
+        search = clone(multi_search).set_params(refit=simplest_within_best("max_depth"))
+        with pytest.raises(ValueError, match=re.escape("pass `scoring` to choose")):
+            search.fit(X_IRIS, Y_IRIS)
+        search.set_params(refit=simplest_within_best("max_depth", scoring="accuracy"))
+        search.fit(X_IRIS, Y_IRIS)
+        scores = _split_matrix(search.cv_results_, "accuracy")
+        expected, _, _ = _hand_simplest(
+            scores, search.cv_results_["params"], lambda p: p["max_depth"]
+        )
+        assert search.best_index_ == expected
+
+    def test_bad_complexity(self):
+        with pytest.raises(TypeError, match="`complexity` must be a parameter name"):
+            simplest_within_best(3)
+        refit = simplest_within_best("alpha")
+        cv_results = {
+            "params": [{"k": 0}, {"k": 1}],
+            "mean_test_score": np.zeros(2),
+            "split0_test_score": np.array([0.1, 0.2]),
+            "split1_test_score": np.array([0.1, 0.2]),
+        }
+        with pytest.raises(
+            ValueError, match=re.escape("`complexity`='alpha' is not a parameter")
+        ):
+            refit(cv_results)
+
+    def test_bad_arguments(self):
+        with pytest.raises(ValueError, match=re.escape("`exclude` must be one of")):
+            simplest_within_best("k", exclude="all")
+        with pytest.raises(TypeError, match=re.escape("`random_state` must be an int")):
+            simplest_within_best("k", random_state=None)

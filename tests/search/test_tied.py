@@ -1,0 +1,223 @@
+"""Tests for skperf/search/_tied.py on real sklearn searches."""
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import wilcoxon
+from sklearn.exceptions import FitFailedWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import (
+    GridSearchCV,
+    RepeatedStratifiedKFold,
+    StratifiedKFold,
+)
+from sklearn.tree import DecisionTreeClassifier
+from statsmodels.stats.multitest import multipletests
+
+from skperf import ModelSelectionReport
+from skperf.exceptions import DependentObservationsWarning
+from skperf.model_selection import OutOfBootstrap
+from skperf.search import (
+    candidates_tied_with_best,
+    search_distributions,
+    search_report,
+)
+
+from .conftest import DEPTHS, X_BC, Y_BC, _bc_search, _split_matrix
+
+
+class TestCandidatesTiedWithBest:
+    def test_hand_computation(self, tree_search):
+        table = candidates_tied_with_best(tree_search, correction="holm")
+        scores = _split_matrix(tree_search.cv_results_)
+        means = scores.mean(axis=1)
+        best = int(np.argmax(means))
+        assert tree_search.best_index_ == best
+        # sorted by decreasing mean
+        np.testing.assert_allclose(table["mean"], np.sort(means)[::-1])
+        assert table.index[0] == f"max_depth={DEPTHS[best]}"
+        assert table["decision"].iloc[0] == "best"
+        others = [i for i in range(len(DEPTHS)) if i != best]
+        diff = scores[best] - scores[others]
+        prob = np.mean((diff > 0) + 0.5 * (diff == 0), axis=1)
+        p = np.array([1.0 if not d.any() else wilcoxon(d).pvalue for d in diff])
+        p_adj = multipletests(p, method="holm")[1]
+        rows = table.loc[[f"max_depth={DEPTHS[i]}" for i in others]]
+        np.testing.assert_allclose(rows["prob_best_better"], prob)
+        np.testing.assert_allclose(rows["p_value"], p)
+        np.testing.assert_allclose(rows["p_adjusted"], p_adj)
+        expected_tied = ~((p_adj < 0.05) & (prob > 0.5))
+        np.testing.assert_array_equal(rows["tied_with_best"], expected_tied)
+        # depth 1 loses on every split: P = 1 with the interval [1, 1]
+        assert table.loc[
+            "max_depth=1", ["prob_best_better", "low", "high"]
+        ].tolist() == [1.0, 1.0, 1.0]
+        assert table.loc["max_depth=1", "decision"] == "better"
+        assert table["tied_with_best"].tolist() == [True, True, True, True, False]
+        rest = table.iloc[1:]
+        assert (rest["low"] <= rest["prob_best_better"]).all()
+        assert (rest["prob_best_better"] <= rest["high"]).all()
+        # the best row compares nothing
+        assert (
+            table.iloc[0][["prob_best_better", "low", "high", "p_value"]].isna().all()
+        )
+        assert table["n"].tolist() == [20] * 5
+
+    @pytest.mark.parametrize("correction", ["bonferroni", "fdr_bh", None])
+    def test_corrections(self, tree_search, correction):
+        table = candidates_tied_with_best(tree_search, correction=correction).iloc[1:]
+        method = {"bonferroni": "bonferroni", "fdr_bh": "fdr_bh"}.get(correction)
+        expected = (
+            table["p_value"]
+            if method is None
+            else multipletests(table["p_value"], method=method)[1]
+        )
+        np.testing.assert_allclose(table["p_adjusted"], expected)
+
+    def test_reproducible(self, tree_search):
+        a = candidates_tied_with_best(tree_search, random_state=3)
+        b = candidates_tied_with_best(tree_search, random_state=3)
+        assert a.drop(columns="params").equals(b.drop(columns="params"))
+
+    @pytest.mark.parametrize(
+        ("kwargs", "msg"),
+        [
+            ({"gamma": 0.4}, "`gamma` must be in (0.5, 1); got 0.4."),
+            (
+                {"confidence": 95},
+                "`confidence` must be in (0, 1); got 95. Did you mean 0.95?",
+            ),
+            ({"correction": "sidak"}, "`correction` must be one of"),
+            ({"n_boot": 0}, "`n_boot` must be a positive int; got 0."),
+        ],
+    )
+    def test_bad_arguments(self, tree_search, kwargs, msg):
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            candidates_tied_with_best(tree_search, **kwargs)
+
+
+class TestTiedWithBestKFold:
+    def test_repeated_kfold_uses_per_repeat_means(self):
+        search = _bc_search(
+            RepeatedStratifiedKFold(n_splits=3, n_repeats=8, random_state=0)
+        )
+        table = candidates_tied_with_best(search)
+        scores = _split_matrix(search.cv_results_).reshape(6, 8, 3).mean(axis=2)
+        best = int(np.argmax(scores.mean(axis=1)))
+        assert table["n"].tolist() == [8] * 6
+        rows = table.loc[[k for k in table.index if k != table.index[0]]]
+        idx = [search.cv_results_["params"].index(p) for p in rows["params"]]
+        diff = scores[best] - scores[idx]
+        np.testing.assert_allclose(
+            rows["prob_best_better"], np.mean((diff > 0) + 0.5 * (diff == 0), axis=1)
+        )
+        np.testing.assert_allclose(rows["std"], scores[idx].std(axis=1, ddof=1))
+        np.testing.assert_allclose(rows["p_value"], [wilcoxon(d).pvalue for d in diff])
+
+    def test_one_kfold_run_warns(self):
+        search = _bc_search(StratifiedKFold(10, shuffle=True, random_state=0))
+        with pytest.warns(
+            DependentObservationsWarning, match="The 10 folds of one K-fold run"
+        ) as rec:
+            table = candidates_tied_with_best(search)
+        assert rec[0].filename == __file__  # points at the caller
+        assert table["n"].tolist() == [10] * 6
+
+
+class TestSearchReport:
+    @pytest.mark.parametrize(
+        ("cv", "kind", "n_units"),
+        [
+            (OutOfBootstrap(n_splits=20, random_state=0), "grid", 20),
+            (OutOfBootstrap(n_splits=20, random_state=1), "random", 20),
+            (
+                RepeatedStratifiedKFold(n_splits=3, n_repeats=8, random_state=0),
+                "grid",
+                8,
+            ),
+        ],
+    )
+    def test_same_tied_set_as_table(self, cv, kind, n_units):
+        search = _bc_search(cv, kind)
+        table = candidates_tied_with_best(search, correction="holm")
+        report = search_report(search, correction="holm")
+        assert isinstance(report, ModelSelectionReport)
+        assert report.names == list(search_distributions(search))
+        assert report.best == table.index[0]
+        assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
+        # not every candidate is tied: the comparison is not vacuous
+        assert 1 <= len(report.tied_with_best) < len(report.names)
+        rows = table.iloc[1:]
+        for name, row in rows.iterrows():
+            c = report.comparisons[report.best, name]
+            assert c.paired is True
+            assert c.n_self == n_units
+            assert c.estimate == pytest.approx(row["prob_best_better"])
+            assert report.p_values[name] == pytest.approx(row["p_value"])
+            assert report.p_adjusted[name] == pytest.approx(row["p_adjusted"])
+        assert report.settings["n_splits"] == (24 if n_units == 8 else 20)
+
+    def test_iris_example(self, tree_search):
+        report = search_report(tree_search)
+        assert report.tied_with_best == [f"max_depth={d}" for d in (2, 3, 4, 8)]
+        assert report.best == "max_depth=3"
+        assert report.settings["search"] == "GridSearchCV"
+        assert report.settings["n_candidates"] == 5
+
+    @pytest.mark.parametrize("correction", ["bonferroni", "fdr_bh", None])
+    def test_corrections_agree(self, tree_search, correction):
+        table = candidates_tied_with_best(tree_search, correction=correction)
+        report = search_report(tree_search, correction=correction)
+        assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
+
+    def test_one_kfold_run_keeps_folds(self):
+        search = _bc_search(StratifiedKFold(10, shuffle=True, random_state=0))
+        with pytest.warns(DependentObservationsWarning, match="10 folds") as rec:
+            report = search_report(search)
+        assert rec[0].filename == __file__
+        with pytest.warns(DependentObservationsWarning):
+            table = candidates_tied_with_best(search)
+        assert all(d.n == 10 for d in report.distributions.values())
+        assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
+
+    def test_failed_candidate_left_out_of_both(self):
+        search = GridSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [1, -1, 2, 4, 8]},
+            cv=OutOfBootstrap(n_splits=20, random_state=0),
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FitFailedWarning)
+            warnings.simplefilter("ignore", UserWarning)
+            search.fit(X_BC, Y_BC)
+        table = candidates_tied_with_best(search)
+        with pytest.warns(FitFailedWarning, match=re.escape("['max_depth=-1']")):
+            report = search_report(search)
+        assert "max_depth=-1" not in report.names
+        assert not table.loc["max_depth=-1", "tied_with_best"]
+        assert np.isnan(table.loc["max_depth=-1", "p_adjusted"])
+        # the correction's family is the 3 working candidates besides the best
+        ok = table["p_value"].notna()
+        np.testing.assert_allclose(
+            table.loc[ok, "p_adjusted"],
+            multipletests(table.loc[ok, "p_value"], method="holm")[1],
+        )
+        assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
+        for name in report.p_adjusted:
+            assert report.p_adjusted[name] == pytest.approx(
+                table.loc[name, "p_adjusted"]
+            )
+
+    def test_multimetric(self, multi_search):
+        with pytest.warns(DependentObservationsWarning, match="4 folds"):
+            report = search_report(multi_search, scoring="neg_log_loss")
+        assert report.metric == "neg_log_loss"
+        with pytest.warns(DependentObservationsWarning, match="4 folds"):
+            table = candidates_tied_with_best(multi_search, scoring="neg_log_loss")
+        assert report.best == table.index[0]
+
+    def test_unfitted(self):
+        with pytest.raises(TypeError, match=re.escape("Call search.fit")):
+            search_report(GridSearchCV(LogisticRegression(), {"C": [1.0]}))
