@@ -569,8 +569,10 @@ class ModelSelectionReport:
         ...     {"a": PerformanceDistribution([0.80, 0.82, 0.85, 0.79, 0.81]),
         ...      "b": PerformanceDistribution([0.70, 0.72, 0.74, 0.69, 0.73])},
         ...     random_state=0)
-        >>> print(report.to_markdown().splitlines()[2])
-        Best mean: a (ties go to the first model in the given order). Every other model is significantly worse than a after holm correction at level 0.05.
+        >>> for line in report.to_markdown().splitlines()[2:4]:
+        ...     print(line)
+        Best mean: a (ties go to the first model in the given order). Every other model is
+        significantly worse than a after holm correction at level 0.05.
         """
         from ._format import _markdown_report
 
