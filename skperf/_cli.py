@@ -268,25 +268,25 @@ def _read_csv(path, option="--data"):
 
 
 def _columns_hint(columns, wanted=None, shown=4):
-    """``"it has 14 columns: a, b, c, d, ...; did you mean 'x'?"``."""
+    """``"did you mean 'x'? it has 14 columns: a, b, c, d, ..."`` (short)."""
     import difflib
 
     names = [str(c) for c in columns]
 
     def short(name):
-        return name if len(name) <= 24 else name[:23] + "…"
+        return name if len(name) <= 20 else name[:19] + "…"
 
-    text = f"it has {len(names)} column{'s' if len(names) != 1 else ''}: "
-    text += ", ".join(short(n) for n in names[:shown])
-    text += ", ..." if len(names) > shown else ""
+    text = ""
     if wanted is not None:
         close = difflib.get_close_matches(str(wanted), names, n=1, cutoff=0.6)
-        if not close:
-            lower = {n.lower(): n for n in names}
-            close = [lower[str(wanted).lower()]] if str(wanted).lower() in lower else []
+        lower = {n.lower(): n for n in names}
+        if str(wanted).lower() in lower:
+            close = [lower[str(wanted).lower()]]
         if close:
-            text += f"; did you mean {short(close[0])!r}?"
-    return text
+            text = f"did you mean {close[0]!r}? "
+    text += f"it has {len(names)} column{'s' if len(names) != 1 else ''}: "
+    text += ", ".join(short(n) for n in names[:shown])
+    return text + (", ..." if len(names) > shown else "")
 
 
 def _check_column(frame, column, option, source):
@@ -504,7 +504,9 @@ def _build(node, where, text):
             f"{where}: {path}() cannot be created {how}: {_first_line(exc)}"
         ) from None
     validate = getattr(est, "_validate_params", None)
-    if callable(validate):  # scikit-learn checks parameter values in fit; do it now
+    if callable(validate) and hasattr(
+        est, "_parameter_constraints"
+    ):  # scikit-learn checks parameter values in fit; do it now
         try:
             validate()
         except (TypeError, ValueError) as exc:
