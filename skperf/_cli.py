@@ -873,5 +873,6 @@ def main(argv=None):
     try:
         return args._run(args)
     except _CLIError as exc:
-        print(_one_line(f"{args._prog}: error: {exc}"), file=sys.stderr)
+        prog = getattr(args, "_prog", "skperf")
+        print(_one_line(f"{prog}: error: {exc}"), file=sys.stderr)
         return 2

@@ -629,7 +629,7 @@ class ModelSelectionReport:
         Raises
         ------
         ImportError
-            If matplotlib is not installed (``pip install skperf[plot]``).
+            If matplotlib is not installed (``pip install matplotlib``).
         """
         from ._plot import _plot_report
 
@@ -719,7 +719,9 @@ def compare_models(
         Group labels for group-aware splitters.
     scoring : str, callable or None, default=None
         Scorer (as in :func:`sklearn.model_selection.cross_val_score`);
-        ``None`` uses each estimator's ``score``.
+        ``None`` uses each estimator's ``score``, which must measure one
+        metric for all models (accuracy for classifiers, R² for regressors):
+        a classifier and a regressor together need an explicit ``scoring``.
     cv : int, cross-validation generator, iterable or None, default=None
         Splitter of each repeat; ``None`` is one out-of-bootstrap split per
         repeat (see :class:`~skperf.RepeatedEvaluator`).
@@ -749,6 +751,13 @@ def compare_models(
     ModelSelectionReport
         With ``evaluators`` (the fitted :class:`~skperf.RepeatedEvaluator`
         per model, ``results_`` holding one row per fit).
+
+    Raises
+    ------
+    ValueError
+        With ``scoring=None``, when the models' own scores are different
+        metrics (e.g. ``"accuracy (LogisticRegression.score) for 'a' vs r2
+        (LinearRegression.score) for 'b'"``), before anything is fitted.
 
     Notes
     -----

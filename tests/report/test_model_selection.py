@@ -9,6 +9,8 @@ from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from skperf import (
@@ -386,6 +388,31 @@ class TestRendering:
         assert html.count('<div class="scroll">') == 3  # models, pairs, settings
         assert '<table class="text"><thead><tr><th>setting</th>' in html
         assert '<table class="names2">' in html
+
+    def test_html_long_text_wraps(self, data):
+        # the estimators' reprs (1,500 characters with preprocessing) wrap
+        # inside their cells instead of widening the page
+        from skperf.report._html import _CSS
+
+        rule = re.search(r"table\.text td, [^{]*\{([^}]*)\}", _CSS).group(1)
+        assert "white-space: normal" in rule
+        assert "overflow-wrap: anywhere" in rule
+        X, y = data
+        long = make_pipeline(
+            StandardScaler(), LogisticRegression(C=0.123456789, max_iter=12345)
+        )
+        r = compare_models(
+            {"m": long, "t": DecisionTreeClassifier()},
+            X,
+            y,
+            n_repeats=2,
+            random_state=0,
+        )
+        html = r.to_html(plots=False)
+        assert (
+            '<h2>Models evaluated</h2>\n<div class="scroll"><table class="text">'
+            in html
+        )
 
     def test_repr_html_fragment(self, report):
         html = report._repr_html_()
