@@ -676,7 +676,14 @@ def _check_features(X, y, models):
 
 # ----------------------------------------------------------------------
 def _summary(report):
-    from .report._format import _ci, _markdown_table, _p_best_cell, _pval, _score_format
+    from .report._format import (
+        _ci,
+        _markdown_table,
+        _p_best_cell,
+        _pval,
+        _score_format,
+        _zero_reason_scores,
+    )
 
     frame = report.to_frame(quantiles=())
     f = _score_format(report)
@@ -693,7 +700,13 @@ def _summary(report):
         [
             name,
             str(r["n"]),
-            _ci(r["mean"], r["mean_low"], r["mean_high"], f),
+            _ci(
+                r["mean"],
+                r["mean_low"],
+                r["mean_high"],
+                f,
+                _zero_reason_scores(report.distributions[name]),
+            ),
             _p_best_cell(report, name, r),
             _pval(r["p_adjusted"]),
             "yes" if r["tied_with_best"] else "no",
