@@ -1,19 +1,28 @@
-"""`skperf report`: compare models on shared seeds and write an HTML report.
+"""The ``skperf`` command line: ``skperf report`` (and ``skperf --version``).
 
-Models given with ``--model NAME=dotted.path.Estimator`` are resolved with
-:func:`importlib.import_module` and :func:`getattr` only and instantiated
-without arguments; nothing given on the command line is ever evaluated as
-code.
+``skperf report`` compares models on shared seeds and writes an HTML report.
+Models given with ``--model NAME=dotted.path.Estimator(key=value, ...)`` are
+resolved with :func:`importlib.import_module` and :func:`getattr` only; their
+keyword values are read with :func:`ast.literal_eval`. Nothing given on the
+command line is ever evaluated as code.
+
+Other subcommands register in :func:`_build_parser` (a subparser whose
+defaults set ``_run``, the function called with the parsed arguments) and can
+reuse the helpers here: :class:`_CLIError` (a usage error shown as one line,
+exit status 2), :func:`_one_line`, :func:`_read_csv`, :func:`_check_column`,
+:func:`_check_out` and :func:`_columns_hint`.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import inspect
 import os
 import re
 import sys
+import textwrap
 
 __all__ = ["main"]
 
@@ -21,57 +30,159 @@ PROG = "skperf report"
 
 DEFAULT_N_REPEATS = 30
 
+#: an error line (``skperf report: error: ...``) is cut at this length
+MAX_LINE = 200
+
+#: printed text (not tables) wraps at this width
+WIDTH = 100
+
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
+
+#: a numeric target with more distinct values than this is read as regression
+#: even when every value is a whole number (prices, counts, ages)
+_MAX_CLASSES = 20
+
+#: modules whose estimators depend on the scale of the features: the default
+#: preprocessing standardizes numeric columns for them
+_SCALE_SENSITIVE = (
+    "sklearn.linear_model",
+    "sklearn.svm",
+    "sklearn.neighbors",
+    "sklearn.neural_network",
+    "sklearn.gaussian_process",
+    "sklearn.kernel_ridge",
+)
 
 
 class _CLIError(Exception):
-    """An error shown as one line ``skperf report: error: ...`` (exit code 2)."""
+    """A usage error, shown as one line ``<prog>: error: ...`` (exit status 2)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage block), exit status 2."""
+
+    def error(self, message):
+        line = _one_line(f"{self.prog}: error: {message} (see {self.prog} --help)")
+        self.exit(2, line + "\n")
+
+
+def _one_line(text, limit=MAX_LINE):
+    """``text`` on one line (whitespace collapsed), cut to ``limit`` characters."""
+    text = " ".join(str(text).split())
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def _first_line(exc):
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _wrapped(text, indent=""):
+    return textwrap.fill(
+        text,
+        width=WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent + "    ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+# ----------------------------------------------------------------------
+# parser
 def _build_parser():
-    parser = argparse.ArgumentParser(
+    from . import __version__
+
+    parser = _Parser(
         prog="skperf",
         description="skperf: the distribution of a model's score, with honest statistics.",
     )
+    parser.add_argument("--version", action="version", version=f"skperf {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    _add_report_parser(sub)
+    return parser
+
+
+def _add_report_parser(sub):
     rep = sub.add_parser(
         "report",
         prog=PROG,
         help="compare models on shared seeds and write a self-contained HTML report",
-        description=(
-            "Evaluate models over repeated seeded splits (paired: all models share "
-            "the seeds), compare them with the probability of outperforming, and "
-            "write a self-contained HTML report. Without --data: the breast cancer "
-            "dataset shipped with scikit-learn and three default models (which "
-            "one-hot encode non-numeric columns of --data)."
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.dedent(
+            f"""\
+            Evaluate models over repeated seeded splits (paired: all models share
+            the seeds), compare them with the probability of outperforming, and
+            write a self-contained HTML report with plots.
+
+            Without --data: the breast cancer data shipped with scikit-learn and
+            three default models. With --data CSV --target COLUMN: your data; the
+            task is classification or regression (--task; auto: a numeric target
+            with more than {_MAX_CLASSES} distinct values, or with fractions, is
+            regression). Every model gets the preprocessing the data needs:
+            missing values imputed (median; most frequent for text), text columns
+            one-hot encoded, numeric columns standardized for linear, SVM,
+            neighbours and neural-network models (--no-preprocess: none).
+
+            examples:
+              skperf report
+              skperf report --data data.csv --target label --drop id \\
+                --model "rf=sklearn.ensemble.RandomForestClassifier(max_depth=3)" \\
+                --model lr=sklearn.linear_model.LogisticRegression:C=0.5 \\
+                --scoring roc_auc --random-state 0 --out report.html
+            """
         ),
     )
     rep.add_argument("--data", metavar="CSV", help="CSV file with a header row")
+    rep.add_argument("--target", metavar="COLUMN", help="target column of --data")
     rep.add_argument(
-        "--target",
+        "--drop",
         metavar="COLUMN",
+        action="append",
+        default=None,
         help=(
-            "target column of --data (a numeric target with more than "
-            f"{_MAX_CLASSES} distinct values is a regression target)"
+            "a column of --data not to use as a feature, e.g. an id (repeatable); "
+            "an unnamed row-index column ('Unnamed: 0' = 0, 1, 2, ...) is dropped "
+            "automatically"
+        ),
+    )
+    rep.add_argument(
+        "--task",
+        choices=["auto", "classification", "regression"],
+        default="auto",
+        help=(
+            "what the target is (default: auto: regression for a numeric target "
+            f"with fractions or more than {_MAX_CLASSES} distinct values, else "
+            "classification; an ordinal target with few values needs "
+            "--task regression)"
         ),
     )
     rep.add_argument(
         "--model",
-        metavar="NAME=dotted.path.Estimator",
+        metavar="NAME=dotted.Class",
         action="append",
         default=None,
         help=(
-            "a model to compare, e.g. rf=sklearn.ensemble.RandomForestClassifier "
-            "(instantiated with no arguments; repeatable)"
+            "a model to compare (repeatable): NAME=dotted.path.Class, with keyword "
+            'arguments as "rf=sklearn.ensemble.RandomForestClassifier(n_estimators=50, '
+            'max_depth=3)" or rf=sklearn.ensemble.RandomForestClassifier:max_depth=3 '
+            "(values are Python literals: quote strings; nothing is evaluated)"
         ),
+    )
+    rep.add_argument(
+        "--no-preprocess",
+        action="store_true",
+        help="give the models the columns as they are (no imputing, encoding, scaling)",
     )
     rep.add_argument(
         "--scoring",
         default=None,
         help=(
-            "scikit-learn scorer name (default: accuracy, or r2 for a regression "
-            "target, with the default models; the estimators' score with --model)"
+            "scikit-learn scorer name (default: accuracy for classification, r2 for "
+            "regression: the models' own score)"
         ),
     )
     rep.add_argument(
@@ -84,10 +195,13 @@ def _build_parser():
         "--random-state",
         type=int,
         default=None,
-        help="seed entropy (default: drawn and printed, to reproduce)",
+        help="seed entropy, an integer >= 0 (default: drawn and printed, to reproduce)",
     )
     rep.add_argument(
-        "--n-jobs", type=int, default=-1, help="parallel jobs (default: -1, all cores)"
+        "--n-jobs",
+        type=int,
+        default=-1,
+        help="parallel jobs (default: -1, all cores; -2: all but one)",
     )
     rep.add_argument(
         "--out", default="report.html", help="HTML file to write (default: report.html)"
@@ -110,175 +224,129 @@ def _build_parser():
         choices=["holm", "bonferroni", "fdr_bh", "none"],
         help="multiple-comparison correction (default: holm)",
     )
-    return parser
+    rep.set_defaults(_run=_run_report, _prog=PROG)
+    return rep
 
 
 # ----------------------------------------------------------------------
-# data and models
-def _load_csv(path, target):
+# helpers shared by subcommands
+def _check_out(path, option="--out"):
+    """Fail before any work when ``path`` cannot be written."""
+    if os.path.isdir(path):
+        raise _CLIError(f"{option} {path}: is a folder; give a file name")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        shown = os.path.dirname(path) or folder
+        raise _CLIError(f"{option} {path}: folder {shown!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise _CLIError(f"{option} {path}: folder is not writable")
+
+
+def _check_n_jobs(n_jobs, option="--n-jobs"):
+    if n_jobs == 0:
+        raise _CLIError(
+            f"{option} must be a positive number of jobs, or negative to count back "
+            "from all cores (-1: all); got 0"
+        )
+
+
+def _check_random_state(random_state, option="--random-state"):
+    if random_state is not None and random_state < 0:
+        raise _CLIError(f"{option} must be an integer >= 0; got {random_state}")
+
+
+def _read_csv(path, option="--data"):
+    """A CSV file as a DataFrame; a missing or unreadable file is one line."""
     import pandas as pd
 
-    if target is None:
-        raise _CLIError("--target COLUMN is required with --data")
     if not os.path.isfile(path):
         raise _CLIError(f"data file not found: {path}")
     try:
-        frame = pd.read_csv(path)
+        return pd.read_csv(path)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise _CLIError(f"cannot read {path} as CSV: {_first_line(exc)}") from None
-    if target not in frame.columns:
-        cols = ", ".join(map(str, frame.columns[:20]))
-        more = " ..." if frame.shape[1] > 20 else ""
+
+
+def _columns_hint(columns, wanted=None, shown=4):
+    """``"did you mean 'x'? it has 14 columns: a, b, c, d, ..."`` (short)."""
+    import difflib
+
+    names = [str(c) for c in columns]
+
+    def short(name):
+        return name if len(name) <= 20 else name[:19] + "…"
+
+    text = ""
+    if wanted is not None:
+        close = difflib.get_close_matches(str(wanted), names, n=1, cutoff=0.6)
+        lower = {n.lower(): n for n in names}
+        if str(wanted).lower() in lower:
+            close = [lower[str(wanted).lower()]]
+        if close:
+            text = f"did you mean {close[0]!r}? "
+    text += f"it has {len(names)} column{'s' if len(names) != 1 else ''}: "
+    text += ", ".join(short(n) for n in names[:shown])
+    return text + (", ..." if len(names) > shown else "")
+
+
+def _check_column(frame, column, option, source):
+    """Fail in one line naming a few columns when ``column`` is not in ``frame``."""
+    if column not in frame.columns:
         raise _CLIError(
-            f"target column {target!r} not found in {path}; columns are: {cols}{more}"
+            f"{option} {column!r} is not a column of {source}; "
+            + _columns_hint(frame.columns, column)
         )
+
+
+# ----------------------------------------------------------------------
+# data
+def _load_data(path, target, drop):
+    import numpy as np
+
+    if target is None:
+        raise _CLIError("--target COLUMN is required with --data")
+    frame = _read_csv(path)
+    source = os.path.basename(path)
+    _check_column(frame, target, "--target", source)
     if frame[target].isna().any():
         raise _CLIError(
             f"target column {target!r} has {int(frame[target].isna().sum())} missing "
             "value(s); drop those rows first"
         )
-    X = frame.drop(columns=[target])
-    if X.shape[1] == 0:
-        raise _CLIError(f"{path} has no feature columns besides the target {target!r}")
-    return X, frame[target], f"{os.path.basename(path)} (target {target!r})"
-
-
-#: a numeric target with more distinct values than this is read as regression
-#: even when every value is a whole number (prices, counts, ages)
-_MAX_CLASSES = 20
-
-
-def _is_regression(y):
-    from sklearn.utils.multiclass import type_of_target
-
-    if type_of_target(y) in ("continuous", "continuous-multioutput"):
-        return True
-    return _is_numeric(y) and not _is_bool(y) and y.nunique(dropna=True) > _MAX_CLASSES
-
-
-def _encode_non_numeric(models, X):
-    """Put a one-hot encoder for the non-numeric columns of ``X`` before each model."""
-    from sklearn.compose import make_column_transformer
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import OneHotEncoder
-
-    categorical = [c for c in X.columns if not _is_numeric(X[c])]
-    if not categorical:
-        return models
-    return {
-        name: make_pipeline(
-            make_column_transformer(
-                (
-                    OneHotEncoder(handle_unknown="ignore", sparse_output=False),
-                    categorical,
-                ),
-                remainder="passthrough",
-            ),
-            est,
-        )
-        for name, est in models.items()
-    }
-
-
-def _default_models(regression):
-    from sklearn.ensemble import (
-        GradientBoostingClassifier,
-        GradientBoostingRegressor,
-        RandomForestClassifier,
-        RandomForestRegressor,
-    )
-    from sklearn.linear_model import LogisticRegression, Ridge
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    # sizes chosen so the default run stays around a minute on 2 cores
-    if regression:
-        return {
-            "ridge": make_pipeline(StandardScaler(), Ridge()),
-            "random_forest": RandomForestRegressor(n_estimators=50),
-            "gradient_boosting": GradientBoostingRegressor(n_estimators=50),
-        }
-    return {
-        "logistic_regression": make_pipeline(
-            StandardScaler(), LogisticRegression(max_iter=1000)
-        ),
-        "random_forest": RandomForestClassifier(n_estimators=50),
-        "gradient_boosting": GradientBoostingClassifier(n_estimators=50),
-    }
-
-
-def _resolve_model(spec):
-    """``NAME=dotted.path.Class`` -> (name, instance), by import and getattr only."""
-    name, sep, path = spec.partition("=")
-    name, path = name.strip(), path.strip()
-    if not sep or not name or not path:
-        raise _CLIError(
-            f"--model must look like NAME=dotted.path.Estimator; got {spec!r}"
-        )
-    if not _DOTTED.match(path):
-        raise _CLIError(
-            f"--model {name}: {path!r} is not a dotted path like "
-            "sklearn.ensemble.RandomForestClassifier"
-        )
-    module_name, _, attr = path.rpartition(".")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise _CLIError(
-            f"--model {name}: unknown model path {path!r} (cannot import module "
-            f"{module_name!r}: {_first_line(exc)})"
-        ) from None
-    cls = getattr(module, attr, None)
-    if cls is None:
-        raise _CLIError(
-            f"--model {name}: unknown model path {path!r} (module {module_name!r} "
-            f"has no attribute {attr!r})"
-        )
-    if not inspect.isclass(cls) or not hasattr(cls, "fit"):
-        raise _CLIError(f"--model {name}: {path!r} is not an estimator class with fit")
-    try:
-        est = cls()
-    except Exception as exc:  # any constructor failure becomes one readable line
-        raise _CLIError(
-            f"--model {name}: {path}() cannot be created without arguments: "
-            f"{_first_line(exc)}"
-        ) from None
-    return name, est
-
-
-def _parse_models(specs):
-    models = {}
-    for spec in specs:
-        name, est = _resolve_model(spec)
-        if name in models:
-            raise _CLIError(f"--model name {name!r} given twice")
-        models[name] = est
-    return models
-
-
-def _check_features(X, y, models):
-    """Fail early, naming the columns, when a model cannot take non-numeric ones."""
-    import numpy as np
-    from sklearn.base import clone
-
-    non_numeric = [str(c) for c in X.columns if not _is_numeric(X[c])]
-    if not non_numeric:
-        return
-    rng = np.random.default_rng(0)
-    rows = rng.permutation(len(X))[: min(len(X), 200)]
-    Xs, ys = X.iloc[rows], y.iloc[rows]
-    for name, est in models.items():
-        try:
-            clone(est).fit(Xs, ys)
-        except (ValueError, TypeError) as exc:
-            shown = ", ".join(non_numeric[:10]) + (
-                " ..." if len(non_numeric) > 10 else ""
+    notes = []
+    drop = list(dict.fromkeys(drop or []))
+    for column in drop:
+        _check_column(frame, column, "--drop", source)
+        if column == target:
+            raise _CLIError(f"--drop {column!r} is the --target column")
+    for column in frame.columns:
+        if (
+            column == target
+            or column in drop
+            or not re.match(r"^Unnamed: \d+$", column)
+        ):
+            continue
+        values = frame[column].to_numpy()
+        if np.issubdtype(values.dtype, np.integer) and (
+            np.array_equal(values, np.arange(len(frame)))
+            or np.array_equal(values, np.arange(1, len(frame) + 1))
+        ):
+            drop.append(column)
+            notes.append(
+                f"dropped column {column!r}: an unnamed row index (0, 1, 2, ...) "
+                "saved with the data, not a feature"
             )
-            raise _CLIError(
-                f"model {name!r} ({type(est).__name__}) cannot take the non-numeric "
-                f"feature column(s) {shown} ({_first_line(exc)}); encode them first "
-                "or use a model that accepts them (e.g. a pipeline with a OneHotEncoder)"
-            ) from None
+        else:
+            notes.append(
+                f"column {column!r} has no name in the header; it is used as a "
+                f"feature (--drop {column!r} to leave it out)"
+            )
+    X = frame.drop(columns=[target, *drop])
+    if X.shape[1] == 0:
+        raise _CLIError(
+            f"{source} has no feature columns besides the target {target!r}"
+        )
+    return X, frame[target], f"{source} (target {target!r})", notes
 
 
 def _is_numeric(column):
@@ -293,14 +361,329 @@ def _is_bool(column):
     return is_bool_dtype(column)
 
 
-def _first_line(exc):
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+def _task(y, task):
+    """``(regression, description)`` of the target for ``--task``."""
+    from sklearn.utils.multiclass import type_of_target
+
+    kind = type_of_target(y)
+    numeric = _is_numeric(y) and not _is_bool(y)
+    n_values = int(y.nunique(dropna=True))
+    if task == "regression":
+        if not numeric:
+            example = y.iloc[0]
+            raise _CLIError(
+                f"--task regression needs a numeric target; {y.name!r} has values "
+                f"such as {example!r}"
+            )
+        return (
+            True,
+            f"regression target ({n_values} distinct values; --task regression)",
+        )
+    if task == "classification":
+        if kind.startswith("continuous"):
+            fraction = y[(y % 1) != 0].iloc[0]
+            raise _CLIError(
+                f"--task classification needs class labels; {y.name!r} has "
+                f"fractional values such as {fraction!r}"
+            )
+        if n_values < 2:
+            raise _CLIError(
+                f"target {y.name!r} has a single value; nothing to classify"
+            )
+        return (
+            False,
+            f"classification target ({n_values} classes; --task classification)",
+        )
+    if kind.startswith("continuous"):
+        return True, "regression target (numbers with fractions; auto)"
+    if numeric and n_values > _MAX_CLASSES:
+        return True, (
+            f"regression target ({n_values} distinct whole numbers > {_MAX_CLASSES}; "
+            "auto)"
+        )
+    if n_values < 2:
+        raise _CLIError(f"target {y.name!r} has a single value; nothing to compare")
+    hint = (
+        f"; auto: at most {_MAX_CLASSES} values are classes, --task regression if "
+        "they are ordered amounts"
+        if numeric and n_values > 2
+        else "; auto"
+    )
+    return False, f"classification target ({n_values} classes{hint})"
+
+
+# ----------------------------------------------------------------------
+# models
+def _default_models(regression):
+    from sklearn.ensemble import (
+        GradientBoostingClassifier,
+        GradientBoostingRegressor,
+        RandomForestClassifier,
+        RandomForestRegressor,
+    )
+    from sklearn.linear_model import LogisticRegression, Ridge
+
+    # sizes chosen so the default run stays around a minute on 2 cores; the
+    # linear models get a StandardScaler from the default preprocessing
+    if regression:
+        return {
+            "ridge": Ridge(),
+            "random_forest": RandomForestRegressor(n_estimators=50),
+            "gradient_boosting": GradientBoostingRegressor(n_estimators=50),
+        }
+    return {
+        "logistic_regression": LogisticRegression(max_iter=1000),
+        "random_forest": RandomForestClassifier(n_estimators=50),
+        "gradient_boosting": GradientBoostingClassifier(n_estimators=50),
+    }
+
+
+def _dotted(node):
+    """``a.b.C`` from an ``ast`` Name/Attribute chain, or ``None``."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _import_class(path, where):
+    if path is None or not _DOTTED.match(path):
+        raise _CLIError(
+            f"{where}: {path!r} is not a dotted path like "
+            "sklearn.ensemble.RandomForestClassifier"
+        )
+    module_name, _, attr = path.rpartition(".")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise _CLIError(
+            f"{where}: unknown model path {path!r} (cannot import module "
+            f"{module_name!r}: {_first_line(exc)})"
+        ) from None
+    cls = getattr(module, attr, None)
+    if cls is None:
+        raise _CLIError(
+            f"{where}: unknown model path {path!r} (module {module_name!r} "
+            f"has no attribute {attr!r})"
+        )
+    if not inspect.isclass(cls) or not hasattr(cls, "fit"):
+        raise _CLIError(f"{where}: {path!r} is not an estimator class with fit")
+    return cls
+
+
+def _build(node, where, text):
+    """An estimator from a parsed ``dotted.Class`` or ``dotted.Class(k=v, ...)``."""
+    if isinstance(node, ast.Call):
+        path = _dotted(node.func)
+        cls = _import_class(path, where)
+        if node.args:
+            raise _CLIError(
+                f"{where}: {path}(...) takes keyword arguments only, "
+                "e.g. max_depth=3; got a positional one"
+            )
+        kwargs = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise _CLIError(f"{where}: ** is not supported; name each argument")
+            kwargs[kw.arg] = _value(kw.value, f"{where}: {kw.arg}", text)
+    else:
+        path = _dotted(node)
+        if path is None:
+            path = ast.get_source_segment(text, node) or text
+        cls = _import_class(path, where)
+        kwargs = {}
+    try:
+        est = cls(**kwargs)
+    except Exception as exc:  # any constructor failure becomes one readable line
+        how = "with these arguments" if kwargs else "without arguments"
+        raise _CLIError(
+            f"{where}: {path}() cannot be created {how}: {_first_line(exc)}"
+        ) from None
+    validate = getattr(est, "_validate_params", None)
+    if callable(validate) and hasattr(
+        est, "_parameter_constraints"
+    ):  # scikit-learn checks parameter values in fit; do it now
+        try:
+            validate()
+        except (TypeError, ValueError) as exc:
+            raise _CLIError(f"{where}: {_first_line(exc)}") from None
+    return est
+
+
+def _value(node, where, text):
+    """A keyword value: a Python literal, or a nested ``dotted.Class(...)``."""
+    if isinstance(node, ast.Call):
+        return _build(node, where, text)
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        shown = ast.get_source_segment(text, node) or "?"
+        raise _CLIError(
+            f"{where}={shown} is not a Python literal (quote text: "
+            f"{where.rpartition(': ')[2]}='{shown}'; numbers, True, None, "
+            "tuples, lists and dicts work)"
+        ) from None
+
+
+def _resolve_model(spec):
+    """``NAME=dotted.Class[(k=v, ...) | :k=v,...]`` -> (name, instance).
+
+    Parsed with :mod:`ast`; classes come from import and getattr, values from
+    :func:`ast.literal_eval`; nothing is evaluated.
+    """
+    name, sep, text = spec.partition("=")
+    name, text = name.strip(), text.strip()
+    if not sep or not name or not text:
+        raise _CLIError(
+            f"--model must look like NAME=dotted.path.Estimator; got {spec!r}"
+        )
+    where = f"--model {name}"
+    head = text.split("(", 1)[0]
+    if ":" in head:  # dotted.Class:key=value,key=value
+        path, _, kwargs = text.partition(":")
+        text = f"{path.strip()}({kwargs})"
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise _CLIError(
+            f"{where}: cannot read {text!r}; write NAME=dotted.Class or "
+            "NAME=dotted.Class(key=value, ...)"
+        ) from None
+    return name, _build(node, where, text)
+
+
+def _parse_models(specs):
+    models = {}
+    for spec in specs:
+        name, est = _resolve_model(spec)
+        if name in models:
+            raise _CLIError(f"--model name {name!r} given twice")
+        models[name] = est
+    return models
+
+
+def _check_models_fit_task(models, regression, task_text):
+    """A classifier on a regression target (or the reverse) fails here, not in fit."""
+    from .report._metrics import _estimator_type
+
+    want, other = (
+        ("regressor", "classifier") if regression else ("classifier", "regressor")
+    )
+    for name, est in models.items():
+        if _estimator_type(est) == other:
+            flip = "classification" if regression else "regression"
+            raise _CLIError(
+                f"--model {name}: {type(est).__name__} is a {other}, but the data "
+                f"has a {task_text.split(' (')[0]}; use a {want} or --task {flip}"
+            )
+
+
+def _scale_sensitive(est):
+    module = type(est).__module__
+    return any(module == m or module.startswith(m + ".") for m in _SCALE_SENSITIVE)
+
+
+def _preprocess(models, X):
+    """Put the preprocessing the data needs before each model.
+
+    Text columns: one-hot encoded (categories unseen in training ignored);
+    missing values: imputed (median; most frequent for text); numeric columns
+    standardized for scale-sensitive models. Models that need nothing stay as
+    given.
+    """
+    from sklearn.compose import make_column_transformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    categorical = [c for c in X.columns if not _is_numeric(X[c])]
+    numeric = [c for c in X.columns if c not in set(categorical)]
+    num_missing = bool(X[numeric].isna().any().any()) if numeric else False
+    cat_missing = bool(X[categorical].isna().any().any()) if categorical else False
+    out = {}
+    for name, est in models.items():
+        num_steps = [SimpleImputer(strategy="median")] if num_missing else []
+        if _scale_sensitive(est):
+            num_steps.append(StandardScaler())
+        if not categorical:
+            out[name] = make_pipeline(*num_steps, est) if num_steps else est
+            continue
+        onehot = OneHotEncoder(handle_unknown="ignore", sparse_output=False)
+        cat = (
+            make_pipeline(SimpleImputer(strategy="most_frequent"), onehot)
+            if cat_missing
+            else onehot
+        )
+        parts = [(cat, categorical)]
+        if numeric:
+            num = (
+                "passthrough"
+                if not num_steps
+                else num_steps[0]
+                if len(num_steps) == 1
+                else make_pipeline(*num_steps)
+            )
+            parts.append((num, numeric))
+        out[name] = make_pipeline(make_column_transformer(*parts), est)
+    return out
+
+
+def _missing_text(X):
+    counts = X.isna().sum()
+    counts = counts[counts > 0]
+    if counts.empty:
+        return None
+    cols = ", ".join(map(str, counts.index[:5])) + (", ..." if len(counts) > 5 else "")
+    return f"{int(counts.sum())} missing value(s) in {len(counts)} column(s) ({cols})"
+
+
+def _check_features(X, y, models):
+    """With --no-preprocess: fail early, naming the problem, when a model
+    cannot take missing values or non-numeric columns."""
+    import numpy as np
+    from sklearn.base import clone
+
+    non_numeric = [str(c) for c in X.columns if not _is_numeric(X[c])]
+    missing = _missing_text(X)
+    if not non_numeric and missing is None:
+        return
+    rng = np.random.default_rng(0)
+    rows = rng.permutation(len(X))[: min(len(X), 200)]
+    Xs, ys = X.iloc[rows], y.iloc[rows]
+    for name, est in models.items():
+        try:
+            clone(est).fit(Xs, ys)
+        except (ValueError, TypeError) as exc:
+            first = _first_line(exc)
+            who = f"model {name!r} ({type(est).__name__})"
+            if missing and re.search(r"\bNaN\b|missing", first):
+                raise _CLIError(
+                    f"{who} cannot take missing values: the data has {missing}; "
+                    "drop --no-preprocess to impute them"
+                ) from None
+            shown = ", ".join(non_numeric[:5]) + (
+                " ..." if len(non_numeric) > 5 else ""
+            )
+            raise _CLIError(
+                f"{who} cannot take the non-numeric feature column(s) {shown} "
+                f"({first}); drop --no-preprocess to one-hot encode them"
+            ) from None
 
 
 # ----------------------------------------------------------------------
 def _summary(report):
-    from .report._format import _ci, _markdown_table, _pval, _score_format
+    from .report._format import (
+        _ci,
+        _markdown_table,
+        _p_best_cell,
+        _pval,
+        _score_format,
+        _zero_reason_scores,
+    )
 
     frame = report.to_frame(quantiles=())
     f = _score_format(report)
@@ -317,13 +700,14 @@ def _summary(report):
         [
             name,
             str(r["n"]),
-            _ci(r["mean"], r["mean_low"], r["mean_high"], f),
             _ci(
-                r["p_best_better"],
-                r["p_best_better_low"],
-                r["p_best_better_high"],
-                ".3f",
+                r["mean"],
+                r["mean_low"],
+                r["mean_high"],
+                f,
+                _zero_reason_scores(report.distributions[name]),
             ),
+            _p_best_cell(report, name, r),
             _pval(r["p_adjusted"]),
             "yes" if r["tied_with_best"] else "no",
         ]
@@ -332,11 +716,10 @@ def _summary(report):
     return _markdown_table(header, rows)
 
 
-def _run(args):
-    from ._seeding import _root_entropy
+def _check_args(args):
+    """Every check that needs no data, before anything is loaded or fitted."""
     from .stats._validation import _check_confidence
 
-    correction = None if args.correction == "none" else args.correction
     try:
         _check_confidence(args.confidence, name="--confidence")
     except (TypeError, ValueError) as exc:
@@ -348,6 +731,8 @@ def _run(args):
         )
     if args.n_repeats < 2:
         raise _CLIError(f"--n-repeats must be at least 2; got {args.n_repeats}")
+    _check_n_jobs(args.n_jobs)
+    _check_random_state(args.random_state)
     if args.scoring is not None:
         from sklearn.metrics import get_scorer_names
 
@@ -356,41 +741,83 @@ def _run(args):
                 f"unknown --scoring {args.scoring!r}; valid names are listed by "
                 "sklearn.metrics.get_scorer_names()"
             )
-    if args.target is not None and args.data is None:
-        raise _CLIError("--target needs --data CSV")
+    if args.data is None:
+        for option, value in [("--target", args.target), ("--drop", args.drop)]:
+            if value is not None:
+                raise _CLIError(f"{option} needs --data CSV")
+        if args.task != "auto":
+            raise _CLIError(
+                "--task needs --data CSV (the default data is classification)"
+            )
+    _check_out(args.out)
+
+
+def _run_report(args):
+    from ._seeding import _root_entropy
+    from .report._format import _varied_text
+    from .report._metrics import _shared_default_score
+    from .report._model_selection import _sources_applied
+
+    _check_args(args)
+    correction = None if args.correction == "none" else args.correction
+    models = _parse_models(args.model) if args.model else None
 
     if args.data is None:
         from sklearn.datasets import load_breast_cancer
 
         X, y = load_breast_cancer(return_X_y=True, as_frame=True)
-        source = "breast cancer (shipped with scikit-learn)"
+        source, notes = "breast cancer (shipped with scikit-learn)", []
     else:
-        X, y, source = _load_csv(args.data, args.target)
-    regression = _is_regression(y)
-    if args.model:
-        models = _parse_models(args.model)
-    else:  # the default models one-hot encode non-numeric columns
-        models = _encode_non_numeric(_default_models(regression), X)
-    # name the metric the report is about: the default score of scikit-learn
-    # classifiers is accuracy and of regressors R^2 (any other model: --scoring)
+        X, y, source, notes = _load_data(args.data, args.target, args.drop)
+    regression, task_text = _task(y, args.task)
+
     scoring = args.scoring
-    if scoring is None and not args.model:
-        scoring = "r2" if regression else "accuracy"
-    _check_features(X, y, models)
+    if models is None:
+        models = _default_models(regression)
+    if scoring is None:
+        # name the metric the report is about: the models' own score
+        metric, conflict = _shared_default_score(models)
+        if conflict:
+            raise _CLIError(
+                f"the models' own scores are different metrics: {conflict}; "
+                "pass --scoring"
+            )
+        scoring = metric
+    _check_models_fit_task(models, regression, task_text)
+    missing = _missing_text(X)
+    if args.no_preprocess:
+        _check_features(X, y, models)
+    else:
+        models = _preprocess(models, X)
+    applied, skipped = _sources_applied(models, "all", y)
 
     entropy = _root_entropy(args.random_state)
     print(
-        f"data: {source}: {X.shape[0]} samples, {X.shape[1]} features, "
-        f"{'regression' if regression else 'classification'} target"
+        _wrapped(
+            f"data: {source}: {X.shape[0]} samples, {X.shape[1]} features, {task_text}"
+        )
+    )
+    for note in notes:
+        print(_wrapped(f"note: {note}"))
+    if missing:
+        how = "as given (--no-preprocess)" if args.no_preprocess else "imputed"
+        print(_wrapped(f"missing values: {missing}, {how}"))
+    print("models:")
+    for name, est in models.items():
+        print(_wrapped(f"{name} = {_one_line(repr(est), limit=None)}", indent="  "))
+    print(
+        _wrapped(
+            f"n_repeats={args.n_repeats} per model, one out-of-bootstrap split per "
+            "repeat, seeds shared by all models; varied: "
+            + _varied_text({"vary": applied, "not_varied": skipped})
+        )
     )
     print(
-        "models: " + "; ".join(f"{n} = {_one_line(est)}" for n, est in models.items())
-    )
-    print(
-        f"n_repeats={args.n_repeats} per model (one out-of-bootstrap split per repeat; "
-        f"split, init and search seeds varied, shared by all models), "
-        f"scoring={scoring or 'estimator default'}, n_jobs={args.n_jobs}, "
-        f"confidence={args.confidence:g}, gamma={args.gamma:g}, correction={correction}"
+        _wrapped(
+            f"scoring={scoring or 'each estimator score'}, n_jobs={args.n_jobs}, "
+            f"confidence={args.confidence:g}, gamma={args.gamma:g}, "
+            f"correction={correction}"
+        )
     )
     print(f"random_state={entropy} (pass --random-state {entropy} to reproduce)")
     sys.stdout.flush()
@@ -422,15 +849,19 @@ def _run(args):
     print()
     tied = [n for n in report.tied_with_best if n != report.best]
     print(
-        f"best: {report.best}"
-        + (f"; not significantly worse: {', '.join(tied)}" if tied else "")
+        _wrapped(
+            f"best: {report.best}"
+            + (f"; not significantly worse: {', '.join(tied)}" if tied else "")
+        )
     )
     n_min = min(d.n for d in report.distributions.values())
     if report.n_models > 1 and n_min < report.noether_n:
         print(
-            f"note: n = {n_min} per model is below the Noether sample size "
-            f"{report.noether_n} for gamma = {report.gamma:g}; use --n-repeats "
-            f"{report.noether_n} or more for reliable decisions"
+            _wrapped(
+                f"note: n = {n_min} per model is below the Noether sample size "
+                f"{report.noether_n} for gamma = {report.gamma:g}; use --n-repeats "
+                f"{report.noether_n} or more for reliable decisions"
+            )
         )
     print(f"wrote {args.out}")
     return 0
@@ -447,16 +878,14 @@ def main(argv=None):
     Returns
     -------
     int
-        Exit status: 0 on success, 2 on an error (reported as one line
-        ``skperf report: error: ...`` on stderr).
+        Exit status: 0 on success, 2 on a usage error (reported as one line
+        ``skperf report: error: ...`` on stderr, before any model is fitted
+        when the error is in the arguments or the data).
     """
     args = _build_parser().parse_args(argv)
     try:
-        return _run(args)
+        return args._run(args)
     except _CLIError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        prog = getattr(args, "_prog", "skperf")
+        print(_one_line(f"{prog}: error: {exc}"), file=sys.stderr)
         return 2
-
-
-def _one_line(obj):
-    return " ".join(repr(obj).split())

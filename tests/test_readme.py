@@ -2,9 +2,15 @@
 
 import contextlib
 import io
+import os
 import re
+import shutil
+import subprocess
+import sys
 import warnings
 from pathlib import Path
+
+import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -39,3 +45,56 @@ def test_two_setup_commands():
     ]
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert commands[1].strip() in ci
+
+
+ROOT = README.parent
+
+
+def test_plots_are_part_of_the_default_install():
+    # the README's main command (`pip install . && skperf report`) embeds the
+    # report's plots only if matplotlib comes with `pip install .`
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    deps = [re.split(r"[<>=!~ ;\[]", d, maxsplit=1)[0] for d in project["dependencies"]]
+    assert "matplotlib" in deps
+    assert "plot" in project["optional-dependencies"]  # kept as an alias
+    from skperf.report import _plot
+
+    # the hint must work from a checkout too (`skperf[plot]` needs PyPI)
+    assert _plot._INSTALL == "pip install matplotlib"
+
+
+def _copy_checkout(dest):
+    ignore = shutil.ignore_patterns(
+        ".git", "_build", "__pycache__", "*.egg-info", "build", "dist", ".*cache"
+    )
+    shutil.copytree(ROOT, dest, ignore=ignore)
+    return dest
+
+
+@pytest.mark.slow
+def test_main_command_on_a_fresh_machine(tmp_path):
+    """`pip install . && skperf report` in a new venv writes a report with a plot."""
+    checkout = _copy_checkout(tmp_path / "skperf")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MPLBACKEND")}
+    env.update(PATH=f"{bindir}{os.pathsep}{env.get('PATH', '')}", VIRTUAL_ENV=str(venv))
+    text = README.read_text(encoding="utf-8")
+    setup = re.findall(r"## Set up\n(.*?)\n## ", text, re.S)[0]
+    command = re.findall(r"```bash\n(.*?)```", setup, re.S)[0].strip()
+    assert command == "pip install . && skperf report"
+    res = subprocess.run(
+        ["bash", "-c", command],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    html = (checkout / "report.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64," in html
+    assert "Plots are not included" not in html
+    assert "wrote report.html" in res.stdout

@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
 __all__: list[str] = []
+
+
+_SIDE = {
+    "better": "better than {o} (significant, meaningful)",
+    "better, not meaningful": "better than {o} (significant, not meaningful)",
+    "no significant difference": "no significant difference from {o}",
+    "worse, not meaningful": "worse than {o} (significant, not meaningful)",
+    "worse": "worse than {o} (significant, meaningful)",
+}
+
+
+def _side_text(decision, other):
+    """A decision of ``A.compare(B)`` read from A's side: ``"worse than B (...)"``."""
+    return _SIDE.get(decision, decision).format(o=other)
 
 
 def _num(x, fmt=".4g"):
@@ -15,10 +30,43 @@ def _num(x, fmt=".4g"):
     return format(x, fmt)
 
 
-def _ci(est, low, high, fmt=".4g"):
+def _ci(est, low, high, fmt=".4g", zero=None):
+    """``"est [low, high]"``; a zero-width interval says so.
+
+    ``zero`` is the reason shown for an interval of zero width (e.g. ``"all
+    scores equal"``). Bounds that differ but round to the same text get more
+    decimals, so only a truly zero-width interval reads as one.
+    """
     if isinstance(est, float) and math.isnan(est):
         return "–"
-    return f"{format(est, fmt)} [{format(low, fmt)}, {format(high, fmt)}]"
+    lo, hi = format(low, fmt), format(high, fmt)
+    if low != high and lo == hi and fmt.endswith("f"):
+        digits = int(fmt[1:-1] or 6)
+        for extra in range(1, 7):
+            fmt = f".{digits + extra}f"
+            lo, hi = format(low, fmt), format(high, fmt)
+            if lo != hi:
+                break
+    text = f"{format(est, fmt)} [{lo}, {hi}]"
+    if low == high:
+        text += f" (zero width: {zero})" if zero else " (zero width)"
+    return text
+
+
+def _zero_reason_scores(dist):
+    """Why an interval computed from ``dist``'s scores can have zero width."""
+    scores = np.asarray(dist, dtype=float)
+    return "all scores equal" if np.ptp(scores) == 0 else "tied scores"
+
+
+def _zero_reason_p(report, name, estimate):
+    """Why the interval of P(best > model) can have zero width."""
+    pair = "pair" if report.comparisons[report.best, name].paired else "draw"
+    if estimate >= 1:
+        return f"best won every {pair}"
+    if estimate <= 0:
+        return f"{name} won every {pair}"
+    return f"the same in every resample of {pair}s"
 
 
 def _pval(p):
@@ -50,7 +98,7 @@ def _summary_table(report, quantiles):
         + [f"{_q_label(float(q))} [{pct} CI]" for q in quantiles]
         + [
             f"P(best > model) [{pct} CI]",
-            "decision (best vs model)",
+            "vs best (CI of P, uncorrected)",
             "p",
             f"p adj. ({report.correction or 'none'})",
             "tied with best",
@@ -58,28 +106,33 @@ def _summary_table(report, quantiles):
     )
     rows = []
     for name, r in frame.iterrows():
+        why = _zero_reason_scores(report.distributions[name])
         rows.append(
             [
                 name,
                 str(r["n"]),
-                _ci(r["mean"], r["mean_low"], r["mean_high"], f),
+                _ci(r["mean"], r["mean_low"], r["mean_high"], f, why),
                 _num(r["sd"], f),
             ]
-            + [_ci(r[c], r[f"{c}_low"], r[f"{c}_high"], f) for c in qcols]
+            + [_ci(r[c], r[f"{c}_low"], r[f"{c}_high"], f, why) for c in qcols]
             + [
-                _ci(
-                    r["p_best_better"],
-                    r["p_best_better_low"],
-                    r["p_best_better_high"],
-                    ".3f",
-                ),
-                r["decision"],
+                _p_best_cell(report, name, r),
+                r["vs_best"],
                 _pval(r["p_value"]),
                 _pval(r["p_adjusted"]),
                 "yes" if r["tied_with_best"] else "no",
             ]
         )
     return header, rows
+
+
+def _p_best_cell(report, name, r):
+    """P(best > model) with its interval (``–`` for the best model)."""
+    est = r["p_best_better"]
+    if isinstance(est, float) and math.isnan(est):
+        return "–"
+    why = _zero_reason_p(report, name, est)
+    return _ci(est, r["p_best_better_low"], r["p_best_better_high"], ".3f", why)
 
 
 def _methods_line(report, quantiles):
@@ -103,7 +156,7 @@ def _settings_items(report):
     s = report.settings
     items = []
     if "vary" in s:
-        items.append(("varied per repeat", ", ".join(s["vary"]) or "nothing"))
+        items.append(("varied per repeat", _varied_text(s)))
     if "n_repeats" in s:
         items.append(("repeats", str(s["n_repeats"])))
     ns = sorted({d.n for d in report.distributions.values()})
@@ -112,7 +165,9 @@ def _settings_items(report):
         if key in s:
             items.append((label, str(s[key])))
     if report.metric:
-        items.append(("metric", report.metric))
+        default = s.get("default_metric")
+        shown = f"{report.metric} ({default})" if default else report.metric
+        items.append(("metric", shown))
     items.append(
         (
             "direction",
@@ -133,6 +188,15 @@ def _settings_items(report):
         if key in s:
             items.append((f"{key} version", str(s[key])))
     return items
+
+
+def _varied_text(settings):
+    """``"split, init (not search: no model contains a hyperparameter search)"``."""
+    text = ", ".join(settings["vary"]) or "nothing"
+    skipped = settings.get("not_varied") or {}
+    if skipped:
+        text += " (" + "; ".join(f"not {k}: {v}" for k, v in skipped.items()) + ")"
+    return text
 
 
 def _conclusion(report):
@@ -159,7 +223,8 @@ _DEFINITIONS = (
     "P(A > B) is the probability of outperforming (ties count 1/2) with a "
     "percentile-bootstrap CI (Bouthillier et al. 2021, Sec. 4.1, App. C.5). "
     "Decision (App. C.6, per comparison, uncorrected): significant when the CI "
-    "excludes 0.5, meaningful when it also reaches gamma. The p-values of the "
+    "excludes 0.5, meaningful when it also reaches gamma; 'vs best' reads it from "
+    "each model's side. The p-values of the "
     "best model against each other model (Wilcoxon signed-rank when paired, "
     "Mann-Whitney U otherwise) form the corrected family; a model is tied with "
     "the best unless its corrected p-value is below 1 - confidence with "
@@ -188,21 +253,38 @@ def _markdown_table(header, rows):
     return "\n".join(lines)
 
 
+#: text lines of the markdown report wrap at this width (tables cannot)
+_WIDTH = 88
+
+
+def _wrap(text, indent=""):
+    return textwrap.fill(
+        text,
+        width=_WIDTH,
+        initial_indent=indent,
+        subsequent_indent=" " * len(indent),
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
 def _markdown_report(report, quantiles):
     header, rows = _summary_table(report, quantiles)
     parts = [
         "## Model comparison",
         "",
-        _conclusion(report),
+        _wrap(_conclusion(report)),
         "",
         _markdown_table(header, rows),
         "",
-        f"Interval methods: {_methods_line(report, quantiles)}.",
+        _wrap(f"Interval methods: {_methods_line(report, quantiles)}."),
         "",
-        _DEFINITIONS,
+        _wrap(_DEFINITIONS),
         "",
         _markdown_table(["setting", "value"], _settings_items(report)),
     ]
     if report.notes:
-        parts += ["", "Notes:", ""] + [f"- {_escape_md(n)}" for n in report.notes]
+        parts += ["", "Notes:", ""] + [
+            _wrap(_escape_md(n), indent="- ") for n in report.notes
+        ]
     return "\n".join(parts) + "\n"

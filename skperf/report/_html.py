@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from ._format import (
@@ -12,6 +13,7 @@ from ._format import (
     _pval,
     _score_format,
     _settings_items,
+    _side_text,
     _summary_table,
 )
 
@@ -32,7 +34,8 @@ _CSS = """
 .skperf-report table.names2 td:nth-child(2), .skperf-report table.names2 th:nth-child(2)
   { text-align: left; }
 .skperf-report table.text td, .skperf-report table.text th { text-align: left;
-  white-space: normal; }
+  white-space: normal; overflow-wrap: anywhere; }
+.skperf-report table.text td { max-width: 90ch; }
 .skperf-report .ci { color: #555; font-size: 0.92em; }
 .skperf-report tr.best td { font-weight: 600; background: #e8f3e8; }
 .skperf-report tr.tied td { background: #f4f9f4; }
@@ -42,12 +45,19 @@ _CSS = """
 """
 
 
+_INTERVAL = re.compile(r"^(\S+) (\[[^\]]*\])( \(.*\))?$")
+
+
 def _cell(value):
-    """Escaped cell text; an interval ``est [low, high]`` gets two lines."""
+    """Escaped cell text; an interval ``est [low, high]`` gets two lines.
+
+    A remark after the interval (``(zero width: ...)``) stays with it.
+    """
     text = escape(str(value))
-    est, sep, ci = text.partition(" [")
-    if sep and ci.endswith("]") and " " not in est:
-        return f'{est}<br><span class="ci">[{ci}</span>'
+    m = _INTERVAL.match(text)
+    if m:
+        est, ci, remark = m.group(1), m.group(2), m.group(3) or ""
+        return f'{est}<br><span class="ci">{ci}{remark}</span>'
     return text
 
 
@@ -78,7 +88,7 @@ def _pairs_table(report):
         "A",
         "B",
         f"P(A > B) [{pct} CI]",
-        "decision (A vs B)",
+        "A vs B (CI of P, uncorrected)",
         f"mean A - B [{pct} CI]",
         "test",
         "p (uncorrected)",
@@ -95,8 +105,8 @@ def _pairs_table(report):
                 [
                     a,
                     b,
-                    _ci(c.estimate, c.low, c.high, ".3f"),
-                    c.decision,
+                    _ci(c.estimate, c.low, c.high, ".3f", _zero_pair(c, a, b)),
+                    _side_text(c.decision, "B"),
                     _ci(md.estimate, md.low, md.high, f),
                     c.test,
                     _pval(c.p_value),
@@ -104,6 +114,15 @@ def _pairs_table(report):
                 ]
             )
     return _table(header, rows, kind="names2")
+
+
+def _zero_pair(c, a, b):
+    pair = "pair" if c.paired else "draw"
+    if c.estimate >= 1:
+        return f"{a} won every {pair}"
+    if c.estimate <= 0:
+        return f"{b} won every {pair}"
+    return None
 
 
 def _plot_section(report, quantiles, plots):
@@ -116,7 +135,7 @@ def _plot_section(report, quantiles, plots):
     except ImportError:
         return (
             '<p class="note">Plots are not included: matplotlib is not installed '
-            "(<code>pip install skperf[plot]</code>).</p>"
+            "(<code>pip install matplotlib</code>).</p>"
         )
     return (
         f'<img alt="Per-model score distributions with quantile intervals, and the '

@@ -11,6 +11,7 @@ those p-values are corrected for multiple comparisons (textbook chapter
 from __future__ import annotations
 
 import dataclasses
+import re
 import warnings
 from collections.abc import Mapping
 
@@ -21,6 +22,8 @@ from .._multiple import _check_correction, _worse_than_best
 from .._seeding import _root_entropy
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._validation import _check_confidence, _check_n_boot
+from ._format import _side_text
+from ._metrics import _bound_text, _metric_bounds, _shared_default_score
 
 __all__ = ["ModelSelectionReport", "compare_models"]
 
@@ -65,12 +68,62 @@ def _check_distributions(distributions):
     return out
 
 
+_NUMBER = re.compile(r"(\d+(?:\.\d+)?)")
+
+
+class _Notes(list):
+    """The report's notes: a list of str where one message is said once.
+
+    The same warning for several models is one note naming them all
+    (``"a, b: SmallSampleWarning: ..."``); when the messages differ only in
+    their numbers (``"3 repeated value(s)"``, ``"1 repeated value(s)"``) the
+    numbers that differ are listed per model (``"3/1"``) in the order named.
+    """
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._groups = {}
+
+    def add(self, where, body):
+        key = _NUMBER.sub("#", body)
+        if key not in self._groups:
+            self._groups[key] = (len(self), [(where, body)])
+            self.append(f"{where}: {body}")
+            return
+        index, entries = self._groups[key]
+        if any(w == where for w, _ in entries):
+            return
+        entries.append((where, body))
+        if index < len(self):
+            self[index] = _merged_note(entries)
+
+
+def _merged_note(entries):
+    names = ", ".join(w for w, _ in entries)
+    parts = [_NUMBER.split(b) for _, b in entries]
+    merged, differ = [], False
+    for i, piece in enumerate(parts[0]):
+        values = [p[i] for p in parts]
+        if i % 2 and len(set(values)) > 1:
+            merged.append("/".join(values))
+            differ = True
+        else:
+            merged.append(piece)
+    text = f"{names}: {''.join(merged)}"
+    if differ:
+        text += " (x/y: one value per model, in the order named)"
+    return text
+
+
 def _add_note(notes, where, body):
     """Append ``"where: body"``; a body already noted gains ``where`` in its list.
 
     The same message for several models is one note naming them all
     (``"a, b: SmallSampleWarning: ..."``), not one repeated line per model.
     """
+    if isinstance(notes, _Notes):
+        notes.add(where, body)
+        return
     suffix = f": {body}"
     for i, note in enumerate(notes):
         if note.endswith(suffix):
@@ -241,7 +294,7 @@ class ModelSelectionReport:
         settings=None,
     ):
         self.raw_distributions = _check_distributions(distributions)
-        self.notes = []
+        self.notes = _Notes()
         self.distributions = self._independent(self.raw_distributions)
         self.gamma = _check_gamma(gamma)
         self.confidence = _check_confidence(confidence)
@@ -251,6 +304,8 @@ class ModelSelectionReport:
         self.settings = dict(settings or {})
         self.evaluators = None
         self._frames = {}
+        self._clipped = {}
+        self._clip_index = None
 
         self.names = list(self.distributions)
         first = self.distributions[self.names[0]]
@@ -372,8 +427,11 @@ class ModelSelectionReport:
             ``p_best_better`` (P(best > model)), ``p_best_better_low``,
             ``p_best_better_high``, ``decision`` (of ``comparisons[best,
             model]``, ``"best"`` for the best model), ``mean_difference``
-            (best minus model), ``p_value``, ``p_adjusted`` and
-            ``tied_with_best``.
+            (best minus model), ``p_value``, ``p_adjusted``, ``vs_best``
+            (that decision read from the model's side, e.g. ``"worse than
+            best (significant, meaningful)"``) and ``tied_with_best``.
+            Interval bounds beyond the metric's range (accuracy in [0, 1],
+            R² at most 1, ...) are clipped to it, with a note.
         """
         key = tuple(float(q) for q in np.atleast_1d(quantiles))
         if key not in self._frames:
@@ -437,9 +495,57 @@ class ModelSelectionReport:
                         p_adjusted=self.p_adjusted[name],
                     )
             _record(caught, self.notes, name)
+            self._clip(row, ["mean"] + [f"q{level:g}" for level in q])
+            row["vs_best"] = (
+                "best"
+                if name == self.best
+                else _side_text(self.comparisons[name, self.best].decision, "best")
+            )
             row["tied_with_best"] = name in self.tied_with_best
             rows.append(row)
+        self._clip_note()
         return pd.DataFrame(rows).set_index("model")
+
+    def _bounds(self):
+        """``(metric, (low, high))`` when the metric has a known range, else None."""
+        for metric in (self.metric, self.settings.get("default_metric")):
+            bounds = _metric_bounds(metric)
+            if bounds is not None:
+                return metric, bounds
+        return None
+
+    def _clip(self, row, cols):
+        """Clip interval bounds to the metric's range, remembering which."""
+        known = self._bounds()
+        if known is None:
+            return
+        low, high = known[1]
+        for col in cols:
+            for side in ("low", "high"):
+                key = f"{col}_{side}"
+                value = row[key]
+                clipped = min(max(value, low), high)
+                if not np.isnan(value) and clipped != value:
+                    row[key] = clipped
+                    self._clipped.setdefault(row["model"], set()).add(col)
+
+    def _clip_note(self):
+        if not self._clipped:
+            return
+        metric, bounds = self._bounds()
+        which = "; ".join(
+            f"{name}: {', '.join(sorted(cols))}" for name, cols in self._clipped.items()
+        )
+        text = (
+            f"{_bound_text(metric, bounds)}: interval bounds beyond that range were "
+            f"clipped to it ({which}); the clipped interval covers the true value "
+            "whenever the unclipped one does."
+        )
+        if self._clip_index is None:
+            self._clip_index = len(self.notes)
+            self.notes.append(text)
+        else:
+            self.notes[self._clip_index] = text
 
     # ------------------------------------------------------------------
     def to_markdown(self, quantiles=(0.1, 0.5, 0.9)):
@@ -463,8 +569,10 @@ class ModelSelectionReport:
         ...     {"a": PerformanceDistribution([0.80, 0.82, 0.85, 0.79, 0.81]),
         ...      "b": PerformanceDistribution([0.70, 0.72, 0.74, 0.69, 0.73])},
         ...     random_state=0)
-        >>> print(report.to_markdown().splitlines()[2])
-        Best mean: a (ties go to the first model in the given order). Every other model is significantly worse than a after holm correction at level 0.05.
+        >>> for line in report.to_markdown().splitlines()[2:4]:
+        ...     print(line)
+        Best mean: a (ties go to the first model in the given order). Every other model is
+        significantly worse than a after holm correction at level 0.05.
         """
         from ._format import _markdown_report
 
@@ -521,7 +629,7 @@ class ModelSelectionReport:
         Raises
         ------
         ImportError
-            If matplotlib is not installed (``pip install skperf[plot]``).
+            If matplotlib is not installed (``pip install matplotlib``).
         """
         from ._plot import _plot_report
 
@@ -546,6 +654,37 @@ def _vary_list(vary):
     if isinstance(vary, str):
         return list(_VARY_ALL) if vary == "all" else [vary]
     return [v for v in _VARY_ALL if v in set(vary)]
+
+
+def _sources_applied(estimators, vary, y):
+    """The requested sources some model has, and why the others are left out.
+
+    ``"search"`` applies when a model contains a hyperparameter search (or an
+    inner ``cv``), ``"init"`` when a model uses a ``random_state``; the split
+    source always applies. Returns ``(applied, skipped)`` with ``skipped`` a
+    dict source -> reason.
+    """
+    from .._vary import _plan
+
+    requested = _vary_list(vary)
+    plans = []
+    for est in estimators.values():
+        try:
+            plans.append(_plan(est, y, shuffle_int_cv=True))
+        except Exception:  # unusual estimator: say what was requested
+            return requested, {}
+    has = {
+        "split": True,
+        "init": any(p.init_random for p in plans),
+        "search": any(p.search_prefixes or p.search_cv for p in plans),
+    }
+    reasons = {
+        "init": "no model uses a random_state",
+        "search": "no model contains a hyperparameter search",
+    }
+    applied = [v for v in requested if has[v]]
+    skipped = {v: reasons[v] for v in requested if not has[v]}
+    return applied, skipped
 
 
 def compare_models(
@@ -580,7 +719,9 @@ def compare_models(
         Group labels for group-aware splitters.
     scoring : str, callable or None, default=None
         Scorer (as in :func:`sklearn.model_selection.cross_val_score`);
-        ``None`` uses each estimator's ``score``.
+        ``None`` uses each estimator's ``score``, which must measure one
+        metric for all models (accuracy for classifiers, R² for regressors):
+        a classifier and a regressor together need an explicit ``scoring``.
     cv : int, cross-validation generator, iterable or None, default=None
         Splitter of each repeat; ``None`` is one out-of-bootstrap split per
         repeat (see :class:`~skperf.RepeatedEvaluator`).
@@ -610,6 +751,13 @@ def compare_models(
     ModelSelectionReport
         With ``evaluators`` (the fitted :class:`~skperf.RepeatedEvaluator`
         per model, ``results_`` holding one row per fit).
+
+    Raises
+    ------
+    ValueError
+        With ``scoring=None``, when the models' own scores are different
+        metrics (e.g. ``"accuracy (LogisticRegression.score) for 'a' vs r2
+        (LinearRegression.score) for 'b'"``), before anything is fitted.
 
     Notes
     -----
@@ -658,6 +806,16 @@ def compare_models(
             raise TypeError(
                 f"`estimators[{name!r}]` must be an estimator with `fit`; got {est!r}."
             )
+    default_metric = None
+    if scoring is None:
+        default_metric, conflict = _shared_default_score(estimators)
+        if conflict:
+            raise ValueError(
+                "With `scoring=None` each model is scored by its own `score` "
+                f"method, and these measure different metrics: {conflict}. Pass "
+                "`scoring=` a metric all the models support (e.g. "
+                "scoring='accuracy' for classifiers, 'r2' for regressors)."
+            )
     # validate before the (expensive) fits
     gamma = _check_gamma(gamma)
     confidence = _check_confidence(confidence)
@@ -679,6 +837,7 @@ def compare_models(
         for name, est in estimators.items()
     }
     _fit_evaluators(evaluators, X, y, groups=groups, n_jobs=n_jobs, progress=progress)
+    applied, skipped = _sources_applied(estimators, vary, y)
     distributions = {name: ev.distribution_ for name, ev in evaluators.items()}
 
     import sklearn
@@ -688,12 +847,20 @@ def compare_models(
 
     settings = {
         "models": {name: repr(est) for name, est in estimators.items()},
-        "vary": _vary_list(vary),
+        "vary": applied,
+        "not_varied": skipped,
         "n_repeats": n_repeats,
         "cv": _describe(cv)
         + (" (one out-of-bootstrap split per repeat)" if cv is None else ""),
         "scoring": _describe(scoring)
-        + (" (estimator's default score)" if scoring is None else ""),
+        + (
+            f" (each estimator's score: {default_metric})"
+            if default_metric
+            else " (each estimator's score)"
+            if scoring is None
+            else ""
+        ),
+        "default_metric": default_metric,
         "random_state": entropy,
         "n_samples": _num_samples(X),
         "skperf": __version__,

@@ -10,7 +10,7 @@ import numpy as np
 
 __all__: list[str] = []
 
-_INSTALL = "pip install skperf[plot]"
+_INSTALL = "pip install matplotlib"
 
 
 def _require_matplotlib():

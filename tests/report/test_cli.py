@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.datasets import make_classification
 
+from skperf import _cli
 from skperf._cli import main
 
 
@@ -87,6 +88,10 @@ def test_default_run_end_to_end(tmp_path):
         in out
     )
     assert "Traceback" not in res.stderr
+    # text wraps (tables excepted): the models line was 1,500 characters
+    assert max(len(x) for x in out.splitlines() if not x.startswith("|")) <= 100
+    # no model contains a search: the header does not claim one was varied
+    assert "not search: no model contains a hyperparameter search" in out
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "http" not in html.lower()
     parser = _Images()
@@ -98,7 +103,10 @@ def test_default_run_end_to_end(tmp_path):
     assert "logistic_regression" in text
     # what was varied, n per model, confidence, gamma, correction and seeds
     for setting, value in [
-        ("varied per repeat", "split, init, search"),
+        (
+            "varied per repeat",
+            "split, init (not search: no model contains a hyperparameter search)",
+        ),
         ("repeats", "3"),
         ("scores per model (n)", "3"),
         ("confidence", "0.95"),
@@ -187,7 +195,10 @@ def test_reproducible_in_process(csv_file, capsys):
         ),
         (
             ["--data", "{csv}", "--target", "nope"],
-            "target column 'nope' not found in {csv}; columns are: f1, f2, f3, f4, label",
+            (
+                "--target 'nope' is not a column of data.csv; it has 5 columns: f1, f2, "
+                "f3, f4, ..."
+            ),
         ),
         (["--data", "{csv}"], "--target COLUMN is required with --data"),
         (["--target", "y"], "--target needs --data CSV"),
@@ -252,7 +263,7 @@ def test_non_numeric_features_named(tmp_path, capsys):
     frame.to_csv(path, index=False)
     model = "lr=sklearn.linear_model.LogisticRegression"
     args = ["report", "--data", str(path), "--target", "target", "--model", model]
-    assert main(args) == 2
+    assert main([*args, "--no-preprocess"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(
         "skperf report: error: model 'lr' (LogisticRegression) "
@@ -279,7 +290,8 @@ def test_default_models_encode_categorical_columns_and_see_regression(tmp_path, 
     assert "60 samples, 2 features, regression target" in stdout
     assert "scoring=r2" in stdout
     assert set(_table_rows(stdout)) == {"ridge", "random_forest", "gradient_boosting"}
-    assert "OneHotEncoder(handle_unknown='ignore', sparse_output=False)" in stdout
+    flat = " ".join(stdout.split())  # long lines wrap
+    assert "OneHotEncoder(handle_unknown='ignore', sparse_output=False)" in flat
     mean = float(_table_rows(stdout)["ridge"][2].split()[0])
     assert mean > 0.8
 
@@ -296,3 +308,316 @@ def test_subcommand_required(capsys):
         main([])
     assert exc.value.code == 2
     assert "required" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------
+# Issue 9, item 11: bad input fails before any fit, in one line, exit 2
+
+SLOW = "slow=skperf.utils._testing.SlowClassifier(delay=30)"  # 30 s per fit
+
+
+def _call(args, capsys):
+    """Exit status, stdout and stderr of ``main(args)`` (argparse exits too)."""
+    try:
+        code = main(args)
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def wide_csv(tmp_path):
+    # 40 long column names: naming them all made a 454-character line
+    rng = np.random.default_rng(0)
+    cols = {
+        f"measurement_{i:02d}_with_a_long_name": rng.normal(size=30) for i in range(40)
+    }
+    frame = pd.DataFrame(cols)
+    frame["outcome"] = np.r_[[0, 1] * 15]
+    frame["price"] = rng.normal(100, 10, 30)
+    frame["word"] = ["a", "b", "c"] * 10
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def _bad_inputs(tmp_path, csv, wide):
+    (tmp_path / "adir").mkdir(exist_ok=True)
+    data = ["--data", str(wide)]
+    linear = "linear=sklearn.linear_model.LinearRegression"
+    logistic = "logistic=sklearn.linear_model.LogisticRegression"
+    tree = "sklearn.tree.DecisionTreeClassifier"
+    return [
+        (["--random-state", "-1"], "--random-state must be an integer >= 0; got -1"),
+        (
+            ["--out", str(tmp_path / "nowhere" / "r.html")],
+            "folder '" + str(tmp_path / "nowhere") + "' does not exist",
+        ),
+        (["--out", str(tmp_path / "adir")], "is a folder; give a file name"),
+        (["--n-jobs", "0"], "--n-jobs must be a positive number of jobs"),
+        (["--n-repeats", "ten"], "argument --n-repeats: invalid int value: 'ten'"),
+        (["--task", "ordinal"], "argument --task: invalid choice: 'ordinal'"),
+        (
+            [*data, "--target", "nosuch"],
+            (
+                "--target 'nosuch' is not a column of wide.csv; it has 43 columns: "
+                "measurement_00_with…, measurement_01_with…, measurement_02_with…, "
+                "measurement_03_with…, ..."
+            ),
+        ),
+        (
+            [*data, "--target", "Outcome"],
+            (
+                "--target 'Outcome' is not a column of wide.csv; did you mean 'outcome'? "
+                "it has 43 columns"
+            ),
+        ),
+        (
+            [*data, "--target", "outcome", "--drop", "nope"],
+            "--drop 'nope' is not a column",
+        ),
+        ([*data, "--target", "outcome", "--drop", "outcome"], "is the --target column"),
+        (
+            [*data, "--target", "word", "--task", "regression"],
+            "--task regression needs a numeric target; 'word' has values such as 'a'",
+        ),
+        (
+            [*data, "--target", "price", "--task", "classification"],
+            "--task classification needs class labels; 'price' has fractional values",
+        ),
+        (
+            ["--model", f"t={tree}(max_depth=three)"],
+            (
+                "--model t: max_depth=three is not a Python literal (quote text: "
+                "max_depth='three'"
+            ),
+        ),
+        (
+            ["--model", f"t={tree}:max_depth='3'"],
+            "--model t: The 'max_depth' parameter of DecisionTreeClassifier must be",
+        ),
+        (
+            ["--model", f"t={tree}(depth=3)"],
+            "unexpected keyword argument 'depth'",
+        ),
+        (["--model", f"t={tree}(3)"], "takes keyword arguments only"),
+        (["--model", f"t={tree}(max_depth=(lambda: 3)())"], "is not a dotted path"),
+        (
+            ["--model", logistic, "--model", linear],
+            (
+                "the models' own scores are different metrics: accuracy "
+                "(LogisticRegression.score) for 'logistic' vs r2 "
+                "(LinearRegression.score) for 'linear'; pass --scoring"
+            ),
+        ),
+        (
+            [*data, "--target", "price", "--model", logistic],
+            (
+                "--model logistic: LogisticRegression is a classifier, but the data has a "
+                "regression target; use a regressor or --task classification"
+            ),
+        ),
+    ]
+
+
+def test_bad_input_fails_fast_in_one_line(tmp_path, csv_file, wide_csv, capsys):
+    import time
+
+    for args, message in _bad_inputs(tmp_path, csv_file, wide_csv):
+        # a 30-second model is given too: an error after any fit would take > 30 s
+        start = time.perf_counter()
+        code, out, err = _call(["report", *args, "--model", SLOW], capsys)
+        elapsed = time.perf_counter() - start
+        assert code == 2, (args, err)
+        assert elapsed < 3, (args, elapsed)
+        assert err.startswith("skperf report: error: "), (args, err)
+        assert err.count("\n") == 1, (args, err)
+        assert len(err) <= 201, (args, len(err))
+        assert message in err, (args, err)
+        assert "Traceback" not in err
+        assert out == ""
+
+
+def test_bad_random_state_via_subprocess(tmp_path):
+    res = _run("report", "--random-state", "-1", cwd=tmp_path)
+    assert res.returncode == 2
+    assert res.stderr == (
+        "skperf report: error: --random-state must be an integer >= 0; got -1\n"
+    )
+
+
+def test_version(capsys):
+    from skperf import __version__
+
+    code, out, _ = _call(["--version"], capsys)
+    assert code == 0
+    assert out == f"skperf {__version__}\n"
+
+
+def test_help_documents_the_options(capsys):
+    code, out, _ = _call(["report", "--help"], capsys)
+    assert code == 0
+    flat = " ".join(out.split())
+    for text in [
+        "--task {auto,classification,regression}",
+        "--drop COLUMN",
+        "an unnamed row-index column ('Unnamed: 0' = 0, 1, 2, ...) is dropped",
+        "rf=sklearn.ensemble.RandomForestClassifier:max_depth=3",
+        "--no-preprocess",
+    ]:
+        assert text in flat
+
+
+class TestModelSpec:
+    def test_call_form_with_keywords(self):
+        name, est = _cli._resolve_model(
+            "rf=sklearn.ensemble.RandomForestClassifier(n_estimators=50, max_depth=3)"
+        )
+        assert name == "rf"
+        assert type(est).__name__ == "RandomForestClassifier"
+        assert (est.n_estimators, est.max_depth) == (50, 3)
+
+    def test_colon_form_literals_and_nested_estimator(self):
+        _, est = _cli._resolve_model(
+            "mlp=sklearn.neural_network.MLPClassifier:hidden_layer_sizes=(8, 4),"
+            "activation='tanh',early_stopping=True"
+        )
+        assert est.hidden_layer_sizes == (8, 4)
+        assert est.activation == "tanh"
+        assert est.early_stopping is True
+        _, bag = _cli._resolve_model(
+            "bag=sklearn.ensemble.BaggingClassifier("
+            "estimator=sklearn.tree.DecisionTreeClassifier(max_depth=2), n_estimators=5)"
+        )
+        assert bag.estimator.max_depth == 2
+
+    def test_nothing_is_evaluated(self, tmp_path):
+        marker = tmp_path / "evaluated"
+        for spec in [
+            f"x=sklearn.tree.DecisionTreeClassifier(max_depth=open({str(marker)!r}, 'w'))",
+            "x=sklearn.tree.DecisionTreeClassifier(max_depth=__import__('os').getpid())",
+            "x=sklearn.tree.DecisionTreeClassifier:max_depth=[i for i in range(3)]",
+        ]:
+            with pytest.raises(_cli._CLIError):
+                _cli._resolve_model(spec)
+        assert not marker.exists()
+
+
+def _write(tmp_path, frame, name="d.csv", **kw):
+    path = tmp_path / name
+    frame.to_csv(path, **kw)
+    return str(path)
+
+
+def test_task_option_for_an_ordinal_target(tmp_path, capsys):
+    # a quality score 0..13: auto reads 14 classes and says how to change that
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=120)
+    q = np.clip(np.round(6.5 + 3 * x + rng.normal(0, 0.5, 120)), 0, 13).astype(int)
+    assert len(np.unique(q)) == 14
+    path = _write(tmp_path, pd.DataFrame({"x": x, "quality": q}), index=False)
+    base = ["report", "--data", path, "--target", "quality", "--n-repeats", "2"]
+    base += ["--n-jobs", "1", "--random-state", "0", "--out", os.devnull]
+    code, out, err = _call(
+        [*base, "--model", "d=sklearn.dummy.DummyClassifier"], capsys
+    )
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert (
+        "classification target (14 classes; auto: at most 20 values are classes, "
+        in flat
+    )
+    assert "--task regression if they are ordered amounts)" in flat
+    code, out, err = _call(
+        [
+            *base,
+            "--task",
+            "regression",
+            "--model",
+            "ridge=sklearn.linear_model.Ridge",
+            "--model",
+            "mean=sklearn.dummy.DummyRegressor",
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    assert "regression target (14 distinct values; --task regression)" in " ".join(
+        out.split()
+    )
+    assert "scoring=r2" in out
+    rows = _table_rows(out)
+    assert float(rows["ridge"][2].split()[0]) > 0.8
+
+
+def test_drop_and_unnamed_index(tmp_path, capsys):
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame(
+        {"id": np.arange(500, 560), "a": rng.normal(size=60), "y": [0, 1] * 30}
+    )
+    path = _write(tmp_path, frame)  # pandas writes its index: "Unnamed: 0"
+    assert pd.read_csv(path).columns[0] == "Unnamed: 0"
+    args = ["report", "--data", path, "--target", "y", "--drop", "id"]
+    args += ["--model", "d=sklearn.dummy.DummyClassifier", "--n-repeats", "2"]
+    code, out, err = _call([*args, "--n-jobs", "1", "--out", os.devnull], capsys)
+    assert code == 0, err
+    assert "60 samples, 1 features" in out  # only "a"
+    assert "note: dropped column 'Unnamed: 0': an unnamed row index" in out
+
+
+def test_text_and_missing_values_work_with_any_model(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    n = 80
+    frame = pd.DataFrame(
+        {
+            "num": rng.normal(size=n),
+            "color": rng.choice(["red", "blue", "green"], n),
+            "y": rng.choice(["yes", "no"], n),
+        }
+    )
+    frame.loc[::7, "num"] = np.nan
+    frame.loc[::11, "color"] = np.nan
+    path = _write(tmp_path, frame, index=False)
+    args = ["report", "--data", path, "--target", "y", "--n-repeats", "2"]
+    args += ["--n-jobs", "1", "--random-state", "0", "--out", os.devnull]
+    models = ["--model", "lr=sklearn.linear_model.LogisticRegression"]
+    models += ["--model", "svc=sklearn.svm.SVC"]
+    code, out, err = _call([*args, *models], capsys)
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert (
+        "missing values: 20 missing value(s) in 2 column(s) (num, color), imputed"
+        in flat
+    )
+    assert "SimpleImputer(strategy='median'), StandardScaler()" not in flat
+    assert (
+        "('simpleimputer', SimpleImputer(strategy='median')), ('standardscaler'" in flat
+    )
+    assert "OneHotEncoder(handle_unknown='ignore', sparse_output=False)" in flat
+    assert set(_table_rows(out)) == {"lr", "svc"}
+
+
+def test_missing_values_named_as_such_without_preprocessing(tmp_path, capsys):
+    frame = pd.DataFrame({"a": [1.0, np.nan, 3.0, 4.0] * 10, "y": [0, 1] * 20})
+    path = _write(tmp_path, frame, index=False)
+    args = ["report", "--data", path, "--target", "y", "--no-preprocess"]
+    code, _, err = _call(
+        [*args, "--model", "lr=sklearn.linear_model.LogisticRegression"], capsys
+    )
+    assert code == 2
+    assert err == (
+        "skperf report: error: model 'lr' (LogisticRegression) cannot take missing "
+        "values: the data has 10 missing value(s) in 1 column(s) (a); drop "
+        "--no-preprocess to impute them\n"
+    )
+
+
+def test_report_embeds_a_png_in_process(tmp_path, csv_file, capsys):
+    out = tmp_path / "r.html"
+    args = ["report", "--data", str(csv_file), "--target", "label", "--n-repeats", "2"]
+    args += ["--model", "d=sklearn.dummy.DummyClassifier", "--n-jobs", "1"]
+    code, _, err = _call([*args, "--out", str(out)], capsys)
+    assert code == 0, err
+    html = out.read_text(encoding="utf-8")
+    assert "data:image/png;base64," in html
+    assert "Plots are not included" not in html

@@ -1,5 +1,6 @@
 import base64
 import re
+import warnings
 from html.parser import HTMLParser
 
 import numpy as np
@@ -8,6 +9,8 @@ from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from skperf import (
@@ -303,12 +306,14 @@ class TestRendering:
         frame = report.to_frame()
         for name, line in rows.items():
             assert f"{frame.loc[name, 'mean']:.3f}" in line
-        assert "| no significant difference |" in rows["d"]
+        assert "| no significant difference from best " in rows["d"]
         assert "holm" in md
         assert (
             "Not significantly worse than b after holm correction at level 0.05: d."
-            in md
+            in " ".join(md.split())  # the paragraph wraps
         )
+        # text lines wrap; only table rows may be long
+        assert max(len(x) for x in md.splitlines() if not x.startswith("|")) <= 88
 
     def test_markdown_escapes_pipes(self):
         d = {"a|b": PerformanceDistribution([0.1, 0.2, 0.3])}
@@ -350,7 +355,7 @@ class TestRendering:
         html = report.to_html()
         parsed = _parse(html)
         assert parsed.imgs == []
-        assert "pip install skperf[plot]" in html
+        assert "pip install matplotlib" in html  # works from a checkout too
         with pytest.raises(ImportError, match=re.escape("no matplotlib")):
             report.plot()
 
@@ -365,7 +370,7 @@ class TestRendering:
             return real_import(name, *args, **kwargs)
 
         monkeypatch.setattr(builtins, "__import__", fake_import)
-        with pytest.raises(ImportError, match=re.escape("pip install skperf[plot]")):
+        with pytest.raises(ImportError, match=re.escape("pip install matplotlib")):
             _plot._require_matplotlib()
 
     def test_html_layout(self, report):
@@ -383,6 +388,31 @@ class TestRendering:
         assert html.count('<div class="scroll">') == 3  # models, pairs, settings
         assert '<table class="text"><thead><tr><th>setting</th>' in html
         assert '<table class="names2">' in html
+
+    def test_html_long_text_wraps(self, data):
+        # the estimators' reprs (1,500 characters with preprocessing) wrap
+        # inside their cells instead of widening the page
+        from skperf.report._html import _CSS
+
+        rule = re.search(r"table\.text td, [^{]*\{([^}]*)\}", _CSS).group(1)
+        assert "white-space: normal" in rule
+        assert "overflow-wrap: anywhere" in rule
+        X, y = data
+        long = make_pipeline(
+            StandardScaler(), LogisticRegression(C=0.123456789, max_iter=12345)
+        )
+        r = compare_models(
+            {"m": long, "t": DecisionTreeClassifier()},
+            X,
+            y,
+            n_repeats=2,
+            random_state=0,
+        )
+        html = r.to_html(plots=False)
+        assert (
+            '<h2>Models evaluated</h2>\n<div class="scroll"><table class="text">'
+            in html
+        )
 
     def test_repr_html_fragment(self, report):
         html = report._repr_html_()
@@ -467,7 +497,11 @@ class TestCompareModels:
     def test_settings_recorded(self, fitted):
         s = fitted.settings
         assert s["random_state"] == 3
-        assert s["vary"] == ["split", "init", "search"]
+        # no model contains a search: the settings do not claim one was varied
+        assert s["vary"] == ["split", "init"]
+        assert s["not_varied"] == {
+            "search": "no model contains a hyperparameter search"
+        }
         assert s["n_repeats"] == 8
         assert all(ev.random_state_ == 3 for ev in fitted.evaluators.values())
 
@@ -578,3 +612,171 @@ def test_neg_mean_squared_error_best_is_lowest_error():
     assert frame.index[0] == "ridge"
     assert frame.loc["ridge", "mean"] > frame.loc["dummy", "mean"]
     assert "greater is better" in r.to_markdown()
+
+
+class TestReadsFromEachModelsSide:
+    """Issue 9, item 10: the report reads from each model's side."""
+
+    @pytest.fixture(scope="class")
+    def clear(self):
+        # b is clearly worse than a in every pair: significant and meaningful
+        return ModelSelectionReport(_paired({"a": 0.0, "b": -0.03}), random_state=0)
+
+    def test_vs_best_column(self, clear):
+        frame = clear.to_frame()
+        assert frame.loc["b", "decision"] == "better"  # best vs model (data)
+        assert frame.loc["b", "vs_best"] == "worse than best (significant, meaningful)"
+        assert frame.loc["a", "vs_best"] == "best"
+        md = clear.to_markdown()
+        row_b = next(x for x in md.splitlines() if x.startswith("| b "))
+        assert "worse than best (significant, meaningful)" in row_b
+        assert "| better " not in row_b  # the old wording read as "b is better"
+        assert "vs best (CI of P, uncorrected)" in md
+
+    def test_pairs_table_reads_from_a(self, clear):
+        text = " ".join(_parse(clear.to_html(plots=False)).text)
+        assert "better than B (significant, meaningful)" in text
+        assert "A vs B (CI of P, uncorrected)" in text
+
+    def test_zero_width_intervals_are_marked(self, clear):
+        # a beats b in all 30 pairs: the bootstrap CI of P(a > b) is [1, 1]
+        assert clear.comparisons["a", "b"].low == 1.0
+        md = clear.to_markdown()
+        assert "1.000 [1.000, 1.000] (zero width: best won every pair)" in md
+        html = clear.to_html(plots=False)
+        assert (
+            '1.000<br><span class="ci">[1.000, 1.000] (zero width: best won every '
+            "pair)</span>"
+        ) in html
+
+    def test_zero_width_when_all_scores_equal(self):
+        dists = {
+            "const": PerformanceDistribution([0.95] * 30, metric="accuracy"),
+            "var": PerformanceDistribution(
+                np.linspace(0.80, 0.90, 30), metric="accuracy"
+            ),
+        }
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ties: expected
+            r = ModelSelectionReport(dists, random_state=0)
+            md = r.to_markdown()
+        assert "0.950 [0.950, 0.950] (zero width: all scores equal)" in md
+        row = next(x for x in md.splitlines() if x.startswith("| var "))
+        assert "zero width" not in row.split("|")[3]  # the mean CI has width
+
+    def test_bounded_metric_intervals_are_clipped(self):
+        # accuracy near 1 with few scores: the t interval of the mean and the
+        # bootstrap interval of q0.9 reach past 1 before clipping
+        scores = [1.0, 1.0, 1.0, 1.0, 0.9, 0.95, 1.0, 0.97]
+        d = PerformanceDistribution(scores, metric="accuracy")
+        assert d.mean_ci().high > 1.0
+        r = ModelSelectionReport({"a": d}, random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ties, small n
+            frame = r.to_frame()
+        highs = frame[[c for c in frame.columns if c.endswith("_high")]]
+        assert highs.max().max() == 1.0
+        assert frame.loc["a", "mean_high"] == 1.0
+        note = [n for n in r.notes if "clipped" in n]
+        assert len(note) == 1
+        assert note[0].startswith(
+            "accuracy lies in [0, 1]: interval bounds beyond that range were "
+            "clipped to it (a: mean"
+        )
+        assert "clipped" in r.to_markdown()
+
+    def test_r2_at_most_one_and_unknown_metric_untouched(self):
+        r2 = [0.99, 1.0, 1.0, 0.9, 1.0, 0.98]
+        d = PerformanceDistribution(r2, metric="r2")
+        r = ModelSelectionReport({"m": d}, random_state=0)
+        assert r.to_frame(quantiles=())["mean_high"].iloc[0] == 1.0
+        other = PerformanceDistribution(r2, metric="my_metric")
+        r = ModelSelectionReport({"m": other}, random_state=0)
+        assert r.to_frame(quantiles=())["mean_high"].iloc[0] > 1.0
+        assert not any("clipped" in n for n in r.notes)
+
+    def test_a_warning_is_noted_once(self):
+        # both models have ties, different counts: one TiesWarning note
+        dists = {
+            "a": PerformanceDistribution(
+                [0.8, 0.8, 0.8, 0.9, 0.85, 0.7, 0.75, 0.82] * 4, metric="accuracy"
+            ),
+            "b": PerformanceDistribution(
+                np.r_[np.linspace(0.6, 0.7, 31), 0.6], metric="accuracy"
+            ),
+        }
+        r = ModelSelectionReport(dists, random_state=0)
+        r.to_frame()
+        ties = [n for n in r.notes if "TiesWarning" in n]
+        assert len(ties) == 1
+        assert ties[0].startswith("a, b: TiesWarning: The scores contain ties (")
+        assert "26/1 repeated value(s) among 32" in ties[0]
+        assert ties[0].endswith("(x/y: one value per model, in the order named)")
+
+
+class TestSearchNamedOnlyWhenPresent:
+    def test_search_in_settings_only_with_a_search(self, data):
+        from sklearn.model_selection import GridSearchCV
+
+        X, y = data
+        grid = GridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 3]}, cv=3)
+        r = compare_models(
+            {"tree": DecisionTreeClassifier(), "grid": grid},
+            X,
+            y,
+            scoring="accuracy",
+            n_repeats=2,
+            random_state=0,
+        )
+        assert r.settings["vary"] == ["split", "init", "search"]
+        assert r.settings["not_varied"] == {}
+        assert "| varied per repeat              | split, init, search" in (
+            r.to_markdown()
+        )
+
+
+class TestMixedDefaultScores:
+    """Issue 9, item 3: accuracy is not ranked against R²."""
+
+    def test_classifier_and_regressor_refused_before_fitting(self, data):
+        from sklearn.linear_model import LinearRegression
+
+        from skperf.utils._testing import SlowClassifier
+
+        X, y = data
+        models = {
+            "logistic": LogisticRegression(),
+            "linear": LinearRegression(),
+            "slow": SlowClassifier(delay=30),
+        }
+        msg = (
+            "accuracy (LogisticRegression.score) for 'logistic' vs r2 "
+            "(LinearRegression.score) for 'linear'. Pass `scoring=`"
+        )
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            compare_models(models, X, y)  # returns at once: SlowClassifier not fit
+
+    def test_pipeline_named_by_its_final_step(self, data):
+        from sklearn.linear_model import Ridge
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        X, y = data
+        models = {
+            "lr": make_pipeline(StandardScaler(), LogisticRegression()),
+            "ridge": make_pipeline(StandardScaler(), Ridge()),
+        }
+        with pytest.raises(ValueError, match=re.escape("r2 (Ridge.score)")):
+            compare_models(models, X, y)
+
+    def test_same_kind_or_named_scoring_accepted(self, data):
+        X, y = data
+        r = compare_models(
+            {"lr": LogisticRegression(), "tree": DecisionTreeClassifier()},
+            X,
+            y,
+            n_repeats=2,
+            random_state=0,
+        )
+        assert r.settings["scoring"] == "None (each estimator's score: accuracy)"
+        assert r.settings["default_metric"] == "accuracy"

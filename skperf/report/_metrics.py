@@ -1,0 +1,128 @@
+"""What the report knows about metrics: their range and estimators' default score.
+
+A confidence interval for a metric that cannot leave ``[low, high]`` (accuracy
+in ``[0, 1]``, R² at most 1, negated losses at most 0) can be clipped to that
+range without losing coverage: the true value is inside it anyway.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__: list[str] = []
+
+_UNIT = (0.0, 1.0)
+_AT_MOST_ONE = (-math.inf, 1.0)
+
+#: exact scorer / metric names and their range
+_BOUNDS = {
+    "accuracy": _UNIT,
+    "balanced_accuracy": _UNIT,
+    "top_k_accuracy": _UNIT,
+    "average_precision": _UNIT,
+    "rand_score": _UNIT,
+    "normalized_mutual_info_score": _UNIT,
+    "homogeneity_score": _UNIT,
+    "completeness_score": _UNIT,
+    "v_measure_score": _UNIT,
+    "fowlkes_mallows_score": _UNIT,
+    "r2": _AT_MOST_ONE,
+    "explained_variance": _AT_MOST_ONE,
+    "adjusted_mutual_info_score": _AT_MOST_ONE,
+    "adjusted_rand_score": (-0.5, 1.0),
+    "matthews_corrcoef": (-1.0, 1.0),
+}
+
+#: scorer families by prefix (f1_macro, roc_auc_ovr, neg_log_loss, d2_...)
+_PREFIXES = (
+    ("roc_auc", _UNIT),
+    ("f1", _UNIT),
+    ("precision", _UNIT),
+    ("recall", _UNIT),
+    ("jaccard", _UNIT),
+    ("d2_", _AT_MOST_ONE),
+    ("neg_", (-math.inf, 0.0)),  # negated non-negative losses
+)
+
+
+def _metric_bounds(metric):
+    """``(low, high)`` range of a scorer name, or ``None`` when unknown."""
+    if not isinstance(metric, str):
+        return None
+    if metric in _BOUNDS:
+        return _BOUNDS[metric]
+    for prefix, bounds in _PREFIXES:
+        if metric.startswith(prefix):
+            return bounds
+    return None
+
+
+def _bound_text(metric, bounds):
+    """``"accuracy lies in [0, 1]"``, ``"r2 is at most 1"``."""
+    low, high = bounds
+    if math.isinf(low):
+        return f"{metric} is at most {high:g}"
+    return f"{metric} lies in [{low:g}, {high:g}]"
+
+
+#: ``estimator.score`` of scikit-learn's mixins, by estimator type
+_DEFAULT_SCORE = {"classifier": "accuracy", "regressor": "r2"}
+
+
+def _estimator_type(est):
+    from ..utils._sklearn_compat import get_tags
+
+    try:
+        return get_tags(est).estimator_type
+    except Exception:  # not a scikit-learn estimator: tags cannot be read
+        return getattr(est, "_estimator_type", None)
+
+
+def _final_name(est):
+    """Class name of the step whose ``score`` a pipeline (or search) delegates to."""
+    steps = getattr(est, "steps", None)
+    if steps:
+        return _final_name(steps[-1][1])
+    inner = getattr(est, "estimator", None)
+    if inner is not None and hasattr(inner, "fit") and not isinstance(inner, type):
+        return _final_name(inner)
+    return type(est).__name__
+
+
+def _default_score(est):
+    """``(metric, label)`` of ``est.score``: ``("accuracy", "accuracy
+    (LogisticRegression.score)")``; metric is ``None`` when unknown."""
+    kind = _estimator_type(est)
+    metric = _DEFAULT_SCORE.get(kind)
+    what = metric or (f"{kind} score" if kind else "unknown metric")
+    return metric, f"{what} ({_final_name(est)}.score)"
+
+
+def _shared_default_score(estimators):
+    """The metric every estimator's ``score`` measures, or the conflict.
+
+    Parameters
+    ----------
+    estimators : dict of str to estimator
+
+    Returns
+    -------
+    metric : str or None
+        ``"accuracy"`` when all are classifiers, ``"r2"`` when all are
+        regressors, ``None`` otherwise.
+    conflict : str or None
+        When the estimators are of different types (a classifier's accuracy
+        cannot be ranked against a regressor's R²), the first two named, e.g.
+        ``"accuracy (LogisticRegression.score) for 'a' vs r2
+        (LinearRegression.score) for 'b'"``; else ``None``.
+    """
+    kinds = {}
+    for name, est in estimators.items():
+        kinds.setdefault(_estimator_type(est), []).append(name)
+    if len(kinds) <= 1:
+        kind = next(iter(kinds), None)
+        return _DEFAULT_SCORE.get(kind), None
+    first = [names[0] for names in kinds.values()][:2]
+    return None, " vs ".join(
+        f"{_default_score(estimators[n])[1]} for {n!r}" for n in first
+    )
