@@ -281,7 +281,7 @@ class Comparison:
         P(self > other): probability that ``self`` outperforms ``other``
         (ties count 1/2, ``greater_is_better`` respected).
     low, high : float
-        Percentile-bootstrap confidence interval for ``estimate``.
+        Confidence interval for ``estimate`` (see ``method``).
     confidence : float
         Confidence level.
     gamma : float
@@ -300,18 +300,25 @@ class Comparison:
     p_value : float
         The p-value of the test named in ``test``.
     test : str
-        ``"wilcoxon"`` (paired) or ``"mannwhitneyu"`` (unpaired).
+        ``"sign"`` (exact sign test, dual to ``method="sign"``),
+        ``"mannwhitneyu"`` (unpaired) or ``"wilcoxon"`` (paired, with the
+        bootstrap).
     noether_n : int
-        Noether sample size for ``gamma`` at alpha = beta = 0.05
-        (Bouthillier et al., App. C.3).
-    n_boot : int
-        Number of bootstrap resamples.
+        Noether sample size for ``gamma`` at the one-sided level ``(1 -
+        confidence) / 2`` of the decision and power 0.95 (Bouthillier et
+        al., App. C.3).
+    n_boot : int or None
+        Number of bootstrap resamples (``None`` for an exact method).
     names : tuple of str, default=("self", "other")
         Names of the two distributions.
     metric : str or None, default=None
         Name of the metric compared.
     note : str, default=""
         Anything the user must know (e.g. n below the Noether size).
+    method : str, default=""
+        Interval method: ``"sign"``, ``"newcombe"``, ``"bootstrap"`` or
+        ``"cluster-bootstrap"`` (see :meth:`PerformanceDistribution.compare
+        <skperf.PerformanceDistribution.compare>`).
 
     Examples
     --------
@@ -340,12 +347,14 @@ class Comparison:
     names: tuple = ("self", "other")
     metric: str | None = None
     note: str = field(default="")
+    method: str = ""
 
     def __post_init__(self):
         for name in ("estimate", "low", "high", "confidence", "gamma", "p_value"):
             object.__setattr__(self, name, float(getattr(self, name)))
         for name in ("n_self", "n_other", "noether_n", "n_boot"):
-            object.__setattr__(self, name, int(getattr(self, name)))
+            if name != "n_boot" or self.n_boot is not None:
+                object.__setattr__(self, name, int(getattr(self, name)))
         object.__setattr__(self, "paired", bool(self.paired))
         object.__setattr__(self, "names", tuple(str(n) for n in self.names))
         if self.decision not in DECISIONS:
@@ -396,6 +405,8 @@ class Comparison:
             f"P({a} > {b}) = {self.estimate:.3f} "
             f"[{pct} CI {self.low:.3f}, {self.high:.3f}]"
         )
+        if self.method:
+            p = f"{p} ({self.method})"
         if self.decision == "no significant difference":
             verdict = f"no significant difference between {a} and {b}"
         elif self.decision.endswith("not meaningful"):
