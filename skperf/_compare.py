@@ -27,6 +27,7 @@ from .stats._mean import _t_bounds
 from .stats._outperform import (
     _check_gamma,
     _exact_interval,
+    _mann_whitney_pvalue,
     _prob_outperform_ci_groups,
     _resolve_method,
     noether_sample_size,
@@ -303,11 +304,8 @@ def _rank_test(x, y, paired):
         if not np.any(d):
             return 1.0, "wilcoxon"  # all differences zero: no evidence at all
         return _wilcoxon_pvalue(d), "wilcoxon"
-    if np.ptp(np.concatenate([x, y])) == 0:
-        return 1.0, "mannwhitneyu"
-    return float(
-        stats.mannwhitneyu(x, y, alternative="two-sided").pvalue
-    ), "mannwhitneyu"
+    # exact without ties (n m <= 10_000), else scipy's normal approximation
+    return float(_mann_whitney_pvalue(x, y)), "mannwhitneyu"
 
 
 def _smallest_significant_n(paired, confidence):
@@ -406,7 +404,9 @@ def compare(
     Comparison
         P(a > b) with its interval (``method``), the decision, the
         difference of means (paired t or Welch interval), the p-value of
-        the test in ``test`` and the Noether sample size for ``gamma``.
+        the Wilcoxon signed-rank test (paired) or the Mann-Whitney test
+        (unpaired; exact without ties) and the Noether sample size for
+        ``gamma``.
 
     Raises
     ------
@@ -448,16 +448,20 @@ def compare(
         Counts the pairs ``a`` wins (``W``), ties (``T``) and loses
         (``L``). The bound on the side of 0.5 is the Clopper-Pearson bound
         of the share of wins among the ``W + L`` untied pairs, rescaled by
-        their share ``(W + L) / n``; the interval excludes 0.5 exactly when
-        the exact two-sided sign test (``test="sign"``, ties dropped)
-        rejects, so two identical models are called significantly different
-        with probability at most ``1 - confidence`` at every n and for any
-        rate of ties (given the untied pairs, wins are Bin(W + L, 1/2)).
-        The far bound is at least the Clopper-Pearson bound of ``W + T/2``
-        of ``n`` (ties split half/half), which keeps the coverage of
-        P(a > b) at or above ``confidence`` (exact enumeration, n = 2..50,
-        any tie rate). A clean sweep of ``n < 30`` pairs never gives a
-        zero-width interval (10 of 10: [0.692, 1] at 95 %).
+        their share ``(W + L) / n``; this interval excludes 0.5 exactly
+        when the exact two-sided sign test (ties dropped) rejects, so two
+        identical models are called significantly different with
+        probability at most ``1 - confidence`` at every n and for any rate
+        of ties (given the untied pairs, wins are Bin(W + L, 1/2)). The far
+        bound is at least the Clopper-Pearson bound of ``W + T/2`` of ``n``
+        (ties split half/half), which keeps the coverage of P(a > b) at or
+        above ``confidence`` (exact enumeration, n = 2..50, any tie rate).
+        A clean sweep of ``n < 30`` pairs never gives a zero-width interval
+        (10 of 10: [0.692, 1] at 95 %). The reported test stays Wilcoxon's
+        signed-rank test (``test="wilcoxon"``, whose p-values
+        :func:`~skperf.compare_models` corrects); when it does not reject,
+        the interval is extended to 0.5, so a significant decision always
+        has ``p_value < 1 - confidence``, and ``note`` says so.
     ``"newcombe"`` (unpaired)
         The score interval of Newcombe (2006, method 5): the values ``t``
         with ``|P - t| - 1 / (2 n m) <= z se(t)``, ``se`` the Hanley-McNeil
@@ -517,7 +521,7 @@ def compare(
     ...                             name="B", seeds=seeds)
     >>> res = compare(a, b)
     >>> res.decision, res.paired, res.method, res.test
-    ('better', True, 'sign', 'sign')
+    ('better', True, 'sign', 'wilcoxon')
     >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}]")
     0.867 [0.693, 0.962]
     """
@@ -531,6 +535,7 @@ def compare(
             DependentObservationsWarning,
             stacklevel=3,  # compare, PerformanceDistribution.compare, the caller
         )
+    extra_note = ""
     if method == "bootstrap":
         groups_a = groups_b = None
         if grouping is not None:
@@ -560,7 +565,22 @@ def compare(
             float(v)
             for v in _exact_interval(sign * x, sign * y, paired, confidence)
         )
-        test = "sign" if paired else "mannwhitneyu"
+        test = "mannwhitneyu"  # unpaired: already joined with 0.5 when p >= alpha
+        if paired:
+            # report the Wilcoxon signed-rank test (its p-values feed the
+            # corrections of compare_models); the sign interval is joined
+            # with 0.5 when it does not reject, so "significant" needs both
+            sign_rejects = low > 0.5 or high < 0.5
+            p_value, test = _rank_test(x, y, paired)
+            if sign_rejects and not p_value < 1 - confidence:
+                low, high = min(low, 0.5), max(high, 0.5)
+                extra_note = (
+                    "the sign interval excludes 0.5 but the Wilcoxon test does "
+                    f"not reject (p = {p_value:.3g} >= {1 - confidence:.3g}): the "
+                    "interval is extended to 0.5, so that the decision agrees "
+                    "with the p-value (a few large losses against many small "
+                    "wins?)"
+                )
         method_name = method
     decision = outperform_decision(low, high, gamma)
     noether_n = noether_sample_size(gamma, alpha=(1 - confidence) / 2)
@@ -587,4 +607,6 @@ def compare(
         "method": method_name,
     }
     res["note"] = _notes(res, n_min, unit, grouping, paired, confidence)
+    if extra_note:
+        res["note"] = f"{res['note']}; {extra_note}" if res["note"] else extra_note
     return Comparison(**res)
