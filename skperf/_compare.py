@@ -562,8 +562,7 @@ def compare(
     else:
         sign = 1.0 if a.greater_is_better else -1.0
         est, low, high, p_value = (
-            float(v)
-            for v in _exact_interval(sign * x, sign * y, paired, confidence)
+            float(v) for v in _exact_interval(sign * x, sign * y, paired, confidence)
         )
         test = "mannwhitneyu"  # unpaired: already joined with 0.5 when p >= alpha
         if paired:

@@ -405,9 +405,7 @@ def _mann_whitney_pvalue(a, b):
     exact = ~ties if a.shape[-1] * b.shape[-1] <= _EXACT_MW_MAX else np.zeros_like(ties)
     for rows, how in ((exact, "exact"), (~exact & ~constant, "asymptotic")):
         if rows.any():
-            p[rows] = stats.mannwhitneyu(
-                a[rows], b[rows], method=how, axis=-1
-            ).pvalue
+            p[rows] = stats.mannwhitneyu(a[rows], b[rows], method=how, axis=-1).pvalue
     return p.reshape(shape)
 
 
