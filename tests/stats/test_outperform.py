@@ -273,19 +273,19 @@ def _trinomial(n):
     return w[keep], t[keep], n - w[keep] - t[keep]
 
 
-def _trinomial_pmf(w, t, l, p_win, p_tie):
+def _trinomial_pmf(w, t, ls, p_win, p_tie):
     from scipy import stats
 
     p_loss = max(1.0 - p_win - p_tie, 0.0)
     return stats.multinomial.pmf(
-        np.stack([w, t, l], axis=1), w[0] + t[0] + l[0], [p_win, p_tie, p_loss]
+        np.stack([w, t, ls], axis=1), w[0] + t[0] + ls[0], [p_win, p_tie, p_loss]
     )
 
 
-def _paired_scores(w, t, l):
-    """Scores of A and B with ``w`` wins, ``t`` ties and ``l`` losses of A."""
-    a = np.concatenate([np.ones(w), np.zeros(t), -np.ones(l)])
-    return a, np.zeros(w + t + l)
+def _paired_scores(w, t, ls):
+    """Scores of A and B with ``w`` wins, ``t`` ties and ``ls`` losses of A."""
+    a = np.concatenate([np.ones(w), np.zeros(t), -np.ones(ls)])
+    return a, np.zeros(w + t + ls)
 
 
 class TestSignInterval:
@@ -320,9 +320,9 @@ class TestSignInterval:
         from skperf.stats._outperform import _sign_interval, _sign_pvalue
 
         for n in range(2, 41):
-            w, t, l = _trinomial(n)
-            low, high = _sign_interval(w, t, l, confidence)
-            p = _sign_pvalue(w, l)
+            w, t, ls = _trinomial(n)
+            low, high = _sign_interval(w, t, ls, confidence)
+            p = _sign_pvalue(w, ls)
             np.testing.assert_array_equal(
                 (low > 0.5) | (high < 0.5), p < 1 - confidence
             )
@@ -356,9 +356,9 @@ class TestSignInterval:
         from skperf.stats._outperform import _sign_interval
 
         for n in range(5, 51):
-            w, t, l = _trinomial(n)
-            pmf = _trinomial_pmf(w, t, l, (1 - p_tie) / 2, p_tie)
-            low, high = _sign_interval(w, t, l, confidence)
+            w, t, ls = _trinomial(n)
+            pmf = _trinomial_pmf(w, t, ls, (1 - p_tie) / 2, p_tie)
+            low, high = _sign_interval(w, t, ls, confidence)
             rate = pmf[(low > 0.5) | (high < 0.5)].sum()
             assert rate <= 1 - confidence, (n, rate)
 
@@ -370,14 +370,14 @@ class TestSignInterval:
 
         worst = 1.0
         for n in range(10, 51):
-            w, t, l = _trinomial(n)
-            low, high = _sign_interval(w, t, l, confidence)
+            w, t, ls = _trinomial(n)
+            low, high = _sign_interval(w, t, ls, confidence)
             for p_tie, ps in (
                 (0.0, (0.5, 0.6, 0.75, 0.9, 0.95)),
                 (0.3, (0.5, 0.6, 0.75, 0.85)),
             ):
                 for p in ps:
-                    pmf = _trinomial_pmf(w, t, l, p - p_tie / 2, p_tie)
+                    pmf = _trinomial_pmf(w, t, ls, p - p_tie / 2, p_tie)
                     cov = pmf[(low <= p + 1e-12) & (p - 1e-12 <= high)].sum()
                     worst = min(worst, cov)
         assert worst >= confidence
@@ -389,12 +389,12 @@ class TestSignInterval:
         from skperf.stats._outperform import _beta_bounds, _sign_interval
 
         n, p_tie = 19, 0.1
-        w, t, l = _trinomial(n)
-        pmf = _trinomial_pmf(w, t, l, 0.9, p_tie)
-        q_low, q_high = _beta_bounds(w, w + l, 0.95)
-        plug_high = 0.5 + (w + l) / n * (q_high - 0.5)
+        w, t, ls = _trinomial(n)
+        pmf = _trinomial_pmf(w, t, ls, 0.9, p_tie)
+        _, q_high = _beta_bounds(w, w + ls, 0.95)
+        plug_high = 0.5 + (w + ls) / n * (q_high - 0.5)
         assert pmf[plug_high >= 0.95].sum() == pytest.approx(0.4203, abs=1e-4)
-        low, high = _sign_interval(w, t, l, 0.95)
+        low, high = _sign_interval(w, t, ls, 0.95)
         assert pmf[(low <= 0.95) & (0.95 <= high)].sum() >= 0.95
 
     @pytest.mark.parametrize("n", range(2, 30))
