@@ -8,7 +8,7 @@ from scipy import stats
 from skperf import Comparison, PerformanceDistribution
 from skperf._compare import _pair_labels, _wilcoxon_pvalue, compare
 from skperf.exceptions import DependentObservationsWarning, SmallSampleWarning
-from skperf.stats import outperform_decision, prob_outperform_ci
+from skperf.stats import noether_sample_size, outperform_decision, prob_outperform_ci
 
 SEEDS = {"split": np.arange(8), "init": np.arange(8) + 100}
 
@@ -25,25 +25,36 @@ class TestHandComputed:
         b = _dist(
             [0.80, 0.84, 0.80, 0.82, 0.85, 0.81, 0.80, 0.83], seeds=SEEDS, name="B"
         )
-        res = compare(a, b, random_state=0)
+        res = compare(a, b)
         # wins: 1, 0, 1/2, 1, 1, 1, 1, 1 -> 6.5 / 8
         assert isinstance(res, Comparison)
         assert res.paired
+        assert res.method == "sign"
         assert res.test == "wilcoxon"
         assert res.estimate == pytest.approx(6.5 / 8)
         assert res.names == ("A", "B")
         assert (res.n_self, res.n_other) == (8, 8)
-        assert res.noether_n == 29
-        assert res.n_boot == 2000
+        assert res.noether_n == 35  # one-sided 0.025 of a 95 % interval
+        assert res.n_boot is None
         assert res.note == (
-            "n = 8 is below the Noether sample size 29 for gamma = 0.75: the "
-            "comparison may lack power"
+            "n = 8 is below the Noether sample size 35 for gamma = 0.75 at "
+            "confidence = 0.95: the comparison may lack power"
         )
+        # 6 wins, 1 tie, 1 loss: near bound from Clopper-Pearson of 6 / 7
+        # rescaled by 7 / 8, far bound from 6.5 / 8 (ties split)
+        ref_w = stats.binomtest(6, 7).proportion_ci(0.95, method="exact")
+        ref_s = stats.beta.ppf([0.025, 0.975], [6.5, 7.5], [2.5, 1.5])
+        near = 0.5 + 7 / 8 * (np.array([ref_w.low, ref_w.high]) - 0.5)
+        assert res.low == pytest.approx(min(near[0], ref_s[0]), rel=1e-12)
+        assert res.high == pytest.approx(max(near[1], ref_s[1]), rel=1e-12)
+        assert res.decision == "no significant difference"  # sign p = 0.125
+        boot = compare(a, b, method="bootstrap", random_state=0)
         est, low, high = prob_outperform_ci(
             a.scores, b.scores, paired=True, rng=np.random.default_rng(0)
         )
-        assert (res.estimate, res.low, res.high) == (est, low, high)
-        assert res.decision == outperform_decision(low, high)
+        assert (boot.estimate, boot.low, boot.high) == (est, low, high)
+        assert boot.decision == outperform_decision(low, high)
+        assert (boot.method, boot.n_boot) == ("bootstrap", 2000)
 
     def test_unpaired_counts(self):
         a, b = _dist([1.0, 3.0]), _dist([1.0, 2.0, 4.0])
@@ -59,7 +70,8 @@ class TestHandComputed:
         b = _dist([0.20, 0.22, 0.21, 0.19], greater_is_better=False)
         res = compare(a, b, random_state=0)
         assert res.estimate == 1.0
-        assert res.low == 1.0
+        assert 0.5 < res.low < 1.0  # exact Mann-Whitney p = 2 / 70
+        assert res.high == 1.0
         assert res.decision == "better"
         assert res.winner == "self"
         assert res.metric == "log_loss"
@@ -68,9 +80,11 @@ class TestHandComputed:
         assert compare(b, a, random_state=0).decision == "worse"
 
     def test_accepts_arrays(self):
-        res = compare([0.9, 0.8, 0.85], [0.7, 0.75, 0.72], random_state=0)
+        res = _dist([0.9, 0.8, 0.85]).compare([0.7, 0.75, 0.72])
         assert res.estimate == 1.0
         assert not res.paired
+        with pytest.raises(TypeError, match="`a` must be a PerformanceDistribution"):
+            compare([0.9, 0.8, 0.85], _dist([0.7, 0.75, 0.72]))
 
 
 class TestPairing:
@@ -188,9 +202,40 @@ class TestValidation:
     def test_bad_scores(self):
         with pytest.raises(
             ValueError,
-            match=re.escape("`b` must be a PerformanceDistribution or an array"),
+            match=re.escape("`other` must be a PerformanceDistribution or an array"),
+        ):
+            _dist([1.0, 2.0]).compare([1.0])
+        with pytest.raises(
+            TypeError,
+            match=re.escape(
+                "`b` must be a PerformanceDistribution (missing scores, seeds"
+            ),
         ):
             compare(_dist([1.0, 2.0]), [1.0])
+
+    @pytest.mark.parametrize(
+        ("paired", "method", "msg"),
+        [
+            (False, "sign", "method='sign' needs paired scores"),
+            (True, "newcombe", "method='newcombe' is for unpaired scores"),
+            (True, "exact", "`method` must be one of ['auto', 'bootstrap', 'newcombe'"),
+        ],
+    )
+    def test_bad_method(self, paired, method, msg):
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            _dist([1.0, 2.0, 3.0]).compare(
+                _dist([2.0, 1.0, 0.0]), paired=paired, method=method
+            )
+
+    def test_exact_method_refuses_dependent_scores(self):
+        a = _folds(np.arange(6.0), 2)
+        b = _folds(np.arange(6.0)[::-1], 2)
+        msg = (
+            "method='sign' treats every score as independent, but self has 6 "
+            "scores in 3 groups and other has 6 scores in 3 groups of dependent"
+        )
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            a.compare(b, method="sign")
 
 
 class TestMeanDifferenceAndTest:
@@ -237,7 +282,12 @@ class TestMeanDifferenceAndTest:
         md = res.mean_difference
         assert md.method == "welch"
         assert (md.low, md.high) == pytest.approx((ref.low, ref.high), rel=1e-10)
-        assert res.p_value == pytest.approx(stats.mannwhitneyu(x, y).pvalue, rel=1e-12)
+        # no ties: the exact p-value (scipy's default is exact only up to n = 8)
+        ref_p = stats.mannwhitneyu(x, y, method="exact").pvalue
+        assert res.p_value == pytest.approx(ref_p, rel=1e-12)
+        xr, yr = np.round(x), np.round(y)  # ties: normal approximation
+        res = compare(_dist(xr), _dist(yr))
+        assert res.p_value == pytest.approx(stats.mannwhitneyu(xr, yr).pvalue)
 
     def test_all_zero_differences(self):
         x = _dist([0.8, 0.9, 0.85, 0.7], seeds={"split": np.arange(4)})
@@ -247,7 +297,10 @@ class TestMeanDifferenceAndTest:
             res = compare(x, y, random_state=0)
         assert res.paired
         assert res.p_value == 1.0
-        assert res.estimate == res.low == res.high == 0.5
+        assert res.estimate == 0.5
+        # four ties say little: ties split half/half, 2 of 4 (Clopper-Pearson)
+        ref = stats.binomtest(2, 4).proportion_ci(0.95, method="exact")
+        assert (res.low, res.high) == pytest.approx((ref.low, ref.high), rel=1e-12)
         assert res.decision == "no significant difference"
         md = res.mean_difference
         assert md.estimate == md.low == md.high == 0.0
@@ -269,10 +322,22 @@ class TestResult:
 
     def test_no_note_at_noether_size(self):
         rng = np.random.default_rng(0)
-        res = compare(
-            _dist(rng.normal(size=29)), _dist(rng.normal(size=40)), random_state=0
-        )
+        res = compare(_dist(rng.normal(size=35)), _dist(rng.normal(size=40)))
         assert res.note == ""
+
+    @pytest.mark.parametrize(
+        ("confidence", "expected"), [(0.90, 29), (0.95, 35), (0.99, 48)]
+    )
+    def test_noether_follows_confidence(self, confidence, expected):
+        # App. C.3 at the one-sided level (1 - confidence) / 2 of the decision,
+        # power 0.95; the paper's 29 is the level 0.05 (a 90 % interval)
+        res = _dist(np.arange(5.0)).compare(
+            _dist(np.arange(5.0) + 0.5), confidence=confidence
+        )
+        assert res.noether_n == expected
+        assert res.noether_n == noether_sample_size(
+            0.75, alpha=(1 - confidence) / 2, beta=0.05
+        )
 
     def test_str_and_repr(self):
         a = _dist([0.9, 0.91, 0.92, 0.93, 0.94], name="svm")
@@ -280,14 +345,16 @@ class TestResult:
         res = compare(a, b, random_state=0)
         assert str(res) == (
             "svm is significantly and meaningfully better than tree (gamma = 0.75): "
-            "P(svm > tree) = 1.000 [95% CI 1.000, 1.000], unpaired, n = 5/5."
+            "P(svm > tree) = 1.000 [95% CI 0.617, 1.000] (newcombe), unpaired, "
+            "n = 5/5."
         )
         assert repr(res).startswith(
-            "Comparison(estimate=1, low=1, high=1, decision='better'"
+            "Comparison(estimate=1, low=0.6167, high=1, decision='better'"
         )
         d = res.to_dict()
         assert d["mean_difference"] == pytest.approx(0.1)
         assert d["mean_difference_method"] == "welch"
+        assert d["method"] == "newcombe"
 
 
 def _simulate(p_true, n, n_runs, n_boot, seed, paired=True):
@@ -398,8 +465,9 @@ class TestDependentFolds:
         boot = [per_repeat[i].mean() for i in idx]
         assert res.low == pytest.approx(np.quantile(boot, 0.025), abs=1e-12)
         assert res.high == pytest.approx(np.quantile(boot, 0.975), abs=1e-12)
+        assert res.method == "cluster-bootstrap"
         assert res.note.startswith(
-            "n = 4 groups is below the Noether sample size 29 for gamma = 0.75"
+            "n = 4 groups is below the Noether sample size 35 for gamma = 0.75"
         )
 
     def test_unpaired_resamples_each_side_by_group(self):
@@ -434,7 +502,9 @@ class TestDependentFolds:
             match=re.escape("cannot be resampled by group, so its single scores"),
         ):
             res = compare(a, b, random_state=0)
-        ref = compare(_dist(x), _dist(y), paired=True, random_state=0)
+        ref = compare(
+            _dist(x), _dist(y), paired=True, method="bootstrap", random_state=0
+        )
         assert (res.estimate, res.low, res.high) == (ref.estimate, ref.low, ref.high)
 
     def test_pairs_join_groups_of_either_side(self):
@@ -478,6 +548,8 @@ class TestDependentFolds:
     def test_small_n_boot_warns_once(self):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            _dist(np.arange(10.0)).compare(_dist(np.arange(10.0) + 0.5), n_boot=100)
+            _dist(np.arange(10.0)).compare(
+                _dist(np.arange(10.0) + 0.5), method="bootstrap", n_boot=100
+            )
         assert [w.category for w in caught] == [SmallSampleWarning]
         assert caught[0].filename == __file__

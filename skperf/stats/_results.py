@@ -427,5 +427,6 @@ class Comparison:
             f"Comparison(estimate={self.estimate:.4g}, low={self.low:.4g}, "
             f"high={self.high:.4g}, decision={self.decision!r}, "
             f"paired={self.paired}, p_value={self.p_value:.4g}, "
-            f"n_self={self.n_self}, n_other={self.n_other})"
+            f"n_self={self.n_self}, n_other={self.n_other}"
+            + (f", method={self.method!r})" if self.method else ")")
         )
