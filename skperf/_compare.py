@@ -129,7 +129,10 @@ def _compare_iv(a, b, gamma, confidence, paired, method, n_boot, random_state):
     else:
         _n_boot_for(confidence, n_boot)  # validated; exact methods do not resample
         n_boot = None
-    rng = _check_rng(random_state)
+    # exact methods draw nothing (and skip drawing OS entropy for None)
+    rng = None
+    if method == "bootstrap" or random_state is not None:
+        rng = _check_rng(random_state)
     return a, b, gamma, confidence, paired, method, grouping, n_boot, rng
 
 
@@ -308,6 +311,7 @@ def _rank_test(x, y, paired):
     return float(_mann_whitney_pvalue(x, y)), "mannwhitneyu"
 
 
+@functools.lru_cache(maxsize=16)
 def _smallest_significant_n(paired, confidence):
     """Smallest n (pairs, or scores per model) at which "significant" is possible."""
     alpha = 1 - confidence

@@ -357,7 +357,7 @@ class TestResult:
         assert d["method"] == "newcombe"
 
 
-def _simulate(p_true, n, n_runs, n_boot, seed, paired=True):
+def _simulate(p_true, n, n_runs, seed, paired=True, method="auto", confidence=0.95):
     """Decisions over ``n_runs`` simulated benchmarks (Bouthillier et al., Fig. 6).
 
     Paired: differences d ~ N(mu, 1) with P(d > 0) = p_true. Unpaired:
@@ -371,7 +371,9 @@ def _simulate(p_true, n, n_runs, n_boot, seed, paired=True):
         if paired
         else rng.normal(mu, np.sqrt(0.5), size=(n_runs, n))
     )
-    _, low, high = prob_outperform_ci(a, b, paired=paired, n_boot=n_boot, rng=seed + 1)
+    _, low, high = prob_outperform_ci(
+        a, b, paired=paired, method=method, confidence=confidence, rng=seed + 1
+    )
     return outperform_decision(low, high, gamma=0.75)
 
 
@@ -379,15 +381,18 @@ class TestDecisionSimulation:
     """Error rates of the decision, in the spirit of Bouthillier et al., Fig. 6."""
 
     @pytest.mark.parametrize("paired", [True, False])
-    def test_identical_distributions(self, paired):
-        n_runs, alpha = 400, 0.05
-        decisions = _simulate(0.5, 29, n_runs, 999, seed=0, paired=paired)
+    @pytest.mark.parametrize(("n", "confidence"), [(5, 0.90), (10, 0.95), (29, 0.95)])
+    def test_identical_distributions(self, paired, n, confidence):
+        n_runs, alpha = 2000, 1 - confidence
+        decisions = _simulate(
+            0.5, n, n_runs, seed=n, paired=paired, confidence=confidence
+        )
         rate = np.mean(decisions != "no significant difference")
         assert rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / n_runs)
 
     @pytest.mark.parametrize("paired", [True, False])
     def test_meaningful_difference_detected(self, paired):
-        decisions = _simulate(0.85, 29, 400, 999, seed=1, paired=paired)
+        decisions = _simulate(0.85, 29, 400, seed=1, paired=paired)
         assert np.mean(decisions == "better") >= 0.9
         assert not np.any(np.char.startswith(decisions.astype(str), "worse"))
 
@@ -398,10 +403,11 @@ class TestDecisionSimulation:
             seeds = {"split": np.arange(29)}
             b = rng.normal(size=29)
             a = b + rng.normal(0.5, 1.0, size=29)
-            res = compare(_dist(a, seeds=seeds), _dist(b, seeds=seeds), random_state=9)
-            _, low, high = prob_outperform_ci(
-                a, b, paired=True, rng=np.random.default_rng(9)
-            )
+            res = compare(_dist(a, seeds=seeds), _dist(b, seeds=seeds))
+            _, low, high = prob_outperform_ci(a, b, paired=True, method="sign")
+            assert res.decision == outperform_decision(low, high)
+            res = compare(_dist(a), _dist(b))
+            _, low, high = prob_outperform_ci(a, b, paired=False, method="newcombe")
             assert res.decision == outperform_decision(low, high)
 
     def test_paired_null_rate_is_binomial(self):
@@ -420,15 +426,14 @@ class TestDecisionSimulation:
     @pytest.mark.parametrize("paired", [True, False])
     def test_paper_sized(self, paired):
         n_runs, alpha = 2000, 0.05
-        # paired: the exact rate of the discrete decision (see above) replaces alpha
-        rate0 = 2 * stats.binom.sf(19, 29, 0.5) if paired else alpha
-        se = np.sqrt(rate0 * (1 - rate0) / n_runs)
-        null = _simulate(0.5, 29, n_runs, 2000, seed=10, paired=paired)
-        assert np.mean(null != "no significant difference") <= rate0 + 3 * se
-        alt = _simulate(0.85, 29, n_runs, 2000, seed=11, paired=paired)
+        se = np.sqrt(alpha * (1 - alpha) / n_runs)
+        for n in (5, 10, 15, 29, 50):
+            null = _simulate(0.5, n, n_runs, seed=10 + n, paired=paired)
+            assert np.mean(null != "no significant difference") <= alpha + 3 * se
+        alt = _simulate(0.85, 29, n_runs, seed=11, paired=paired)
         assert np.mean(alt == "better") >= 0.9
         # between the hypotheses (P = 0.65) some runs are "better", none "worse"
-        mid = _simulate(0.65, 29, n_runs, 2000, seed=12, paired=paired)
+        mid = _simulate(0.65, 29, n_runs, seed=12, paired=paired)
         assert 0.2 <= np.mean(mid == "better") <= 0.8
         assert np.mean(np.char.startswith(mid.astype(str), "worse")) <= 0.001
 
@@ -553,3 +558,157 @@ class TestDependentFolds:
             )
         assert [w.category for w in caught] == [SmallSampleWarning]
         assert caught[0].filename == __file__
+
+
+class TestSmallSamples:
+    """Skperf issue 12, item 1: compare() at small n."""
+
+    def test_issue_example_is_not_significant(self):
+        a, b = _dist([0.8, 0.85, 0.9]), _dist([0.7, 0.75, 0.8])
+        res = a.compare(b)
+        assert res.method == "newcombe"
+        assert res.decision == "no significant difference"
+        assert res.p_value == pytest.approx(0.1212, abs=1e-4)  # Mann-Whitney
+        assert res.low < 0.5 < res.high
+        assert "no difference can be significant with n = 3 scores per model" in (
+            res.note
+        )
+        # the percentile bootstrap calls it "better" against its own p-value;
+        # the note says so
+        boot = a.compare(b, method="bootstrap", random_state=0)
+        assert boot.decision == "better"
+        assert boot.low > 0.5
+        assert "the percentile-bootstrap interval excludes 0.5 but the " in boot.note
+        assert "Mann-Whitney test does not reject (p = 0.121 >= 0.05)" in boot.note
+
+    @pytest.mark.parametrize("n", [6, 10, 29])
+    def test_clean_sweep_interval_has_width(self, n):
+        seeds = {"split": np.arange(n)}
+        res = _dist(np.arange(n) + 1.0, seeds=seeds).compare(
+            _dist(np.arange(float(n)), seeds=seeds)
+        )
+        assert res.estimate == res.high == 1.0
+        assert res.low == pytest.approx(0.025 ** (1 / n), rel=1e-12)
+        assert res.decision == "better"
+        # the bootstrap's [1, 1]
+        boot = _dist(np.arange(n) + 1.0, seeds=seeds).compare(
+            _dist(np.arange(float(n)), seeds=seeds), method="bootstrap", random_state=0
+        )
+        assert boot.low == 1.0
+
+    def test_five_pairs_cannot_be_significant(self):
+        seeds = {"split": np.arange(5)}
+        res = _dist(np.arange(5) + 1.0, seeds=seeds).compare(
+            _dist(np.arange(5.0), seeds=seeds)
+        )
+        assert res.decision == "no significant difference"
+        assert res.note.startswith(
+            "no difference can be significant with n = 5 pairs at confidence = 0.95 "
+            "(at least 6 needed)"
+        )
+
+    @pytest.mark.parametrize("paired", [True, False])
+    @pytest.mark.parametrize("method", ["auto", "bootstrap"])
+    def test_significant_never_contradicts_p_value(self, paired, method):
+        rng = np.random.default_rng(7)
+        n_sig = n_note = 0
+        for r in range(150):
+            n = int(rng.integers(4, 30))
+            b = np.round(rng.normal(0.8, 0.02, size=n), 2)  # ties
+            a = np.round(b + rng.normal(0.01, 0.02, size=n), 2)
+            if not paired:
+                b = np.round(rng.normal(0.8, 0.02, size=n), 2)
+            res = _dist(a).compare(
+                _dist(b), paired=paired, method=method, random_state=r
+            )
+            if res.significant:
+                n_sig += 1
+                if not res.p_value < 0.05:
+                    n_note += 1
+                    assert method == "bootstrap"
+                    assert "does not reject" in res.note
+        assert n_sig >= 30
+        if method == "bootstrap":
+            assert n_note >= 1  # the bootstrap does contradict its test
+
+    def test_sign_interval_joined_with_wilcoxon(self):
+        # 9 small wins and one large loss: the sign test rejects (p = 0.021),
+        # Wilcoxon's signed-rank test does not (p = 0.084)
+        d = np.r_[np.linspace(0.001, 0.009, 9), -1.0]
+        seeds = {"split": np.arange(10)}
+        res = _dist(d, seeds=seeds).compare(_dist(np.zeros(10), seeds=seeds))
+        assert stats.binomtest(9, 10).pvalue == pytest.approx(0.0215, abs=1e-4)
+        assert res.p_value == pytest.approx(stats.wilcoxon(d).pvalue, rel=1e-12)
+        assert res.p_value == pytest.approx(0.0840, abs=1e-4)
+        assert res.decision == "no significant difference"
+        assert res.low == 0.5
+        assert "the sign interval excludes 0.5 but the Wilcoxon test does not" in (
+            res.note
+        )
+
+
+class TestSplitIdSeeds:
+    """A per-observation split fingerprint in ``seeds`` refuses pairing."""
+
+    def _pair(self, same):
+        split_id = np.array([11, 12, 13, 14, 15, 16])
+        other_id = split_id if same else np.array([11, 12, 99, 14, 15, 16])
+        a = _dist(np.arange(6.0), seeds={"split": np.arange(6), "split_id": split_id})
+        b = _dist(
+            np.arange(6.0) - 0.5,
+            seeds={"split": np.arange(6), "split_id": other_id.copy()},
+        )
+        return a, b
+
+    def test_equal_split_ids_pair(self):
+        a, b = self._pair(same=True)
+        assert a.compare(b).paired
+
+    def test_differing_split_ids_do_not_pair(self):
+        a, b = self._pair(same=False)
+        assert not a.compare(b).paired
+        msg = "seeds['split_id'] differ at 1 position(s), first at index 2"
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            a.compare(b, paired=True)
+
+
+class TestLayering:
+    def test_compare_does_not_import_distribution(self):
+        # imports run downward: _distribution -> _compare -> stats
+        import ast
+        import inspect
+
+        import skperf._compare as module
+
+        tree = ast.parse(inspect.getsource(module))
+        imported = {
+            node.module
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+        }
+        imported |= {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        }
+        assert not any("_distribution" in name for name in imported), imported
+        assert not any(name.startswith("report") for name in imported)
+
+    def test_duck_typed_distributions(self):
+        from types import SimpleNamespace
+
+        def ns(scores):
+            return SimpleNamespace(
+                scores=np.asarray(scores),
+                seeds=None,
+                groups=None,
+                metric=None,
+                greater_is_better=True,
+                name=None,
+                n=len(scores),
+            )
+
+        res = compare(ns([1.0, 2.0, 3.0, 4.0]), ns([0.0, 0.5, 1.5, 2.5]))
+        assert res.estimate == pytest.approx(13 / 16)
+        assert res.method == "newcombe"
