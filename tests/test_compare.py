@@ -712,3 +712,18 @@ class TestLayering:
         res = compare(ns([1.0, 2.0, 3.0, 4.0]), ns([0.0, 0.5, 1.5, 2.5]))
         assert res.estimate == pytest.approx(13 / 16)
         assert res.method == "newcombe"
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_sides_mirror(paired):
+    # compare(b, a) is compare(a, b) seen from the other side, with ties
+    rng = np.random.default_rng(11)
+    seeds = {"split": np.arange(12)}
+    a = _dist(np.round(rng.normal(0.8, 0.02, 12), 2), seeds=seeds)
+    b = _dist(np.round(rng.normal(0.79, 0.02, 12), 2), seeds=seeds)
+    ab = a.compare(b, paired=paired)
+    ba = b.compare(a, paired=paired)
+    assert ab.method == ba.method == ("sign" if paired else "newcombe")
+    assert ba.estimate == pytest.approx(1 - ab.estimate, abs=1e-12)
+    assert (ba.low, ba.high) == pytest.approx((1 - ab.high, 1 - ab.low), abs=1e-9)
+    assert ba.p_value == pytest.approx(ab.p_value, rel=1e-12)
