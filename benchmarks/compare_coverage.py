@@ -144,7 +144,7 @@ def main():
             for n in SIZES
         }
         rows.append(("unpaired, bootstrap", confidence, "sim.", res))
-    print(".. list-table:: False-\"significant\" rate for identical models / smallest")
+    print('.. list-table:: False-"significant" rate for identical models / smallest')
     print("   coverage of P(A > B) over P in {0.5, 0.6, 0.75, 0.9, 0.95}")
     print("   :header-rows: 1\n")
     print("   * - method")
