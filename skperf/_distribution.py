@@ -537,9 +537,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             unpaired, and the bootstrap over whole groups when ``groups``
             marks dependent scores. ``"bootstrap"`` is Bouthillier et al.'s
             percentile bootstrap (App. C.5), too narrow at small n. The
-            result's ``method`` names the one used; see
-            :func:`skperf._compare.compare` and the user guide for the
-            measured error rates.
+            result's ``method`` names the one used; the user guide
+            (Comparing models) describes the methods and their measured
+            error rates.
         n_boot : int or "auto", default=2000
             Bootstrap resamples (``method="bootstrap"``).
         random_state : int, numpy.random.Generator or None, default=None
