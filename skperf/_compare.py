@@ -581,8 +581,8 @@ def compare(
                     "the sign interval excludes 0.5 but the Wilcoxon test does "
                     f"not reject (p = {p_value:.3g} >= {1 - confidence:.3g}): the "
                     "interval is extended to 0.5, so that the decision agrees "
-                    "with the p-value (a few large losses against many small "
-                    "wins?)"
+                    "with the p-value (the signed-rank test also weighs the "
+                    "sizes of the differences)"
                 )
         method_name = method
     decision = outperform_decision(low, high, gamma)
