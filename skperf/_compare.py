@@ -1,46 +1,57 @@
 """compare(): probability of outperforming between two performance distributions.
 
-Implements :meth:`PerformanceDistribution.compare`: P(self > other) with a
-percentile-bootstrap interval and the significant / meaningful decision of
-Bouthillier et al. (2021, Sec. 4.1, App. C.5-C.6), plus the difference of
-means with its t interval and a rank test.
+Implements :meth:`PerformanceDistribution.compare`: P(self > other) with an
+interval valid at small n (exact sign interval when paired, Newcombe's score
+interval when unpaired) or Bouthillier et al.'s percentile bootstrap, the
+significant / meaningful decision (Bouthillier et al. 2021, Sec. 4.1, App.
+C.5-C.6), the difference of means with its t interval and a test.
+
+Imports run downward only (``_distribution -> _compare -> stats``): this
+module takes any object with the attributes of a
+:class:`~skperf.PerformanceDistribution` and never imports it.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 
 import numpy as np
 from scipy import sparse, stats
 from scipy.sparse import csgraph
 
-from ._distribution import PerformanceDistribution
 from .exceptions import DependentObservationsWarning, SmallSampleWarning
-from .stats._bootstrap import _warn_n_boot
+from .stats._bootstrap import _n_boot_for, _warn_n_boot
 from .stats._mean import _t_bounds
 from .stats._outperform import (
     _check_gamma,
+    _exact_interval,
+    _mann_whitney_pvalue,
     _prob_outperform_ci_groups,
+    _resolve_method,
     noether_sample_size,
     outperform_decision,
     prob_outperform_ci,
 )
 from .stats._results import Comparison, Interval
-from .stats._validation import _check_confidence, _check_rng
+from .stats._validation import _check_confidence, _check_method, _check_rng
 
 __all__ = ["compare"]
 
+_ATTRIBUTES = ("scores", "seeds", "groups", "metric", "greater_is_better", "name", "n")
 
-def _as_distribution(x, name):
-    if isinstance(x, PerformanceDistribution):
-        return x
-    try:
-        return PerformanceDistribution(x)
-    except (TypeError, ValueError) as exc:
-        raise type(exc)(
-            f"`{name}` must be a PerformanceDistribution or an array of scores; {exc}"
-        ) from None
+
+def _check_distribution(x, name):
+    """``x`` if it has the attributes of a PerformanceDistribution."""
+    missing = [attr for attr in _ATTRIBUTES if not hasattr(x, attr)]
+    if missing:
+        raise TypeError(
+            f"`{name}` must be a PerformanceDistribution (missing "
+            f"{', '.join(missing)}); got {type(x).__name__}. Wrap arrays of scores "
+            "in PerformanceDistribution(...) or call PerformanceDistribution.compare."
+        )
+    return x
 
 
 def _seed_mismatch(a, b):
@@ -84,9 +95,9 @@ def _resolve_paired(a, b, paired):
     return True
 
 
-def _compare_iv(a, b, gamma, confidence, paired, n_boot, random_state):
-    a = _as_distribution(a, "a")
-    b = _as_distribution(b, "b")
+def _compare_iv(a, b, gamma, confidence, paired, method, n_boot, random_state):
+    a = _check_distribution(a, "a")
+    b = _check_distribution(b, "b")
     if a.metric is not None and b.metric is not None and a.metric != b.metric:
         raise ValueError(
             f"Cannot compare different metrics: {a.metric!r} and {b.metric!r}."
@@ -100,10 +111,29 @@ def _compare_iv(a, b, gamma, confidence, paired, n_boot, random_state):
     gamma = _check_gamma(gamma)
     confidence = _check_confidence(confidence)
     paired = _resolve_paired(a, b, paired)
-    # frames: _warn_n_boot, _compare_iv, compare, PerformanceDistribution.compare
-    n_boot = _warn_n_boot(confidence, n_boot, stacklevel=5)
-    rng = _check_rng(random_state)
-    return a, b, gamma, confidence, paired, n_boot, rng
+    _check_method(method, ("auto", "bootstrap", "newcombe", "sign"))
+    grouping = _grouping(a, b, paired)
+    if grouping is not None:
+        if method not in ("auto", "bootstrap"):
+            raise ValueError(
+                f"method={method!r} treats every score as independent, but "
+                f"{grouping[4]} of dependent scores (e.g. the folds of one "
+                "repeat). Use method='auto' or 'bootstrap' (resamples whole "
+                "groups), or compare a.aggregate() with b.aggregate()."
+            )
+        method = "bootstrap"
+    method = _resolve_method(method, paired)
+    if method == "bootstrap":
+        # frames: _warn_n_boot, _compare_iv, compare, PerformanceDistribution.compare
+        n_boot = _warn_n_boot(confidence, n_boot, stacklevel=5)
+    else:
+        _n_boot_for(confidence, n_boot)  # validated; exact methods do not resample
+        n_boot = None
+    # exact methods draw nothing (and skip drawing OS entropy for None)
+    rng = None
+    if method == "bootstrap" or random_state is not None:
+        rng = _check_rng(random_state)
+    return a, b, gamma, confidence, paired, method, grouping, n_boot, rng
 
 
 def _count(k, noun):
@@ -141,9 +171,10 @@ def _grouping(a, b, paired):
     """Resampling units when ``groups`` marks dependent scores, and a warning.
 
     Returns ``None`` when every score is independent, else ``(groups_a,
-    groups_b, n_units, text)``: labels of the units to resample (``None``:
-    single scores), the smaller number of independent units of a side (for
-    the Noether note) and the sentence that the warning and ``note`` carry.
+    groups_b, n_units, text, sides)``: labels of the units to resample
+    (``None``: single scores), the smaller number of independent units of a
+    side (for the Noether note), the sentence that the warning and ``note``
+    carry and the description of the groups of each side.
     """
     la, lb = _labels(a.groups), _labels(b.groups)
     if la is None and lb is None:
@@ -182,7 +213,7 @@ def _grouping(a, b, paired):
         "assume independent scores and are too optimistic (for those, compare "
         "dist.aggregate(), one score per group)"
     )
-    return la, lb, int(n_units), text
+    return la, lb, int(n_units), text, " and ".join(sides)
 
 
 def _welch_bounds(x, y, confidence):
@@ -276,22 +307,84 @@ def _rank_test(x, y, paired):
         if not np.any(d):
             return 1.0, "wilcoxon"  # all differences zero: no evidence at all
         return _wilcoxon_pvalue(d), "wilcoxon"
-    if np.ptp(np.concatenate([x, y])) == 0:
-        return 1.0, "mannwhitneyu"
-    return float(
-        stats.mannwhitneyu(x, y, alternative="two-sided").pvalue
-    ), "mannwhitneyu"
+    # exact without ties (n m <= 10_000), else scipy's normal approximation
+    return float(_mann_whitney_pvalue(x, y)), "mannwhitneyu"
+
+
+@functools.lru_cache(maxsize=16)
+def _smallest_significant_n(paired, confidence):
+    """Smallest n (pairs, or scores per model) at which "significant" is possible."""
+    alpha = 1 - confidence
+    if paired:  # all n pairs won: sign-test p = 2^(1 - n)
+        return max(1, math.floor(math.log2(2 / alpha)) + 1)
+    for n in range(2, 200):  # one sample beats the other completely
+        _, low, _, _ = _exact_interval(
+            np.arange(n, 2.0 * n), np.arange(float(n)), False, confidence
+        )
+        if low > 0.5:
+            return n
+    return None  # pragma: no cover
+
+
+def _notes(res, n_min, unit, grouping, paired, confidence):
+    """The ``note`` of a comparison: what the user must know about it."""
+    notes = []
+    alpha = 1 - confidence
+    if res["method"] in ("sign", "newcombe"):
+        n_sig = _smallest_significant_n(paired, confidence)
+        n_here = res["n_self"] if paired else min(res["n_self"], res["n_other"])
+        if n_here < n_sig:
+            what = "pairs" if paired else "scores per model"
+            notes.append(
+                f"no difference can be significant with n = {n_here} {what} at "
+                f"confidence = {confidence:g} (at least {n_sig} needed)"
+            )
+    if n_min < res["noether_n"]:
+        notes.append(
+            f"n = {n_min}{unit} is below the Noether sample size "
+            f"{res['noether_n']} for gamma = {res['gamma']:g} at confidence = "
+            f"{confidence:g}: the comparison may lack power"
+        )
+    significant = res["decision"] != "no significant difference"
+    test = {"wilcoxon": "Wilcoxon", "mannwhitneyu": "Mann-Whitney", "sign": "sign"}
+    test = test.get(res["test"], res["test"])
+    if significant and not res["p_value"] < alpha:
+        notes.append(
+            f"the percentile-bootstrap interval excludes 0.5 but the {test} test "
+            f"does not reject (p = {res['p_value']:.3g} >= {alpha:.3g}): with few "
+            "scores that interval is too narrow; method='auto' gives an interval "
+            "that holds at this n"
+        )
+    elif not significant and res["p_value"] < alpha:
+        notes.append(
+            f"the {test} test rejects (p = {res['p_value']:.3g} < {alpha:.3g}) "
+            "but the interval of P(A > B) still contains 0.5; the decision "
+            "follows the interval"
+        )
+    if grouping is not None:
+        notes.append(grouping[3])
+    return "; ".join(notes)
 
 
 def compare(
-    a, b, *, gamma=0.75, confidence=0.95, paired="auto", n_boot=2000, random_state=None
+    a,
+    b,
+    *,
+    gamma=0.75,
+    confidence=0.95,
+    paired="auto",
+    method="auto",
+    n_boot=2000,
+    random_state=None,
 ):
     """Compare two performance distributions by the probability of outperforming.
 
     Parameters
     ----------
-    a, b : PerformanceDistribution or array-like of shape (n,)
-        Scores of the two models (``a`` is "self").
+    a, b : PerformanceDistribution
+        Scores of the two models (``a`` is "self"); any object with the
+        attributes ``scores``, ``seeds``, ``groups``, ``metric``,
+        ``greater_is_better``, ``name`` and ``n``.
     gamma : float, default=0.75
         Smallest P(a > b) considered a meaningful improvement, in (0.5, 1).
     confidence : float, default=0.95
@@ -301,25 +394,31 @@ def compare(
         ``seeds`` (same sources, equal arrays); ``True`` requires equal
         lengths and, when both carry seeds, equal seeds; ``False`` compares
         every score of ``a`` with every score of ``b``.
+    method : {"auto", "sign", "newcombe", "bootstrap"}, default="auto"
+        Interval of P(a > b); see Notes. ``"auto"`` is ``"sign"`` when
+        paired, ``"newcombe"`` when unpaired and ``"bootstrap"`` (resampling
+        whole groups) when ``groups`` marks dependent scores.
     n_boot : int or "auto", default=2000
-        Bootstrap resamples for the interval of P(a > b).
+        Bootstrap resamples (``method="bootstrap"`` only).
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the bootstrap.
 
     Returns
     -------
     Comparison
-        P(a > b) with its interval and decision, the difference of means
-        (paired t or Welch interval), the p-value of the Wilcoxon
-        signed-rank test (paired) or Mann-Whitney U test (unpaired), the
-        Noether sample size for ``gamma``.
+        P(a > b) with its interval (``method``), the decision, the
+        difference of means (paired t or Welch interval), the p-value of
+        the Wilcoxon signed-rank test (paired) or the Mann-Whitney test
+        (unpaired; exact without ties) and the Noether sample size for
+        ``gamma``.
 
     Raises
     ------
     ValueError
         For different metrics, a score compared with a loss, ``paired=True``
         with unequal lengths or mismatching seeds, ``gamma`` outside
-        (0.5, 1).
+        (0.5, 1), ``method="sign"`` unpaired or ``"newcombe"`` paired, or
+        an exact method with dependent scores.
 
     Warns
     -----
@@ -340,33 +439,77 @@ def compare(
     difference"`` when the interval contains 0.5; ``"worse, not
     meaningful"`` (``high < 0.5`` and ``low > 1 - gamma``) and ``"worse"``
     (``high < 0.5`` and ``low <= 1 - gamma``) the same with P(b > a) =
-    1 - P(a > b). About ``noether_n`` runs per model (29 for gamma = 0.75)
-    are needed to detect a meaningful difference reliably; with fewer,
-    ``note`` says so.
+    1 - P(a > b). "Significant" is a one-sided test at level ``(1 -
+    confidence) / 2`` on either side, so ``noether_n`` is Noether's sample
+    size at that level with power 0.95 (App. C.3): 35 for ``gamma =
+    0.75`` at ``confidence = 0.95``, the paper's 29 at 0.90. With fewer
+    scores ``note`` says so.
 
-    Paired, P(a > b) is a share of wins among ``n`` pairs, so the interval
-    and the decision are discrete: with ``n = 29`` untied pairs the
-    interval excludes 0.5 exactly when one model wins at least 20 pairs,
-    and two identical models get a "significant" decision with probability
-    ``2 P(Bin(29, 1/2) >= 20) = 0.061`` rather than 0.05.
+    Methods (false-"significant" rates and coverage measured in
+    ``tests/stats/test_outperform.py`` and tabulated in the user guide):
+
+    ``"sign"`` (paired)
+        Counts the pairs ``a`` wins (``W``), ties (``T``) and loses
+        (``L``). The bound on the side of 0.5 is the Clopper-Pearson bound
+        of the share of wins among the ``W + L`` untied pairs, rescaled by
+        their share ``(W + L) / n``; this interval excludes 0.5 exactly
+        when the exact two-sided sign test (ties dropped) rejects, so two
+        identical models are called significantly different with
+        probability at most ``1 - confidence`` at every n and for any rate
+        of ties (given the untied pairs, wins are Bin(W + L, 1/2)). The far
+        bound is at least the Clopper-Pearson bound of ``W + T/2`` of ``n``
+        (ties split half/half), which keeps the coverage of P(a > b) at or
+        above ``confidence`` (exact enumeration, n = 2..50, any tie rate).
+        A clean sweep of ``n < 30`` pairs never gives a zero-width interval
+        (10 of 10: [0.692, 1] at 95 %). The reported test stays Wilcoxon's
+        signed-rank test (``test="wilcoxon"``, whose p-values
+        :func:`~skperf.compare_models` corrects); when it does not reject,
+        the interval is extended to 0.5, so a significant decision always
+        has ``p_value < 1 - confidence``, and ``note`` says so.
+    ``"newcombe"`` (unpaired)
+        The score interval of Newcombe (2006, method 5): the values ``t``
+        with ``|P - t| - 1 / (2 n m) <= z se(t)``, ``se`` the Hanley-McNeil
+        standard error with n* = (n + m) / 2; at ``t = 0.5`` this is the
+        Mann-Whitney test. The interval is joined with 0.5 when the
+        Mann-Whitney test (``test="mannwhitneyu"``; exact without ties,
+        normal approximation with tie and continuity correction otherwise)
+        does not reject, so a significant decision always has p below ``1 -
+        confidence``, and without ties the false-significant rate is at
+        most the exact test's (<= ``1 - confidence``, exact enumeration for
+        n = m = 2..50).
+    ``"bootstrap"``
+        Bouthillier et al.'s percentile bootstrap (App. C.5), resampling
+        pairs (paired) or each sample (unpaired); ``n_boot`` resamples.
+        Paired, P(a > b) is a share of wins, so the interval is discrete
+        and too narrow at small n: identical models are called
+        significantly different with probability 0.109, 0.118, 0.115 and
+        0.136 at n = 10, 15, 20 and 29 pairs for ``confidence = 0.90``
+        (0.077 at n = 15 for 0.95), and 10 wins of 10 give the interval
+        [1, 1]. ``test`` is Wilcoxon's signed-rank test (paired) or the
+        Mann-Whitney test; when the interval excludes 0.5 but that test
+        does not reject, ``note`` says so.
 
     Dependent scores: distributions from a K-fold
     :class:`~skperf.RepeatedEvaluator` hold one score per fold, with
     ``groups`` the repeat of each score (and the fold in ``seeds``, so that
     fold ``k`` of repeat ``i`` pairs with fold ``k`` of repeat ``i``). The
     folds of a repeat share their training data, so they are not
-    independent: the bootstrap of P(a > b) then resamples whole groups (a
-    cluster bootstrap, groups of pairs when paired), ``note`` and the
-    Noether check count groups, and a ``DependentObservationsWarning`` says
-    that the rank test and the mean-difference interval still treat the
-    scores as independent (compare ``a.aggregate()`` with ``b.aggregate()``
-    for those). With a single group (one K-fold run) nothing can be
-    resampled by group and the interval is too narrow.
+    independent: ``method="auto"`` then uses the bootstrap resampling whole
+    groups (a cluster bootstrap, groups of pairs when paired), ``note``
+    and the Noether check count groups, and a
+    ``DependentObservationsWarning`` says that the rank test and the
+    mean-difference interval still treat the scores as independent
+    (compare ``a.aggregate()`` with ``b.aggregate()`` for those, which
+    also gives the exact methods). With a single group (one K-fold run)
+    nothing can be resampled by group and the interval is too narrow.
 
     References
     ----------
     Bouthillier et al., "Accounting for Variance in Machine Learning
-    Benchmarks", Sec. 4.1, App. C.2, C.3, C.5, C.6.
+    Benchmarks", Sec. 4.1, App. C.2, C.3, C.5, C.6. R. G. Newcombe,
+    "Confidence intervals for an effect size measure based on the
+    Mann-Whitney statistic. Part 2: asymptotic methods and evaluation",
+    Statistics in Medicine 25 (2006).
 
     Examples
     --------
@@ -380,72 +523,93 @@ def compare(
     ...                             name="A", seeds=seeds)
     >>> b = PerformanceDistribution(base + rng.normal(0.0, 0.01, size=30),
     ...                             name="B", seeds=seeds)
-    >>> res = compare(a, b, random_state=0)
-    >>> res.decision, res.paired
-    ('better', True)
+    >>> res = compare(a, b)
+    >>> res.decision, res.paired, res.method, res.test
+    ('better', True, 'sign', 'wilcoxon')
     >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}]")
-    0.867 [0.733, 0.967]
+    0.867 [0.693, 0.962]
     """
-    a, b, gamma, confidence, paired, n_boot, rng = _compare_iv(
-        a, b, gamma, confidence, paired, n_boot, random_state
+    a, b, gamma, confidence, paired, method, grouping, n_boot, rng = _compare_iv(
+        a, b, gamma, confidence, paired, method, n_boot, random_state
     )
-    x, y = np.asarray(a.scores), np.asarray(b.scores)
-    grouping = _grouping(a, b, paired)
-    groups_a = groups_b = None
+    x, y = np.asarray(a.scores, dtype=float), np.asarray(b.scores, dtype=float)
     if grouping is not None:
-        groups_a, groups_b, _, dependent = grouping
         warnings.warn(
-            dependent[0].upper() + dependent[1:] + ".",
+            grouping[3][0].upper() + grouping[3][1:] + ".",
             DependentObservationsWarning,
             stacklevel=3,  # compare, PerformanceDistribution.compare, the caller
         )
-    kwargs = {
-        "paired": paired,
-        "confidence": confidence,
-        "n_boot": n_boot,
-        "rng": rng,
-        "greater_is_better": a.greater_is_better,
-    }
-    if groups_a is None and groups_b is None:
-        with warnings.catch_warnings():
-            # a too small n_boot was reported once, by _compare_iv
-            warnings.simplefilter("ignore", SmallSampleWarning)
-            est, low, high = prob_outperform_ci(x, y, **kwargs)
+    extra_note = ""
+    if method == "bootstrap":
+        groups_a = groups_b = None
+        if grouping is not None:
+            groups_a, groups_b = grouping[0], grouping[1]
+        kwargs = {
+            "paired": paired,
+            "confidence": confidence,
+            "n_boot": n_boot,
+            "rng": rng,
+            "greater_is_better": a.greater_is_better,
+        }
+        if groups_a is None and groups_b is None:
+            with warnings.catch_warnings():
+                # a too small n_boot was reported once, by _compare_iv
+                warnings.simplefilter("ignore", SmallSampleWarning)
+                est, low, high = prob_outperform_ci(x, y, **kwargs)
+            method_name = "bootstrap"
+        else:
+            est, low, high = _prob_outperform_ci_groups(
+                x, y, groups_a=groups_a, groups_b=groups_b, **kwargs
+            )
+            method_name = "cluster-bootstrap"
+        p_value, test = _rank_test(x, y, paired)
     else:
-        est, low, high = _prob_outperform_ci_groups(
-            x, y, groups_a=groups_a, groups_b=groups_b, **kwargs
+        sign = 1.0 if a.greater_is_better else -1.0
+        est, low, high, p_value = (
+            float(v) for v in _exact_interval(sign * x, sign * y, paired, confidence)
         )
+        test = "mannwhitneyu"  # unpaired: already joined with 0.5 when p >= alpha
+        if paired:
+            # report the Wilcoxon signed-rank test (its p-values feed the
+            # corrections of compare_models); the sign interval is joined
+            # with 0.5 when it does not reject, so "significant" needs both
+            sign_rejects = low > 0.5 or high < 0.5
+            p_value, test = _rank_test(x, y, paired)
+            if sign_rejects and not p_value < 1 - confidence:
+                low, high = min(low, 0.5), max(high, 0.5)
+                extra_note = (
+                    "the sign interval excludes 0.5 but the Wilcoxon test does "
+                    f"not reject (p = {p_value:.3g} >= {1 - confidence:.3g}): the "
+                    "interval is extended to 0.5, so that the decision agrees "
+                    "with the p-value (the signed-rank test also weighs the "
+                    "sizes of the differences)"
+                )
+        method_name = method
     decision = outperform_decision(low, high, gamma)
-    p_value, test = _rank_test(x, y, paired)
-    noether_n = noether_sample_size(gamma)
-    n_min = min(a.n, b.n)
-    unit = ""
+    noether_n = noether_sample_size(gamma, alpha=(1 - confidence) / 2)
+    n_min, unit = min(a.n, b.n), ""
     if grouping is not None:  # the groups are the independent observations
         n_min, unit = grouping[2], " groups"
-    note = ""
-    if n_min < noether_n:
-        note = (
-            f"n = {n_min}{unit} is below the Noether sample size {noether_n} for "
-            f"gamma = {gamma:g}: the comparison may lack power"
-        )
-    if grouping is not None:
-        note = f"{note}; {grouping[3]}" if note else grouping[3]
-    return Comparison(
-        estimate=est,
-        low=low,
-        high=high,
-        confidence=confidence,
-        gamma=gamma,
-        decision=decision,
-        paired=paired,
-        n_self=a.n,
-        n_other=b.n,
-        mean_difference=_mean_difference(x, y, paired, confidence),
-        p_value=p_value,
-        test=test,
-        noether_n=noether_n,
-        n_boot=n_boot,
-        names=(a.name or "self", b.name or "other"),
-        metric=a.metric if a.metric is not None else b.metric,
-        note=note,
-    )
+    res = {
+        "estimate": est,
+        "low": low,
+        "high": high,
+        "confidence": confidence,
+        "gamma": gamma,
+        "decision": decision,
+        "paired": paired,
+        "n_self": a.n,
+        "n_other": b.n,
+        "mean_difference": _mean_difference(x, y, paired, confidence),
+        "p_value": p_value,
+        "test": test,
+        "noether_n": noether_n,
+        "n_boot": n_boot,
+        "names": (a.name or "self", b.name or "other"),
+        "metric": a.metric if a.metric is not None else b.metric,
+        "method": method_name,
+    }
+    res["note"] = _notes(res, n_min, unit, grouping, paired, confidence)
+    if extra_note:
+        res["note"] = f"{res['note']}; {extra_note}" if res["note"] else extra_note
+    return Comparison(**res)

@@ -511,6 +511,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         gamma=0.75,
         confidence=0.95,
         paired="auto",
+        method="auto",
         n_boot=2000,
         random_state=None,
     ):
@@ -524,13 +525,23 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             Threshold of a meaningful difference (Bouthillier et al. 2021,
             App. C.6).
         confidence : float, default=0.95
-            Confidence level of the percentile-bootstrap interval.
+            Confidence level of the interval of P(self > other).
         paired : {"auto", True, False}, default="auto"
             ``"auto"`` pairs when both distributions carry identical seeds
             (``split``, ``init``, ``search`` and, with several folds per
             repeat, ``fold``).
+        method : {"auto", "sign", "newcombe", "bootstrap"}, default="auto"
+            Interval of P(self > other). ``"auto"`` picks one that holds its
+            false-"significant" rate and coverage at the given n: the exact
+            ``"sign"`` interval when paired, Newcombe's score interval when
+            unpaired, and the bootstrap over whole groups when ``groups``
+            marks dependent scores. ``"bootstrap"`` is Bouthillier et al.'s
+            percentile bootstrap (App. C.5), too narrow at small n. The
+            result's ``method`` names the one used; the user guide
+            (Comparing models) describes the methods and their measured
+            error rates.
         n_boot : int or "auto", default=2000
-            Bootstrap resamples.
+            Bootstrap resamples (``method="bootstrap"``).
         random_state : int, numpy.random.Generator or None, default=None
             Seed for the bootstrap.
 
@@ -562,15 +573,22 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         from ._compare import compare
 
         if not isinstance(other, PerformanceDistribution):
-            other = PerformanceDistribution(
-                other, metric=self.metric, greater_is_better=self.greater_is_better
-            )
+            try:
+                other = PerformanceDistribution(
+                    other, metric=self.metric, greater_is_better=self.greater_is_better
+                )
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(
+                    "`other` must be a PerformanceDistribution or an array of "
+                    f"scores; {exc}"
+                ) from None
         return compare(
             self,
             other,
             gamma=gamma,
             confidence=confidence,
             paired=paired,
+            method=method,
             n_boot=n_boot,
             random_state=random_state,
         )

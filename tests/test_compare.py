@@ -8,7 +8,7 @@ from scipy import stats
 from skperf import Comparison, PerformanceDistribution
 from skperf._compare import _pair_labels, _wilcoxon_pvalue, compare
 from skperf.exceptions import DependentObservationsWarning, SmallSampleWarning
-from skperf.stats import outperform_decision, prob_outperform_ci
+from skperf.stats import noether_sample_size, outperform_decision, prob_outperform_ci
 
 SEEDS = {"split": np.arange(8), "init": np.arange(8) + 100}
 
@@ -25,25 +25,36 @@ class TestHandComputed:
         b = _dist(
             [0.80, 0.84, 0.80, 0.82, 0.85, 0.81, 0.80, 0.83], seeds=SEEDS, name="B"
         )
-        res = compare(a, b, random_state=0)
+        res = compare(a, b)
         # wins: 1, 0, 1/2, 1, 1, 1, 1, 1 -> 6.5 / 8
         assert isinstance(res, Comparison)
         assert res.paired
+        assert res.method == "sign"
         assert res.test == "wilcoxon"
         assert res.estimate == pytest.approx(6.5 / 8)
         assert res.names == ("A", "B")
         assert (res.n_self, res.n_other) == (8, 8)
-        assert res.noether_n == 29
-        assert res.n_boot == 2000
+        assert res.noether_n == 35  # one-sided 0.025 of a 95 % interval
+        assert res.n_boot is None
         assert res.note == (
-            "n = 8 is below the Noether sample size 29 for gamma = 0.75: the "
-            "comparison may lack power"
+            "n = 8 is below the Noether sample size 35 for gamma = 0.75 at "
+            "confidence = 0.95: the comparison may lack power"
         )
+        # 6 wins, 1 tie, 1 loss: near bound from Clopper-Pearson of 6 / 7
+        # rescaled by 7 / 8, far bound from 6.5 / 8 (ties split)
+        ref_w = stats.binomtest(6, 7).proportion_ci(0.95, method="exact")
+        ref_s = stats.beta.ppf([0.025, 0.975], [6.5, 7.5], [2.5, 1.5])
+        near = 0.5 + 7 / 8 * (np.array([ref_w.low, ref_w.high]) - 0.5)
+        assert res.low == pytest.approx(min(near[0], ref_s[0]), rel=1e-12)
+        assert res.high == pytest.approx(max(near[1], ref_s[1]), rel=1e-12)
+        assert res.decision == "no significant difference"  # sign p = 0.125
+        boot = compare(a, b, method="bootstrap", random_state=0)
         est, low, high = prob_outperform_ci(
             a.scores, b.scores, paired=True, rng=np.random.default_rng(0)
         )
-        assert (res.estimate, res.low, res.high) == (est, low, high)
-        assert res.decision == outperform_decision(low, high)
+        assert (boot.estimate, boot.low, boot.high) == (est, low, high)
+        assert boot.decision == outperform_decision(low, high)
+        assert (boot.method, boot.n_boot) == ("bootstrap", 2000)
 
     def test_unpaired_counts(self):
         a, b = _dist([1.0, 3.0]), _dist([1.0, 2.0, 4.0])
@@ -59,7 +70,8 @@ class TestHandComputed:
         b = _dist([0.20, 0.22, 0.21, 0.19], greater_is_better=False)
         res = compare(a, b, random_state=0)
         assert res.estimate == 1.0
-        assert res.low == 1.0
+        assert 0.5 < res.low < 1.0  # exact Mann-Whitney p = 2 / 70
+        assert res.high == 1.0
         assert res.decision == "better"
         assert res.winner == "self"
         assert res.metric == "log_loss"
@@ -68,9 +80,11 @@ class TestHandComputed:
         assert compare(b, a, random_state=0).decision == "worse"
 
     def test_accepts_arrays(self):
-        res = compare([0.9, 0.8, 0.85], [0.7, 0.75, 0.72], random_state=0)
+        res = _dist([0.9, 0.8, 0.85]).compare([0.7, 0.75, 0.72])
         assert res.estimate == 1.0
         assert not res.paired
+        with pytest.raises(TypeError, match="`a` must be a PerformanceDistribution"):
+            compare([0.9, 0.8, 0.85], _dist([0.7, 0.75, 0.72]))
 
 
 class TestPairing:
@@ -188,9 +202,40 @@ class TestValidation:
     def test_bad_scores(self):
         with pytest.raises(
             ValueError,
-            match=re.escape("`b` must be a PerformanceDistribution or an array"),
+            match=re.escape("`other` must be a PerformanceDistribution or an array"),
+        ):
+            _dist([1.0, 2.0]).compare([1.0])
+        with pytest.raises(
+            TypeError,
+            match=re.escape(
+                "`b` must be a PerformanceDistribution (missing scores, seeds"
+            ),
         ):
             compare(_dist([1.0, 2.0]), [1.0])
+
+    @pytest.mark.parametrize(
+        ("paired", "method", "msg"),
+        [
+            (False, "sign", "method='sign' needs paired scores"),
+            (True, "newcombe", "method='newcombe' is for unpaired scores"),
+            (True, "exact", "`method` must be one of ['auto', 'bootstrap', 'newcombe'"),
+        ],
+    )
+    def test_bad_method(self, paired, method, msg):
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            _dist([1.0, 2.0, 3.0]).compare(
+                _dist([2.0, 1.0, 0.0]), paired=paired, method=method
+            )
+
+    def test_exact_method_refuses_dependent_scores(self):
+        a = _folds(np.arange(6.0), 2)
+        b = _folds(np.arange(6.0)[::-1], 2)
+        msg = (
+            "method='sign' treats every score as independent, but self has 6 "
+            "scores in 3 groups and other has 6 scores in 3 groups of dependent"
+        )
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            a.compare(b, method="sign")
 
 
 class TestMeanDifferenceAndTest:
@@ -237,7 +282,12 @@ class TestMeanDifferenceAndTest:
         md = res.mean_difference
         assert md.method == "welch"
         assert (md.low, md.high) == pytest.approx((ref.low, ref.high), rel=1e-10)
-        assert res.p_value == pytest.approx(stats.mannwhitneyu(x, y).pvalue, rel=1e-12)
+        # no ties: the exact p-value (scipy's default is exact only up to n = 8)
+        ref_p = stats.mannwhitneyu(x, y, method="exact").pvalue
+        assert res.p_value == pytest.approx(ref_p, rel=1e-12)
+        xr, yr = np.round(x), np.round(y)  # ties: normal approximation
+        res = compare(_dist(xr), _dist(yr))
+        assert res.p_value == pytest.approx(stats.mannwhitneyu(xr, yr).pvalue)
 
     def test_all_zero_differences(self):
         x = _dist([0.8, 0.9, 0.85, 0.7], seeds={"split": np.arange(4)})
@@ -247,7 +297,10 @@ class TestMeanDifferenceAndTest:
             res = compare(x, y, random_state=0)
         assert res.paired
         assert res.p_value == 1.0
-        assert res.estimate == res.low == res.high == 0.5
+        assert res.estimate == 0.5
+        # four ties say little: ties split half/half, 2 of 4 (Clopper-Pearson)
+        ref = stats.binomtest(2, 4).proportion_ci(0.95, method="exact")
+        assert (res.low, res.high) == pytest.approx((ref.low, ref.high), rel=1e-12)
         assert res.decision == "no significant difference"
         md = res.mean_difference
         assert md.estimate == md.low == md.high == 0.0
@@ -269,10 +322,22 @@ class TestResult:
 
     def test_no_note_at_noether_size(self):
         rng = np.random.default_rng(0)
-        res = compare(
-            _dist(rng.normal(size=29)), _dist(rng.normal(size=40)), random_state=0
-        )
+        res = compare(_dist(rng.normal(size=35)), _dist(rng.normal(size=40)))
         assert res.note == ""
+
+    @pytest.mark.parametrize(
+        ("confidence", "expected"), [(0.90, 29), (0.95, 35), (0.99, 48)]
+    )
+    def test_noether_follows_confidence(self, confidence, expected):
+        # App. C.3 at the one-sided level (1 - confidence) / 2 of the decision,
+        # power 0.95; the paper's 29 is the level 0.05 (a 90 % interval)
+        res = _dist(np.arange(5.0)).compare(
+            _dist(np.arange(5.0) + 0.5), confidence=confidence
+        )
+        assert res.noether_n == expected
+        assert res.noether_n == noether_sample_size(
+            0.75, alpha=(1 - confidence) / 2, beta=0.05
+        )
 
     def test_str_and_repr(self):
         a = _dist([0.9, 0.91, 0.92, 0.93, 0.94], name="svm")
@@ -280,17 +345,19 @@ class TestResult:
         res = compare(a, b, random_state=0)
         assert str(res) == (
             "svm is significantly and meaningfully better than tree (gamma = 0.75): "
-            "P(svm > tree) = 1.000 [95% CI 1.000, 1.000], unpaired, n = 5/5."
+            "P(svm > tree) = 1.000 [95% CI 0.617, 1.000] (newcombe), unpaired, "
+            "n = 5/5."
         )
         assert repr(res).startswith(
-            "Comparison(estimate=1, low=1, high=1, decision='better'"
+            "Comparison(estimate=1, low=0.6167, high=1, decision='better'"
         )
         d = res.to_dict()
         assert d["mean_difference"] == pytest.approx(0.1)
         assert d["mean_difference_method"] == "welch"
+        assert d["method"] == "newcombe"
 
 
-def _simulate(p_true, n, n_runs, n_boot, seed, paired=True):
+def _simulate(p_true, n, n_runs, seed, paired=True, method="auto", confidence=0.95):
     """Decisions over ``n_runs`` simulated benchmarks (Bouthillier et al., Fig. 6).
 
     Paired: differences d ~ N(mu, 1) with P(d > 0) = p_true. Unpaired:
@@ -304,7 +371,9 @@ def _simulate(p_true, n, n_runs, n_boot, seed, paired=True):
         if paired
         else rng.normal(mu, np.sqrt(0.5), size=(n_runs, n))
     )
-    _, low, high = prob_outperform_ci(a, b, paired=paired, n_boot=n_boot, rng=seed + 1)
+    _, low, high = prob_outperform_ci(
+        a, b, paired=paired, method=method, confidence=confidence, rng=seed + 1
+    )
     return outperform_decision(low, high, gamma=0.75)
 
 
@@ -312,15 +381,18 @@ class TestDecisionSimulation:
     """Error rates of the decision, in the spirit of Bouthillier et al., Fig. 6."""
 
     @pytest.mark.parametrize("paired", [True, False])
-    def test_identical_distributions(self, paired):
-        n_runs, alpha = 400, 0.05
-        decisions = _simulate(0.5, 29, n_runs, 999, seed=0, paired=paired)
+    @pytest.mark.parametrize(("n", "confidence"), [(5, 0.90), (10, 0.95), (29, 0.95)])
+    def test_identical_distributions(self, paired, n, confidence):
+        n_runs, alpha = 2000, 1 - confidence
+        decisions = _simulate(
+            0.5, n, n_runs, seed=n, paired=paired, confidence=confidence
+        )
         rate = np.mean(decisions != "no significant difference")
         assert rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / n_runs)
 
     @pytest.mark.parametrize("paired", [True, False])
     def test_meaningful_difference_detected(self, paired):
-        decisions = _simulate(0.85, 29, 400, 999, seed=1, paired=paired)
+        decisions = _simulate(0.85, 29, 400, seed=1, paired=paired)
         assert np.mean(decisions == "better") >= 0.9
         assert not np.any(np.char.startswith(decisions.astype(str), "worse"))
 
@@ -331,10 +403,11 @@ class TestDecisionSimulation:
             seeds = {"split": np.arange(29)}
             b = rng.normal(size=29)
             a = b + rng.normal(0.5, 1.0, size=29)
-            res = compare(_dist(a, seeds=seeds), _dist(b, seeds=seeds), random_state=9)
-            _, low, high = prob_outperform_ci(
-                a, b, paired=True, rng=np.random.default_rng(9)
-            )
+            res = compare(_dist(a, seeds=seeds), _dist(b, seeds=seeds))
+            _, low, high = prob_outperform_ci(a, b, paired=True, method="sign")
+            assert res.decision == outperform_decision(low, high)
+            res = compare(_dist(a), _dist(b))
+            _, low, high = prob_outperform_ci(a, b, paired=False, method="newcombe")
             assert res.decision == outperform_decision(low, high)
 
     def test_paired_null_rate_is_binomial(self):
@@ -353,15 +426,14 @@ class TestDecisionSimulation:
     @pytest.mark.parametrize("paired", [True, False])
     def test_paper_sized(self, paired):
         n_runs, alpha = 2000, 0.05
-        # paired: the exact rate of the discrete decision (see above) replaces alpha
-        rate0 = 2 * stats.binom.sf(19, 29, 0.5) if paired else alpha
-        se = np.sqrt(rate0 * (1 - rate0) / n_runs)
-        null = _simulate(0.5, 29, n_runs, 2000, seed=10, paired=paired)
-        assert np.mean(null != "no significant difference") <= rate0 + 3 * se
-        alt = _simulate(0.85, 29, n_runs, 2000, seed=11, paired=paired)
+        se = np.sqrt(alpha * (1 - alpha) / n_runs)
+        for n in (5, 10, 15, 29, 50):
+            null = _simulate(0.5, n, n_runs, seed=10 + n, paired=paired)
+            assert np.mean(null != "no significant difference") <= alpha + 3 * se
+        alt = _simulate(0.85, 29, n_runs, seed=11, paired=paired)
         assert np.mean(alt == "better") >= 0.9
         # between the hypotheses (P = 0.65) some runs are "better", none "worse"
-        mid = _simulate(0.65, 29, n_runs, 2000, seed=12, paired=paired)
+        mid = _simulate(0.65, 29, n_runs, seed=12, paired=paired)
         assert 0.2 <= np.mean(mid == "better") <= 0.8
         assert np.mean(np.char.startswith(mid.astype(str), "worse")) <= 0.001
 
@@ -398,8 +470,9 @@ class TestDependentFolds:
         boot = [per_repeat[i].mean() for i in idx]
         assert res.low == pytest.approx(np.quantile(boot, 0.025), abs=1e-12)
         assert res.high == pytest.approx(np.quantile(boot, 0.975), abs=1e-12)
+        assert res.method == "cluster-bootstrap"
         assert res.note.startswith(
-            "n = 4 groups is below the Noether sample size 29 for gamma = 0.75"
+            "n = 4 groups is below the Noether sample size 35 for gamma = 0.75"
         )
 
     def test_unpaired_resamples_each_side_by_group(self):
@@ -434,7 +507,9 @@ class TestDependentFolds:
             match=re.escape("cannot be resampled by group, so its single scores"),
         ):
             res = compare(a, b, random_state=0)
-        ref = compare(_dist(x), _dist(y), paired=True, random_state=0)
+        ref = compare(
+            _dist(x), _dist(y), paired=True, method="bootstrap", random_state=0
+        )
         assert (res.estimate, res.low, res.high) == (ref.estimate, ref.low, ref.high)
 
     def test_pairs_join_groups_of_either_side(self):
@@ -478,6 +553,177 @@ class TestDependentFolds:
     def test_small_n_boot_warns_once(self):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            _dist(np.arange(10.0)).compare(_dist(np.arange(10.0) + 0.5), n_boot=100)
+            _dist(np.arange(10.0)).compare(
+                _dist(np.arange(10.0) + 0.5), method="bootstrap", n_boot=100
+            )
         assert [w.category for w in caught] == [SmallSampleWarning]
         assert caught[0].filename == __file__
+
+
+class TestSmallSamples:
+    """Skperf issue 12, item 1: compare() at small n."""
+
+    def test_issue_example_is_not_significant(self):
+        a, b = _dist([0.8, 0.85, 0.9]), _dist([0.7, 0.75, 0.8])
+        res = a.compare(b)
+        assert res.method == "newcombe"
+        assert res.decision == "no significant difference"
+        assert res.p_value == pytest.approx(0.1212, abs=1e-4)  # Mann-Whitney
+        assert res.low < 0.5 < res.high
+        assert "no difference can be significant with n = 3 scores per model" in (
+            res.note
+        )
+        # the percentile bootstrap calls it "better" against its own p-value;
+        # the note says so
+        boot = a.compare(b, method="bootstrap", random_state=0)
+        assert boot.decision == "better"
+        assert boot.low > 0.5
+        assert "the percentile-bootstrap interval excludes 0.5 but the " in boot.note
+        assert "Mann-Whitney test does not reject (p = 0.121 >= 0.05)" in boot.note
+
+    @pytest.mark.parametrize("n", [6, 10, 29])
+    def test_clean_sweep_interval_has_width(self, n):
+        seeds = {"split": np.arange(n)}
+        res = _dist(np.arange(n) + 1.0, seeds=seeds).compare(
+            _dist(np.arange(float(n)), seeds=seeds)
+        )
+        assert res.estimate == res.high == 1.0
+        assert res.low == pytest.approx(0.025 ** (1 / n), rel=1e-12)
+        assert res.decision == "better"
+        # the bootstrap's [1, 1]
+        boot = _dist(np.arange(n) + 1.0, seeds=seeds).compare(
+            _dist(np.arange(float(n)), seeds=seeds), method="bootstrap", random_state=0
+        )
+        assert boot.low == 1.0
+
+    def test_five_pairs_cannot_be_significant(self):
+        seeds = {"split": np.arange(5)}
+        res = _dist(np.arange(5) + 1.0, seeds=seeds).compare(
+            _dist(np.arange(5.0), seeds=seeds)
+        )
+        assert res.decision == "no significant difference"
+        assert res.note.startswith(
+            "no difference can be significant with n = 5 pairs at confidence = 0.95 "
+            "(at least 6 needed)"
+        )
+
+    @pytest.mark.parametrize("paired", [True, False])
+    @pytest.mark.parametrize("method", ["auto", "bootstrap"])
+    def test_significant_never_contradicts_p_value(self, paired, method):
+        rng = np.random.default_rng(7)
+        n_sig = n_note = 0
+        for r in range(150):
+            n = int(rng.integers(4, 30))
+            b = np.round(rng.normal(0.8, 0.02, size=n), 2)  # ties
+            a = np.round(b + rng.normal(0.01, 0.02, size=n), 2)
+            if not paired:
+                b = np.round(rng.normal(0.8, 0.02, size=n), 2)
+            res = _dist(a).compare(
+                _dist(b), paired=paired, method=method, random_state=r
+            )
+            if res.significant:
+                n_sig += 1
+                if not res.p_value < 0.05:
+                    n_note += 1
+                    assert method == "bootstrap"
+                    assert "does not reject" in res.note
+        assert n_sig >= 30
+        if method == "bootstrap":
+            assert n_note >= 1  # the bootstrap does contradict its test
+
+    def test_sign_interval_joined_with_wilcoxon(self):
+        # 9 small wins and one large loss: the sign test rejects (p = 0.021),
+        # Wilcoxon's signed-rank test does not (p = 0.084)
+        d = np.r_[np.linspace(0.001, 0.009, 9), -1.0]
+        seeds = {"split": np.arange(10)}
+        res = _dist(d, seeds=seeds).compare(_dist(np.zeros(10), seeds=seeds))
+        assert stats.binomtest(9, 10).pvalue == pytest.approx(0.0215, abs=1e-4)
+        assert res.p_value == pytest.approx(stats.wilcoxon(d).pvalue, rel=1e-12)
+        assert res.p_value == pytest.approx(0.0840, abs=1e-4)
+        assert res.decision == "no significant difference"
+        assert res.low == 0.5
+        assert "the sign interval excludes 0.5 but the Wilcoxon test does not" in (
+            res.note
+        )
+
+
+class TestSplitIdSeeds:
+    """A per-observation split fingerprint in ``seeds`` refuses pairing."""
+
+    def _pair(self, same):
+        split_id = np.array([11, 12, 13, 14, 15, 16])
+        other_id = split_id if same else np.array([11, 12, 99, 14, 15, 16])
+        a = _dist(np.arange(6.0), seeds={"split": np.arange(6), "split_id": split_id})
+        b = _dist(
+            np.arange(6.0) - 0.5,
+            seeds={"split": np.arange(6), "split_id": other_id.copy()},
+        )
+        return a, b
+
+    def test_equal_split_ids_pair(self):
+        a, b = self._pair(same=True)
+        assert a.compare(b).paired
+
+    def test_differing_split_ids_do_not_pair(self):
+        a, b = self._pair(same=False)
+        assert not a.compare(b).paired
+        msg = "seeds['split_id'] differ at 1 position(s), first at index 2"
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            a.compare(b, paired=True)
+
+
+class TestLayering:
+    def test_compare_does_not_import_distribution(self):
+        # imports run downward: _distribution -> _compare -> stats
+        import ast
+        import inspect
+
+        import skperf._compare as module
+
+        tree = ast.parse(inspect.getsource(module))
+        imported = {
+            node.module
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+        }
+        imported |= {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        }
+        assert not any("_distribution" in name for name in imported), imported
+        assert not any(name.startswith("report") for name in imported)
+
+    def test_duck_typed_distributions(self):
+        from types import SimpleNamespace
+
+        def ns(scores):
+            return SimpleNamespace(
+                scores=np.asarray(scores),
+                seeds=None,
+                groups=None,
+                metric=None,
+                greater_is_better=True,
+                name=None,
+                n=len(scores),
+            )
+
+        res = compare(ns([1.0, 2.0, 3.0, 4.0]), ns([0.0, 0.5, 1.5, 2.5]))
+        assert res.estimate == pytest.approx(13 / 16)
+        assert res.method == "newcombe"
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_sides_mirror(paired):
+    # compare(b, a) is compare(a, b) seen from the other side, with ties
+    rng = np.random.default_rng(11)
+    seeds = {"split": np.arange(12)}
+    a = _dist(np.round(rng.normal(0.8, 0.02, 12), 2), seeds=seeds)
+    b = _dist(np.round(rng.normal(0.79, 0.02, 12), 2), seeds=seeds)
+    ab = a.compare(b, paired=paired)
+    ba = b.compare(a, paired=paired)
+    assert ab.method == ba.method == ("sign" if paired else "newcombe")
+    assert ba.estimate == pytest.approx(1 - ab.estimate, abs=1e-12)
+    assert (ba.low, ba.high) == pytest.approx((1 - ab.high, 1 - ab.low), abs=1e-9)
+    assert ba.p_value == pytest.approx(ab.p_value, rel=1e-12)

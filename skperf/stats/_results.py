@@ -281,7 +281,7 @@ class Comparison:
         P(self > other): probability that ``self`` outperforms ``other``
         (ties count 1/2, ``greater_is_better`` respected).
     low, high : float
-        Percentile-bootstrap confidence interval for ``estimate``.
+        Confidence interval for ``estimate`` (see ``method``).
     confidence : float
         Confidence level.
     gamma : float
@@ -302,25 +302,30 @@ class Comparison:
     test : str
         ``"wilcoxon"`` (paired) or ``"mannwhitneyu"`` (unpaired).
     noether_n : int
-        Noether sample size for ``gamma`` at alpha = beta = 0.05
-        (Bouthillier et al., App. C.3).
-    n_boot : int
-        Number of bootstrap resamples.
+        Noether sample size for ``gamma`` at the one-sided level ``(1 -
+        confidence) / 2`` of the decision and power 0.95 (Bouthillier et
+        al., App. C.3).
+    n_boot : int or None
+        Number of bootstrap resamples (``None`` for an exact method).
     names : tuple of str, default=("self", "other")
         Names of the two distributions.
     metric : str or None, default=None
         Name of the metric compared.
     note : str, default=""
         Anything the user must know (e.g. n below the Noether size).
+    method : str, default=""
+        Interval method: ``"sign"``, ``"newcombe"``, ``"bootstrap"`` or
+        ``"cluster-bootstrap"`` (see :meth:`PerformanceDistribution.compare
+        <skperf.PerformanceDistribution.compare>`).
 
     Examples
     --------
     >>> from skperf import PerformanceDistribution
-    >>> a = PerformanceDistribution([0.91, 0.92, 0.93, 0.94, 0.95], name="A")
-    >>> b = PerformanceDistribution([0.90, 0.91, 0.92, 0.93, 0.94], name="B")
-    >>> c = a.compare(b, paired=True, random_state=0)
-    >>> c.estimate, c.decision
-    (1.0, 'better')
+    >>> a = PerformanceDistribution([0.91, 0.92, 0.93, 0.94, 0.95, 0.96], name="A")
+    >>> b = PerformanceDistribution([0.90, 0.91, 0.92, 0.93, 0.94, 0.95], name="B")
+    >>> c = a.compare(b, paired=True)
+    >>> c.estimate, c.decision, c.method
+    (1.0, 'better', 'sign')
     """
 
     estimate: float
@@ -340,12 +345,14 @@ class Comparison:
     names: tuple = ("self", "other")
     metric: str | None = None
     note: str = field(default="")
+    method: str = ""
 
     def __post_init__(self):
         for name in ("estimate", "low", "high", "confidence", "gamma", "p_value"):
             object.__setattr__(self, name, float(getattr(self, name)))
         for name in ("n_self", "n_other", "noether_n", "n_boot"):
-            object.__setattr__(self, name, int(getattr(self, name)))
+            if name != "n_boot" or self.n_boot is not None:
+                object.__setattr__(self, name, int(getattr(self, name)))
         object.__setattr__(self, "paired", bool(self.paired))
         object.__setattr__(self, "names", tuple(str(n) for n in self.names))
         if self.decision not in DECISIONS:
@@ -396,6 +403,8 @@ class Comparison:
             f"P({a} > {b}) = {self.estimate:.3f} "
             f"[{pct} CI {self.low:.3f}, {self.high:.3f}]"
         )
+        if self.method:
+            p = f"{p} ({self.method})"
         if self.decision == "no significant difference":
             verdict = f"no significant difference between {a} and {b}"
         elif self.decision.endswith("not meaningful"):
@@ -418,5 +427,6 @@ class Comparison:
             f"Comparison(estimate={self.estimate:.4g}, low={self.low:.4g}, "
             f"high={self.high:.4g}, decision={self.decision!r}, "
             f"paired={self.paired}, p_value={self.p_value:.4g}, "
-            f"n_self={self.n_self}, n_other={self.n_other})"
+            f"n_self={self.n_self}, n_other={self.n_other}"
+            + (f", method={self.method!r})" if self.method else ")")
         )
