@@ -9,8 +9,6 @@ still points up the layers). A package counts as its ``__init__`` module, so
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1] / "skperf"
 
 
@@ -99,9 +97,6 @@ def test_graph_is_read():
     assert "skperf.report" in graph["skperf.search._tied"]
 
 
-@pytest.mark.xfail(
-    reason="_compare <-> _distribution: removed with compare(method='auto')"
-)
 def test_imports_run_downward():
     # The top-level package re-exports everything, so it is left out: a
     # module importing `skperf` itself would show up as a cycle through it.
