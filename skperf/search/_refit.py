@@ -163,10 +163,11 @@ def simplest_within_best(
         worse ones (decision ``"better"``), which keeps simpler models that
         lose by less than ``gamma``.
     n_boot : int, default=2000
-        Bootstrap resamples.
+        Validated and kept for compatibility; the exact interval draws no
+        resamples.
     random_state : int, default=0
-        Seed of the bootstrap, fixed so that the choice is deterministic:
-        every call on the same ``cv_results`` returns the same index.
+        Validated and kept for compatibility: the choice is deterministic
+        (every call on the same ``cv_results`` returns the same index).
 
     Returns
     -------
@@ -184,9 +185,10 @@ def simplest_within_best(
     1. The best candidate is the one with the highest mean split score
        (first index on ties).
     2. For every candidate, P(best > candidate) is estimated on the shared
-       splits (paired, ties count 1/2) with a paired percentile-bootstrap
-       interval at ``confidence`` (all candidates share the same resampled
-       splits; seed ``random_state``), and the decision of Bouthillier et
+       splits (paired, ties count 1/2) with the paired exact (sign)
+       interval at ``confidence`` (Clopper-Pearson on the won pairs, dual to
+       the exact sign test, so its false-"significant" rate holds at every
+       number of splits), and the decision of Bouthillier et
        al., App. C.6 is taken from the best candidate's side
        (:func:`skperf.stats.outperform_decision`, the decision of
        :meth:`~skperf.PerformanceDistribution.compare`: ``"better"`` when
@@ -201,9 +203,9 @@ def simplest_within_best(
 
     No multiple-comparison correction is applied (a correction would only
     widen the set); see :func:`candidates_tied_with_best` for corrected
-    tests. The paired bootstrap is too liberal with few splits (with 5
-    folds, a candidate beaten on every fold has the interval [1, 1]): use
-    many splits, e.g. ``cv=OutOfBootstrap(n_splits=30)``.
+    tests. With few splits the exact interval is wide (with 5 folds no
+    candidate can be significantly worse at 95 %): use many splits, e.g.
+    ``cv=OutOfBootstrap(n_splits=30)``.
 
     References
     ----------

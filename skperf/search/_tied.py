@@ -48,7 +48,13 @@ def _best_index(scores):
 
 
 def _compare_with_best(scores, best, confidence, n_boot, random_state):
-    """P(best > candidate) with a paired percentile-bootstrap CI, all candidates at once.
+    """P(best > candidate) with the paired exact (sign) CI, all candidates at once.
+
+    The exact sign interval (``method="auto"`` of
+    :meth:`~skperf.PerformanceDistribution.compare`) keeps the decision's
+    false-"significant" rate at 1 - confidence at every n; the percentile
+    bootstrap does not at small n. ``n_boot`` and ``random_state`` are unused
+    by it and kept for the callers' signatures.
 
     Failed candidates (non-finite scores) get NaN.
     """
@@ -61,6 +67,7 @@ def _compare_with_best(scores, best, confidence, n_boot, random_state):
         scores[finite],
         paired=True,
         confidence=confidence,
+        method="auto",
         n_boot=n_boot,
         rng=random_state,
     )
@@ -137,10 +144,10 @@ def candidates_tied_with_best(
     scoring : str or None, default=None
         Metric of a multi-metric search (default: the ``refit`` metric).
     n_boot : int, default=2000
-        Bootstrap resamples for the interval of P(best > candidate).
+        Validated and kept for compatibility; the exact interval of
+        P(best > candidate) draws no resamples.
     random_state : int, numpy.random.Generator or None, default=0
-        Seed of the bootstrap (fixed by default, so the table is
-        reproducible).
+        Kept for compatibility (the table is deterministic).
 
     Returns
     -------
@@ -166,7 +173,7 @@ def candidates_tied_with_best(
     (sklearn's ``rank_test_<metric> == 1``; the first on ties), whatever
     ``refit`` chose. Every other candidate is compared with it on the
     shared splits (paired, Bouthillier et al., App. C.2): P(best >
-    candidate), ties counting 1/2, with a paired percentile-bootstrap
+    candidate), ties counting 1/2, with the paired exact (sign)
     interval, the App. C.6 decision, and a Wilcoxon signed-rank p-value
     (the test of :meth:`~skperf.PerformanceDistribution.compare`).
 
@@ -214,10 +221,10 @@ def candidates_tied_with_best(
                  mean   low  high                   decision  tied_with_best
     candidate
     max_depth=3  0.95   NaN   NaN                       best            True
-    max_depth=8  0.95  0.35  0.60  no significant difference            True
-    max_depth=4  0.95  0.40  0.60  no significant difference            True
-    max_depth=2  0.95  0.42  0.72  no significant difference            True
-    max_depth=1  0.64  1.00  1.00                     better           False
+    max_depth=8  0.95  0.25  0.71  no significant difference            True
+    max_depth=4  0.95  0.27  0.73  no significant difference            True
+    max_depth=2  0.95  0.34  0.79  no significant difference            True
+    max_depth=1  0.64  0.83  1.00                     better           False
     """
     import pandas as pd
 

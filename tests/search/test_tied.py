@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy.stats import wilcoxon
+from scipy.stats import binomtest, wilcoxon
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import (
@@ -50,10 +50,13 @@ class TestCandidatesTiedWithBest:
         np.testing.assert_allclose(rows["p_adjusted"], p_adj)
         expected_tied = ~((p_adj < 0.05) & (prob > 0.5))
         np.testing.assert_array_equal(rows["tied_with_best"], expected_tied)
-        # depth 1 loses on every split: P = 1 with the interval [1, 1]
-        assert table.loc[
-            "max_depth=1", ["prob_best_better", "low", "high"]
-        ].tolist() == [1.0, 1.0, 1.0]
+        # depth 1 loses on every one of the 20 splits: P = 1, and the exact
+        # interval is the Clopper-Pearson one of 20 wins in 20 (never [1, 1])
+        cp = binomtest(20, 20).proportion_ci(0.95, method="exact")
+        np.testing.assert_allclose(
+            table.loc["max_depth=1", ["prob_best_better", "low", "high"]].tolist(),
+            [1.0, cp.low, 1.0],
+        )
         assert table.loc["max_depth=1", "decision"] == "better"
         assert table["tied_with_best"].tolist() == [True, True, True, True, False]
         rest = table.iloc[1:]
