@@ -220,8 +220,10 @@ def _conclusion(report):
 
 
 _DEFINITIONS = (
-    "P(A > B) is the probability of outperforming (ties count 1/2) with a "
-    "percentile-bootstrap CI (Bouthillier et al. 2021, Sec. 4.1, App. C.5). "
+    "P(A > B) is the probability of outperforming (ties count 1/2) with a CI "
+    "valid at every n: exact (sign) when paired, Newcombe's score interval "
+    "otherwise, a cluster bootstrap for folds within repeats (Bouthillier et al. "
+    "2021, Sec. 4.1; docs: Validity). "
     "Decision (App. C.6, per comparison, uncorrected): significant when the CI "
     "excludes 0.5, meaningful when it also reaches gamma; 'vs best' reads it from "
     "each model's side. The p-values of the "

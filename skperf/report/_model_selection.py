@@ -318,15 +318,17 @@ class ModelSelectionReport:
         self.best = self.ranking[0]
         self._compare_all()
         self._select()
-        self.noether_n = noether_sample_size(self.gamma)
+        # one-sided level of the decision: each bound at (1 - confidence) / 2
+        self.noether_n = noether_sample_size(
+            self.gamma, alpha=(1 - self.confidence) / 2
+        )
         n_min = min(d.n for d in self.distributions.values())
         if self.n_models > 1 and n_min < self.noether_n:
             self.notes.append(
                 f"n = {n_min} scores per model is below the Noether sample size "
-                f"{self.noether_n} for gamma = {self.gamma:g} (Bouthillier et al., "
-                "App. C.3): the comparisons may lack power, and with few scores the "
-                "bootstrap interval of P(A > B) is too short (it is [1, 1] when one "
-                "model wins every pair)."
+                f"{self.noether_n} for gamma = {self.gamma:g} at confidence "
+                f"{self.confidence:g} (Bouthillier et al., App. C.3): a meaningful "
+                "difference may be missed (the comparisons lack power)."
             )
 
     # ------------------------------------------------------------------

@@ -84,7 +84,7 @@ def test_default_run_end_to_end(tmp_path):
     assert "fits" in res.stderr  # the progress bar
     assert "9/9" in res.stderr  # one bar over all 3 models x 3 repeats
     assert (
-        "note: n = 3 per model is below the Noether sample size 29 for gamma = 0.75"
+        "note: n = 3 per model is below the Noether sample size 35 for gamma = 0.75"
         in out
     )
     assert "Traceback" not in res.stderr

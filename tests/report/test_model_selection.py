@@ -5,6 +5,7 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pytest
+from scipy.stats import binomtest
 from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
@@ -238,18 +239,23 @@ class TestModelSelectionReport:
         small_n = [n for n in r.notes if "SmallSampleWarning" in n]
         assert len(small_n) == 1  # one note for both models
         assert small_n[0].startswith("a, b: SmallSampleWarning: n = 5 is too small")
-        assert r.noether_n == 29
+        # Noether at the decision's one-sided level (1 - 0.95) / 2
+        assert r.noether_n == 35
         noether = [n for n in r.notes if "Noether" in n]
         assert len(noether) == 1
         assert noether[0].startswith(
-            "n = 5 scores per model is below the Noether sample size 29 for "
-            "gamma = 0.75 (Bouthillier et al., App. C.3)"
+            "n = 5 scores per model is below the Noether sample size 35 for "
+            "gamma = 0.75 at confidence 0.95 (Bouthillier et al., App. C.3)"
         )
         assert "below the Noether sample size" in r.to_markdown()
 
-    def test_no_noether_note_at_30(self, report):
-        assert report.noether_n == 29
-        assert not any("Noether" in n for n in report.notes)
+    def test_noether_follows_confidence(self, report):
+        n = report.distributions["a"].n
+        assert report.noether_n == 35
+        assert any("Noether" in note for note in report.notes) == (n < 35)
+        r90 = ModelSelectionReport(report.distributions, confidence=0.9, random_state=0)
+        assert r90.noether_n == 29
+        assert not any("Noether" in note for note in r90.notes)
 
     @pytest.mark.parametrize(
         ("kwargs", "err", "msg"),
@@ -638,16 +644,15 @@ class TestReadsFromEachModelsSide:
         assert "better than B (significant, meaningful)" in text
         assert "A vs B (CI of P, uncorrected)" in text
 
-    def test_zero_width_intervals_are_marked(self, clear):
-        # a beats b in all 30 pairs: the bootstrap CI of P(a > b) is [1, 1]
-        assert clear.comparisons["a", "b"].low == 1.0
+    def test_winning_every_pair_is_not_zero_width(self, clear):
+        # a beats b in all 30 pairs: the exact interval of P(a > b) is the
+        # Clopper-Pearson one of 30 wins in 30, never [1, 1]
+        comp = clear.comparisons["a", "b"]
+        assert comp.method == "sign"
+        cp = binomtest(30, 30).proportion_ci(0.95, method="exact")
+        assert comp.low == pytest.approx(cp.low, rel=1e-12)
         md = clear.to_markdown()
-        assert "1.000 [1.000, 1.000] (zero width: best won every pair)" in md
-        html = clear.to_html(plots=False)
-        assert (
-            '1.000<br><span class="ci">[1.000, 1.000] (zero width: best won every '
-            "pair)</span>"
-        ) in html
+        assert "zero width: best won every pair" not in md
 
     def test_zero_width_when_all_scores_equal(self):
         dists = {
