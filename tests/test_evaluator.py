@@ -90,6 +90,7 @@ class TestResults:
             "split_seed",
             "init_seed",
             "search_seed",
+            "split_id",
             "n_train",
             "n_test",
             "fit_time",
@@ -428,11 +429,27 @@ class TestFailures:
 
     def test_all_fail(self, ids_data):
         X, y = ids_data
-        with pytest.raises(
-            ValueError, match=re.escape("only 0 of 3 fits succeeded")
-        ) as exc:
-            RepeatedEvaluator(FailingClassifier(), n_repeats=3).fit(X, y)
+        ev = RepeatedEvaluator(FailingClassifier(), n_repeats=3)
+        with pytest.raises(ValueError, match=re.escape("all 3 fits failed")) as exc:
+            ev.fit(X, y)
         assert "deliberate failure" in str(exc.value)
+        # chained from the real error, and results_ survives for inspection
+        assert isinstance(exc.value.__cause__, ValueError)
+        assert "deliberate failure" in str(exc.value.__cause__)
+        assert ev.results_["error"].str.contains("deliberate failure").all()
+        assert not hasattr(ev, "distribution_")
+
+    def test_all_fail_reraises_the_same_type(self, ids_data):
+        # every fit raising TypeError is reported as a TypeError (as
+        # cross_validate's estimator would raise it), chained from the original
+        X, y = ids_data
+        X = X.astype(object)
+        X[0, 0] = {"foo": "bar"}
+        ev = RepeatedEvaluator(LogisticRegression(), n_repeats=3, random_state=0)
+        with pytest.raises(TypeError, match="all 3 fits failed") as exc:
+            ev.fit(X, y)
+        assert type(exc.value.__cause__) is TypeError
+        assert len(ev.results_) == 3
 
     @pytest.mark.parametrize("n_jobs", [1, 2])
     def test_error_score_raise(self, ids_data, n_jobs):
@@ -456,8 +473,14 @@ class TestFailures:
                 error_score=-1.0,
                 refit=False,
             ).fit(X, y)
-        assert (ev.results_["test_score"][ev.results_["error"].notna()] == -1).all()
-        assert (ev.distribution_.scores >= 0).all()
+        failed = ev.results_["error"].notna().to_numpy()
+        assert 0 < failed.sum() < 12
+        assert (ev.results_["test_score"][failed] == -1).all()
+        # a numeric error_score stays in the distribution, as in cross_val_score
+        assert ev.distribution_.n == 12
+        np.testing.assert_array_equal(
+            ev.distribution_.scores, ev.results_["test_score"].to_numpy()
+        )
 
 
 class TestParallel:
