@@ -112,10 +112,13 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         primary one (``distribution_``).
     cv : int, cross-validation generator, iterable or None, default=None
         ``None``: one out-of-bootstrap split per repeat
-        (``OutOfBootstrap(n_splits=1)``), so the ``n_repeats`` scores are
-        independent draws. An int: a shuffled ``StratifiedKFold`` (for
-        classifiers with a binary or multiclass target) or ``KFold`` with that
-        many folds, seeded per repeat. A splitter with a ``random_state``
+        (``OutOfBootstrap(n_splits=1)``, or ``GroupOutOfBootstrap(n_splits=1)``
+        drawing whole groups when ``groups`` are passed to :meth:`fit`), so
+        the ``n_repeats`` scores are independent draws. An int: a shuffled
+        ``StratifiedKFold`` (when ``y`` is binary or multiclass with at least
+        that many members per class, whatever the estimator, so that every
+        model evaluated on the same ``y`` gets the same folds) or ``KFold``
+        with that many folds, seeded per repeat. A splitter with a ``random_state``
         that shuffles is re-seeded per repeat; one without gives the same
         splits in every repeat. An iterable of ``(train, test)`` pairs is
         used as is in every repeat.
@@ -139,8 +142,14 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         Refit the estimator on all the data as ``estimator_``, with the init
         and search seeds of repeat 0 (the held seeds).
     error_score : "raise" or float, default=np.nan
-        Score recorded for a fit that raises; ``"raise"`` re-raises.
-        Failed fits are excluded from the distributions.
+        Score recorded for a failed fit: one that raises, or whose scorer
+        raises or returns a non-finite value (e.g. ROC AUC on a test set
+        holding one class). ``"raise"`` re-raises. A number is kept in the
+        distributions, as in :func:`~sklearn.model_selection.cross_val_score`;
+        ``np.nan`` excludes the failed fits (with a ``FitFailedWarning``
+        giving their count and the first error). When every fit fails, the
+        error is raised, with the type of the fits' error when they all share
+        it; ``results_`` is set in every case.
     return_train_score : bool, default=False
         Also record ``train_<scorer>`` columns in ``results_``.
     progress : bool, default=False
@@ -156,7 +165,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         Test scores of every scorer.
     results_ : pandas.DataFrame
         One row per fit: ``repeat``, ``fold``, ``split_seed``, ``init_seed``,
-        ``search_seed``, ``n_train``, ``n_test`` (split sizes, e.g. for
+        ``search_seed``, ``split_id`` (a 64-bit fingerprint of the fit's train
+        and test indices, also in the distributions' ``seeds``, so that
+        ``compare`` pairs only scores from identical splits), ``n_train``, ``n_test`` (split sizes, e.g. for
         ``mean_ci(method="corrected-t")``), ``fit_time``, ``score_time``,
         ``test_<scorer>``
         [, ``train_<scorer>``], ``error`` (``None`` or the exception text)
@@ -170,6 +181,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         The scorer(s) used.
     n_features_in_ : int
         Number of features seen by ``estimator_``.
+    feature_names_in_ : ndarray of str
+        Names of the features seen by ``estimator_``, when it was fitted on
+        a DataFrame with string column names.
     classes_ : ndarray
         Class labels of ``estimator_``.
 
@@ -182,6 +196,10 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         given only when nothing at all varies.
     sklearn.exceptions.FitFailedWarning
         When some fits fail under a numeric ``error_score``.
+    skperf.exceptions.GroupsIgnoredWarning
+        When ``groups`` are given but ``cv`` is a splitter known to ignore
+        them (``OutOfBootstrap``, ``StratifiedOutOfBootstrap``, an int,
+        ``KFold``, ``StratifiedKFold``, ``ShuffleSplit`` ...).
 
     See Also
     --------
@@ -304,7 +322,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         y : array-like of shape (n_samples,) or None, default=None
             Target.
         groups : array-like of shape (n_samples,) or None, default=None
-            Group labels passed to the splitter.
+            Group labels passed to the splitter. With ``cv=None``, whole
+            groups are drawn (``GroupOutOfBootstrap(n_splits=1)``), so no
+            group is in both the training and the test set.
         **params : dict
             Parameters passed to the estimator's ``fit`` (in every fit and
             in the refit); sample-aligned ones are indexed by the training
@@ -448,6 +468,18 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         """Class labels of ``estimator_``."""
         check_is_fitted(self, "estimator_")  # NotFittedError is an AttributeError
         return self.estimator_.classes_
+
+    @property
+    def feature_names_in_(self):
+        """Names of the features seen by ``estimator_`` (fitted on a DataFrame)."""
+        try:
+            check_is_fitted(self, "estimator_")
+        except Exception as exc:
+            raise AttributeError(
+                f"{type(self).__name__} is not fitted (or refit=False): "
+                "feature_names_in_ is not available."
+            ) from exc
+        return self.estimator_.feature_names_in_
 
     @property
     def n_features_in_(self):
@@ -956,6 +988,7 @@ def repeated_cross_val_score(
     error_score=np.nan,
     params=None,
     progress=False,
+    name=None,
 ):
     """Distribution of an estimator's score over seeded repeats.
 
@@ -972,7 +1005,9 @@ def repeated_cross_val_score(
     y : array-like of shape (n_samples,) or None, default=None
         Target.
     groups : array-like of shape (n_samples,) or None, default=None
-        Group labels passed to the splitter.
+        Group labels passed to the splitter. With ``cv=None``, whole groups
+        are drawn (``GroupOutOfBootstrap(n_splits=1)``); a splitter that
+        ignores groups warns (``GroupsIgnoredWarning``).
     scoring : str, callable, list, tuple, dict or None, default=None
         Scorer; with several, the first one's distribution is returned.
     cv : int, cross-validation generator, iterable or None, default=None
@@ -987,11 +1022,17 @@ def repeated_cross_val_score(
     n_jobs : int or None, default=None
         Number of parallel jobs.
     error_score : "raise" or float, default=np.nan
-        Score of a failing fit (excluded from the distribution).
+        Score of a failing fit: a number is kept in the distribution (as in
+        ``cross_val_score``), ``np.nan`` excludes the failed fit with a
+        warning. See :class:`RepeatedEvaluator`.
     params : dict or None, default=None
         Parameters passed to the estimator's ``fit``.
     progress : bool, default=False
         Show a progress bar.
+    name : str or None, default=None
+        Name of the distribution (shown by ``compare`` and in reports).
+        ``None``: the estimator's class, with a pipeline's steps, e.g.
+        ``"Pipeline(StandardScaler, LogisticRegression)"``.
 
     Returns
     -------
@@ -1039,4 +1080,14 @@ def repeated_cross_val_score(
         progress=progress,
     )
     ev.fit(X, y, groups=groups, **(params or {}))
-    return ev.distribution_
+    if name is None:
+        return ev.distribution_
+    d = ev.distribution_
+    return PerformanceDistribution(
+        d.scores,
+        metric=d.metric,
+        greater_is_better=d.greater_is_better,
+        name=name,
+        groups=d.groups,
+        seeds=d.seeds,
+    )
