@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ._sklearn_compat import BaseSearchCV
+
 __all__ = ["_estimator_name"]
 
 
@@ -9,8 +11,8 @@ def _estimator_name(estimator):
     """A short readable name: the class, with the steps of a pipeline.
 
     ``Pipeline(StandardScaler, LogisticRegression)`` for a pipeline,
-    ``GridSearchCV(SVC)`` for a search (or any meta-estimator holding an
-    ``estimator``), the class name otherwise.
+    ``GridSearchCV(SVC)`` for a hyperparameter search, the class name
+    otherwise (e.g. ``RandomForestClassifier``).
 
     Examples
     --------
@@ -30,6 +32,6 @@ def _estimator_name(estimator):
         ]
         return f"{cls}({', '.join(inner)})"
     inner = getattr(estimator, "estimator", None)
-    if inner is not None and hasattr(inner, "fit") and not isinstance(inner, type):
+    if isinstance(estimator, BaseSearchCV) and hasattr(inner, "fit"):
         return f"{cls}({_estimator_name(inner)})"
     return cls
