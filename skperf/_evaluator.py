@@ -24,7 +24,7 @@ from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin
 from sklearn.exceptions import FitFailedWarning, NotFittedError
 from sklearn.metrics import check_scoring, get_scorer_names
-from sklearn.utils import indexable
+from sklearn.utils import assert_all_finite, indexable
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
     MethodMapping,
@@ -931,6 +931,15 @@ def _raise_all_failed(name, outputs, n_fits, first):
     raise ValueError(msg) from next((e for e in excs if e is not None), None)
 
 
+def _check_y_finite(y):
+    """A numeric ``y`` with NaN or inf fails every fit or every score: say so now."""
+    if y is None or hasattr(y, "toarray"):
+        return
+    arr = np.asarray(y)
+    if arr.dtype.kind in "fc":
+        assert_all_finite(arr, input_name="y")
+
+
 def _fit_evaluators(
     evaluators,
     X,
@@ -951,6 +960,7 @@ def _fit_evaluators(
         for ev in evaluators.values():
             ev._validate_params()
     X, y, groups = indexable(X, y, groups)
+    _check_y_finite(y)
     # warnings point at the caller's caller (compare_models -> user code);
     # fit passes 3 (fit, its _fit_context wrapper, user code)
     level = 2 + _stacklevel

@@ -78,7 +78,11 @@ def _shuffled_kfold(n_splits, classifier, y):
     alone, so two models evaluated on the same ``y`` get the same folds.
     """
     n_splits = 5 if n_splits is None else int(n_splits)
-    if classifier and y is not None and type_of_target(y) in ("binary", "multiclass"):
+    try:
+        kind = None if y is None else type_of_target(y)
+    except ValueError:  # e.g. y holding inf: the fits report it, per fit
+        kind = None
+    if classifier and kind in ("binary", "multiclass"):
         _, counts = np.unique(np.asarray(y), return_counts=True)
         if counts.min() >= n_splits:
             return StratifiedKFold(n_splits, shuffle=True)

@@ -1,6 +1,8 @@
 """scikit-learn's common estimator checks on RepeatedEvaluator."""
 
 from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skperf import RepeatedEvaluator
@@ -8,6 +10,12 @@ from skperf import RepeatedEvaluator
 ESTIMATORS = [
     RepeatedEvaluator(LogisticRegression(), n_repeats=2, random_state=0),
     RepeatedEvaluator(Ridge(), n_repeats=2, random_state=0),
+    RepeatedEvaluator(
+        make_pipeline(StandardScaler(), LogisticRegression()),
+        cv=3,
+        n_repeats=2,
+        random_state=0,
+    ),
 ]
 
 
