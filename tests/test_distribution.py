@@ -68,7 +68,8 @@ class TestArrayLike:
         # numpy results, identical to those of the array
         x = np.array([0.8, 0.95, 0.7, 0.9, 0.85])
         d = PerformanceDistribution(x)
-        assert d.argmax() == 1 and d.argmin() == 2
+        assert d.argmax() == 1
+        assert d.argmin() == 2
         assert isinstance(d.argmax(), np.integer)
         np.testing.assert_array_equal(d.argsort(), [2, 0, 4, 3, 1])
         np.testing.assert_array_equal(d.round(1), x.round(1))
@@ -76,7 +77,8 @@ class TestArrayLike:
         np.testing.assert_array_equal(d.clip(0.75, 0.9), x.clip(0.75, 0.9))
         assert d.ptp() == pytest.approx(0.25)
         a = d.astype(np.float32)
-        assert type(a) is np.ndarray and a.dtype == np.float32
+        assert type(a) is np.ndarray
+        assert a.dtype == np.float32
         c = d.copy()
         assert type(c) is np.ndarray
         c[0] = 0.0  # writeable, and the distribution is untouched
