@@ -1,6 +1,7 @@
 """scikit-learn's common estimator checks on RepeatedEvaluator."""
 
 from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -11,7 +12,7 @@ ESTIMATORS = [
     RepeatedEvaluator(LogisticRegression(), n_repeats=2, random_state=0),
     RepeatedEvaluator(Ridge(), n_repeats=2, random_state=0),
     RepeatedEvaluator(
-        make_pipeline(StandardScaler(), LogisticRegression()),
+        make_pipeline(StandardScaler(), GaussianNB()),
         cv=3,
         n_repeats=2,
         random_state=0,

@@ -32,6 +32,7 @@ from sklearn.model_selection import (
     cross_val_score,
     cross_validate,
 )
+from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
@@ -1058,7 +1059,7 @@ class TestPairedSplits:
     )
     def test_int_cv_same_folds_for_any_classifier(self, cancer):
         X, y = cancer
-        lr = make_pipeline(StandardScaler(), LogisticRegression())
+        lr = make_pipeline(StandardScaler(), GaussianNB())
         a = repeated_cross_val_score(lr, X, y, cv=5, n_repeats=4, random_state=0)
         b = repeated_cross_val_score(
             _NoMixinClassifier(lr), X, y, cv=5, n_repeats=4, random_state=0
@@ -1076,6 +1077,7 @@ class TestPairedSplits:
             cv=5,
             n_repeats=4,
             random_state=0,
+            n_boot=200,
         )
         assert report.comparisons["lr", "wrapped"].paired
         assert report.comparisons["lr", "wrapped"].estimate == 0.5
@@ -1085,7 +1087,7 @@ class TestPairedSplits:
     )
     def test_different_splits_are_not_paired(self, cancer):
         X, y = cancer
-        lr = make_pipeline(StandardScaler(), LogisticRegression())
+        lr = GaussianNB()
         kw = {"n_repeats": 3, "random_state": 0}
         a = repeated_cross_val_score(lr, X, y, cv=KFold(5, shuffle=True), **kw)
         b = repeated_cross_val_score(
@@ -1103,8 +1105,7 @@ class TestPairedSplits:
         X, y = cancer
         kw = {"n_repeats": 4, "random_state": 1}
         a = repeated_cross_val_score(DecisionTreeClassifier(), X, y, **kw)
-        lr = make_pipeline(StandardScaler(), LogisticRegression())
-        b = repeated_cross_val_score(_NoMixinClassifier(lr), X, y, **kw)
+        b = repeated_cross_val_score(_NoMixinClassifier(GaussianNB()), X, y, **kw)
         c = repeated_cross_val_score(Ridge(), X, y, scoring="r2", **kw)
         np.testing.assert_array_equal(a.seeds["split_id"], b.seeds["split_id"])
         np.testing.assert_array_equal(a.seeds["split_id"], c.seeds["split_id"])
@@ -1269,10 +1270,10 @@ class TestWarningsAndNames:
         X, y = iris
         kw = {"cv": KFold(3), "n_repeats": 2, "random_state": 0}
         with pytest.warns(NoVariationWarning) as rec:
-            RepeatedEvaluator(LogisticRegression(max_iter=500), **kw).fit(X, y)
+            RepeatedEvaluator(KNeighborsClassifier(), **kw).fit(X, y)
         assert [w.filename for w in rec] == [__file__]
         with pytest.warns(NoVariationWarning) as rec:
-            repeated_cross_val_score(LogisticRegression(max_iter=500), X, y, **kw)
+            repeated_cross_val_score(KNeighborsClassifier(), X, y, **kw)
         assert [w.filename for w in rec] == [__file__]
 
     def test_fit_failed_warning_points_at_caller(self, ids_data):
@@ -1287,9 +1288,8 @@ class TestWarningsAndNames:
         pd = pytest.importorskip("pandas")
         X, y = iris
         df = pd.DataFrame(X, columns=["a", "b", "c", "d"])
-        ev = RepeatedEvaluator(
-            LogisticRegression(max_iter=500), n_repeats=2, random_state=0
-        ).fit(df, y)
+        ev = RepeatedEvaluator(KNeighborsClassifier(), n_repeats=2, random_state=0)
+        ev.fit(df, y)
         np.testing.assert_array_equal(ev.feature_names_in_, ["a", "b", "c", "d"])
         ev.fit(X, y)
         assert not hasattr(ev, "feature_names_in_")
@@ -1297,10 +1297,10 @@ class TestWarningsAndNames:
 
     def test_readable_names(self, iris):
         X, y = iris
-        lr = make_pipeline(StandardScaler(), LogisticRegression())
+        lr = make_pipeline(StandardScaler(), GaussianNB())
         kw = {"n_repeats": 2, "random_state": 0}
         d = repeated_cross_val_score(lr, X, y, **kw)
-        assert d.name == "Pipeline(StandardScaler, LogisticRegression)"
+        assert d.name == "Pipeline(StandardScaler, GaussianNB)"
         ev = RepeatedEvaluator(lr, refit=False, **kw).fit(X, y)
         assert ev.distribution_.name == d.name
         assert repeated_cross_val_score(lr, X, y, name="lr", **kw).name == "lr"
