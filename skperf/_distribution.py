@@ -15,6 +15,31 @@ from .stats._validation import _check_confidence, _check_rng, _check_sample
 __all__ = ["PerformanceDistribution"]
 
 
+def _ndarray_method(name, summary, returns, func=None):
+    """A method applying :meth:`numpy.ndarray.<name>` to the plain scores."""
+
+    def method(self, *args, **kwargs):
+        if func is not None:
+            return func(self._scores, *args, **kwargs)
+        return getattr(self._scores, name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__qualname__ = f"PerformanceDistribution.{name}"
+    method.__doc__ = f"""{summary}, as :meth:`numpy.ndarray.{name}`.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            Passed to :meth:`numpy.ndarray.{name}` on the scores.
+
+        Returns
+        -------
+        {returns}
+            What NumPy returns for the plain array of scores.
+        """
+    return method
+
+
 class PerformanceDistribution(NDArrayOperatorsMixin):
     """The distribution of a model's score over repeated evaluations.
 
@@ -281,6 +306,25 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         """
         return self._scores.tolist()
 
+    # ndarray methods users call on cross_val_score's array; each returns
+    # what numpy returns on the plain scores (a float, an int or an ndarray)
+    round = _ndarray_method("round", "Return the scores rounded", "ndarray")
+    argmax = _ndarray_method("argmax", "Return the index of the largest score", "int")
+    argmin = _ndarray_method("argmin", "Return the index of the smallest score", "int")
+    argsort = _ndarray_method(
+        "argsort", "Return the indices that sort the scores", "ndarray"
+    )
+    astype = _ndarray_method(
+        "astype", "Return a copy of the scores cast to a dtype", "ndarray"
+    )
+    copy = _ndarray_method("copy", "Return a writeable copy of the scores", "ndarray")
+    clip = _ndarray_method(
+        "clip", "Return the scores clipped to an interval", "ndarray"
+    )
+    ptp = _ndarray_method(
+        "ptp", "Return the range of the scores (max - min)", "float", func=np.ptp
+    )
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         # arithmetic and ufuncs act on the plain scores and return ndarrays,
         # exactly as on cross_val_score's array
@@ -301,7 +345,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         metric = f"{self.metric}, " if self.metric else ""
         return (
             f"PerformanceDistribution({label}{metric}n={self.n}, "
-            f"mean={self._scores.mean():.4g}, sd={self._scores.std(ddof=1):.4g})"
+            f"mean={self._scores.mean():.4g}, "
+            f"sd(ddof=1)={self._scores.std(ddof=1):.4g})"
         )
 
     # ------------------------------------------------------------------

@@ -13,6 +13,7 @@ scorers), the tasks of any number of jobs run in ONE ``Parallel`` call
 
 from __future__ import annotations
 
+import hashlib
 import time
 import warnings
 from copy import deepcopy
@@ -20,10 +21,10 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn import get_config
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, is_classifier
+from sklearn.base import BaseEstimator, MetaEstimatorMixin
 from sklearn.exceptions import FitFailedWarning, NotFittedError
 from sklearn.metrics import check_scoring, get_scorer_names
-from sklearn.utils import indexable
+from sklearn.utils import assert_all_finite, indexable
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
     MethodMapping,
@@ -35,7 +36,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._distribution import PerformanceDistribution
 from ._seeding import SOURCES, _hold, spawn_seeds
-from ._split import OutOfBootstrap
+from ._split import (
+    GroupOutOfBootstrap,
+    OutOfBootstrap,
+    StratifiedOutOfBootstrap,
+)
 from ._vary import (
     _apply,
     _best_params,
@@ -48,7 +53,8 @@ from ._vary import (
     _seed_splitter,
     _shuffled_kfold,
 )
-from .exceptions import NoVariationWarning
+from .exceptions import GroupsIgnoredWarning, NoVariationWarning
+from .utils._naming import _estimator_name
 from .utils._sklearn_compat import (
     HasMethods,
     ParamInterval,
@@ -58,6 +64,7 @@ from .utils._sklearn_compat import (
     _safe_split,
     get_tags,
 )
+from .utils._warnings import _external_stacklevel
 
 __all__ = ["RepeatedEvaluator", "repeated_cross_val_score"]
 
@@ -105,10 +112,13 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         primary one (``distribution_``).
     cv : int, cross-validation generator, iterable or None, default=None
         ``None``: one out-of-bootstrap split per repeat
-        (``OutOfBootstrap(n_splits=1)``), so the ``n_repeats`` scores are
-        independent draws. An int: a shuffled ``StratifiedKFold`` (for
-        classifiers with a binary or multiclass target) or ``KFold`` with that
-        many folds, seeded per repeat. A splitter with a ``random_state``
+        (``OutOfBootstrap(n_splits=1)``, or ``GroupOutOfBootstrap(n_splits=1)``
+        drawing whole groups when ``groups`` are passed to :meth:`fit`), so
+        the ``n_repeats`` scores are independent draws. An int: a shuffled
+        ``StratifiedKFold`` (when ``y`` is binary or multiclass with at least
+        that many members per class, whatever the estimator, so that every
+        model evaluated on the same ``y`` gets the same folds) or ``KFold``
+        with that many folds, seeded per repeat. A splitter with a ``random_state``
         that shuffles is re-seeded per repeat; one without gives the same
         splits in every repeat. An iterable of ``(train, test)`` pairs is
         used as is in every repeat.
@@ -132,8 +142,14 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         Refit the estimator on all the data as ``estimator_``, with the init
         and search seeds of repeat 0 (the held seeds).
     error_score : "raise" or float, default=np.nan
-        Score recorded for a fit that raises; ``"raise"`` re-raises.
-        Failed fits are excluded from the distributions.
+        Score recorded for a failed fit: one that raises, or whose scorer
+        raises or returns a non-finite value (e.g. ROC AUC on a test set
+        holding one class). ``"raise"`` re-raises. A number is kept in the
+        distributions, as in :func:`~sklearn.model_selection.cross_val_score`;
+        ``np.nan`` excludes the failed fits (with a ``FitFailedWarning``
+        giving their count and the first error). When every fit fails, the
+        error is raised, with the type of the fits' error when they all share
+        it; ``results_`` is set in every case.
     return_train_score : bool, default=False
         Also record ``train_<scorer>`` columns in ``results_``.
     progress : bool, default=False
@@ -149,7 +165,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         Test scores of every scorer.
     results_ : pandas.DataFrame
         One row per fit: ``repeat``, ``fold``, ``split_seed``, ``init_seed``,
-        ``search_seed``, ``n_train``, ``n_test`` (split sizes, e.g. for
+        ``search_seed``, ``split_id`` (a 64-bit fingerprint of the fit's train
+        and test indices, also in the distributions' ``seeds``, so that
+        ``compare`` pairs only scores from identical splits), ``n_train``, ``n_test`` (split sizes, e.g. for
         ``mean_ci(method="corrected-t")``), ``fit_time``, ``score_time``,
         ``test_<scorer>``
         [, ``train_<scorer>``], ``error`` (``None`` or the exception text)
@@ -163,6 +181,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         The scorer(s) used.
     n_features_in_ : int
         Number of features seen by ``estimator_``.
+    feature_names_in_ : ndarray of str
+        Names of the features seen by ``estimator_``, when it was fitted on
+        a DataFrame with string column names.
     classes_ : ndarray
         Class labels of ``estimator_``.
 
@@ -175,6 +196,10 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         given only when nothing at all varies.
     sklearn.exceptions.FitFailedWarning
         When some fits fail under a numeric ``error_score``.
+    skperf.exceptions.GroupsIgnoredWarning
+        When ``groups`` are given but ``cv`` is a splitter known to ignore
+        them (``OutOfBootstrap``, ``StratifiedOutOfBootstrap``, an int,
+        ``KFold``, ``StratifiedKFold``, ``ShuffleSplit`` ...).
 
     See Also
     --------
@@ -297,7 +322,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         y : array-like of shape (n_samples,) or None, default=None
             Target.
         groups : array-like of shape (n_samples,) or None, default=None
-            Group labels passed to the splitter.
+            Group labels passed to the splitter. With ``cv=None``, whole
+            groups are drawn (``GroupOutOfBootstrap(n_splits=1)``), so no
+            group is in both the training and the test set.
         **params : dict
             Parameters passed to the estimator's ``fit`` (in every fit and
             in the refit); sample-aligned ones are indexed by the training
@@ -443,6 +470,18 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         return self.estimator_.classes_
 
     @property
+    def feature_names_in_(self):
+        """Names of the features seen by ``estimator_`` (fitted on a DataFrame)."""
+        try:
+            check_is_fitted(self, "estimator_")
+        except Exception as exc:
+            raise AttributeError(
+                f"{type(self).__name__} is not fitted (or refit=False): "
+                "feature_names_in_ is not available."
+            ) from exc
+        return self.estimator_.feature_names_in_
+
+    @property
     def n_features_in_(self):
         """Number of features seen by ``estimator_``."""
         try:
@@ -518,15 +557,70 @@ class _Single:
         return {self.name: self.scorer(est, X, y)}
 
 
-def _outer_cv(cv, estimator, y):
-    """``(kind, splitter)``: kind is ``"random"``, ``"fixed"`` or ``"iterable"``."""
+def _outer_cv(cv, estimator, y, groups=None):
+    """``(kind, splitter)``: kind is ``"random"``, ``"fixed"`` or ``"iterable"``.
+
+    ``cv=None`` draws whole groups when ``groups`` are given. An int gives a
+    shuffled (Stratified)KFold chosen from ``y`` alone, not from the
+    estimator, so that every model evaluated on the same ``y`` gets the same
+    folds (and can be paired).
+    """
     if cv is None:
+        if groups is not None:
+            return "random", GroupOutOfBootstrap(n_splits=1)
         return "random", OutOfBootstrap(n_splits=1)
     if isinstance(cv, Integral):
-        return "random", _shuffled_kfold(cv, is_classifier(estimator), y)
+        return "random", _shuffled_kfold(cv, True, y)
     if hasattr(cv, "split"):
         return ("random" if _is_random_splitter(cv) else "fixed"), cv
     return "iterable", [(np.asarray(tr), np.asarray(te)) for tr, te in cv]
+
+
+def _sklearn_ignoring_groups():
+    from sklearn import model_selection as ms
+
+    names = (
+        "KFold",
+        "StratifiedKFold",
+        "ShuffleSplit",
+        "StratifiedShuffleSplit",
+        "RepeatedKFold",
+        "RepeatedStratifiedKFold",
+        "LeaveOneOut",
+        "LeavePOut",
+        "TimeSeriesSplit",
+    )
+    return tuple(getattr(ms, n) for n in names if hasattr(ms, n))
+
+
+def _ignores_groups(splitter):
+    """Whether ``splitter`` is known to ignore ``groups`` (exact type)."""
+    known = (OutOfBootstrap, StratifiedOutOfBootstrap, *_sklearn_ignoring_groups())
+    return type(splitter) in known
+
+
+def _split_id(train, test):
+    """64-bit fingerprint of one split (its train and test index arrays).
+
+    Recorded in the distributions' ``seeds["split_id"]``, so that ``compare``
+    pairs two scores only when they come from identical train/test indices.
+    """
+    h = hashlib.blake2b(digest_size=8)
+    for idx in (train, test):
+        idx = np.ascontiguousarray(idx, dtype=np.int64)
+        h.update(np.int64(idx.size).tobytes())
+        h.update(idx.tobytes())
+    return int(np.frombuffer(h.digest(), dtype="<i8")[0])
+
+
+def _check_n_scores(ev, n_scores, per_repeat):
+    """At least 2 scores are needed for a distribution; say so before fitting."""
+    if n_scores < 2:
+        raise ValueError(
+            f"`n_repeats`={ev.n_repeats!r} with {per_repeat} split(s) per repeat "
+            f"gives {n_scores} score; at least 2 scores are needed for a "
+            "distribution. Use n_repeats >= 2."
+        )
 
 
 class _Job:
@@ -535,7 +629,22 @@ class _Job:
     def __init__(self, ev, X, y, groups, stacklevel=2):
         est = ev.estimator
         varied, explicit = _check_vary(ev.vary)
-        kind, splitter = _outer_cv(ev.cv, est, y)
+        kind, splitter = _outer_cv(ev.cv, est, y, groups)
+        if groups is not None and kind != "iterable" and _ignores_groups(splitter):
+            what = (
+                f"cv={ev.cv!r} (a {type(splitter).__name__})"
+                if isinstance(ev.cv, Integral)
+                else f"{type(splitter).__name__}"
+            )
+            warnings.warn(
+                f"`groups` were given, but {what} ignores them: rows of one "
+                "group can land in both the training and the test set, which "
+                "makes the scores optimistic. Use a group splitter, e.g. "
+                "cv=None (GroupOutOfBootstrap) or GroupKFold/GroupShuffleSplit.",
+                GroupsIgnoredWarning,
+                stacklevel=_external_stacklevel(),
+            )
+            groups = None  # the splitter ignores them (no second warning)
         if kind == "iterable" and "split" in explicit:
             raise ValueError(
                 "`vary` includes 'split' but `cv` is a fixed iterable of (train, "
@@ -551,7 +660,7 @@ class _Job:
             warnings.warn(
                 f"{type(est).__name__}: nothing to vary for " + "; ".join(msgs) + ".",
                 NoVariationWarning,
-                stacklevel=stacklevel,
+                stacklevel=_external_stacklevel(),
             )
         self.ev = ev
         self.random_state_, seeds = spawn_seeds(ev.random_state, ev.n_repeats)
@@ -571,6 +680,9 @@ class _Job:
                     )
                     cache[seed] = list(cv.split(X, y, groups))
             self.splits.append(cache[seed])
+        _check_n_scores(ev, sum(len(sp) for sp in self.splits), len(self.splits[0]))
+        ids = {seed: [_split_id(tr, te) for tr, te in sp] for seed, sp in cache.items()}
+        self.split_ids = [ids[int(self.seeds["split"][r])] for r in range(ev.n_repeats)]
         # the seed parameters per repeat; the worker clones and configures
         # (one clone per fit, and no fitted model is kept in the parent)
         self.seed_params = [
@@ -617,9 +729,36 @@ def _fit_and_score(
             raise
         out.setdefault("fit_time", time.perf_counter() - start)
         out["error"] = f"{type(exc).__name__}: {exc}"
+        out["exception"] = exc
         out["test"] = None
         out["train"] = None
+        return out
+    bad = _not_finite(out["test"])
+    if bad:
+        # e.g. roc_auc on a test set holding one class: a failed fit, kept in
+        # results_ with the reason, never a NaN inside the distribution
+        msg = (
+            "ValueError: the scorer returned a non-finite test score ("
+            + ", ".join(f"{k}={v!r}" for k, v in bad.items())
+            + f") on a test set of {len(test)} rows"
+        )
+        if isinstance(error_score, str):  # "raise"
+            raise ValueError(msg.partition(": ")[2])
+        out["error"] = msg
     return out
+
+
+def _not_finite(scores):
+    """The entries of a ``{name: score}`` dict that are not finite numbers."""
+    bad = {}
+    for name, value in scores.items():
+        try:
+            ok = bool(np.isfinite(float(value)))
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            bad[name] = value
+    return bad
 
 
 # ---------------------------------------------------------------------------
@@ -677,6 +816,9 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
     import pandas as pd
 
     ev = job.ev
+    # a failed collect must not leave the attributes of an earlier fit behind
+    for attr in ("distribution_", "distributions_", "estimator_", "refit_time_"):
+        vars(ev).pop(attr, None)
     repeat = np.array([r for r, _, _ in outputs], dtype=np.int64)
     fold = np.array([f for _, f, _ in outputs], dtype=np.int64)
     errors = [o["error"] for _, _, o in outputs]
@@ -684,18 +826,29 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
     cols = {"repeat": repeat, "fold": fold}
     for src in SOURCES:
         cols[f"{src}_seed"] = job.seeds[src][repeat].astype(np.int64)
+    # fingerprint of each fit's train/test indices: pairs only identical splits
+    split_id = np.array([job.split_ids[r][f] for r, f, _ in outputs], dtype=np.int64)
+    cols["split_id"] = split_id
     # split sizes, for the Nadeau-Bengio corrected t (mean_ci "corrected-t")
     cols["n_train"] = np.array([o["n_train"] for _, _, o in outputs], dtype=np.int64)
     cols["n_test"] = np.array([o["n_test"] for _, _, o in outputs], dtype=np.int64)
     cols["fit_time"] = np.array([o["fit_time"] for _, _, o in outputs])
     cols["score_time"] = np.array([o["score_time"] for _, _, o in outputs])
     fill = float(ev.error_score) if not isinstance(ev.error_score, str) else np.nan
+    numeric = not np.isnan(fill)  # a numeric error_score stays in the distribution
+
+    def value(o, key, name):
+        v = None if o[key] is None else o[key].get(name)
+        if v is None or (o["error"] is not None and _not_finite({name: v})):
+            return fill  # failed: the error_score, as cross_val_score records
+        return float(v)
+
     for prefix, key in (("test", "test"), ("train", "train")):
         if key == "train" and not ev.return_train_score:
             continue
         for name in job.names:
             cols[f"{prefix}_{name}"] = np.array(
-                [fill if o[key] is None else float(o[key][name]) for _, _, o in outputs]
+                [value(o, key, name) for _, _, o in outputs], dtype=float
             )
     cols["error"] = errors
     if job.plan.search_prefixes:
@@ -707,38 +860,47 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
     )
     n_fail, n_fits = int((~ok).sum()), ok.size
     first = next((e for e in errors if e is not None), None)
-    if ok.sum() < 2:
+    name = _estimator_name(ev.estimator)
+    if n_fail == n_fits:
+        _raise_all_failed(name, outputs, n_fits, first)
+    if ok.sum() < 2 and not numeric:
         raise ValueError(
-            f"{type(ev.estimator).__name__}: only {int(ok.sum())} of {n_fits} fits "
+            f"{name}: only {int(ok.sum())} of {n_fits} fits "
             f"succeeded; at least 2 are needed for a distribution. First error: "
             f"{first}"
         )
     if n_fail:
-        warnings.warn(
-            f"{n_fail} of {n_fits} fits failed and are excluded from the "
-            f"distribution (n={n_fits - n_fail}); see results_['error']. First "
-            f"error: {first}",
-            FitFailedWarning,
-            stacklevel=stacklevel,
+        fate = (
+            f"scored error_score={fill:g} in the distribution, as in cross_val_score"
+            if numeric
+            else f"excluded from the distribution (n={n_fits - n_fail})"
         )
+        warnings.warn(
+            f"{name}: {n_fail} of {n_fits} fits failed and are {fate}; see "
+            f"results_['error']. First error: {first}",
+            FitFailedWarning,
+            stacklevel=_external_stacklevel(),
+        )
+    keep = np.ones_like(ok) if numeric else ok
     several = np.bincount(repeat).max() > 1
-    seeds = {src: cols[f"{src}_seed"][ok] for src in SOURCES}
+    seeds = {src: cols[f"{src}_seed"][keep] for src in SOURCES}
+    seeds["split_id"] = split_id[keep]
     if several:
         # folds of one repeat share the repeat's seeds: the fold index makes
         # each observation's key unique, so compare() pairs fold with fold
-        seeds["fold"] = cols["fold"][ok]
+        seeds["fold"] = cols["fold"][keep]
     ev.distributions_ = {
-        name: PerformanceDistribution(
-            cols[f"test_{name}"][ok],
-            metric=name,
+        scorer_name: PerformanceDistribution(
+            cols[f"test_{scorer_name}"][keep],
+            metric=scorer_name,
             # scikit-learn scorers are "greater is better" (neg_* scorers
             # return negated losses, exactly as cross_val_score does)
             greater_is_better=True,
-            name=type(ev.estimator).__name__,
-            groups=repeat[ok] if several else None,
+            name=name,
+            groups=repeat[keep] if several else None,
             seeds=seeds,
         )
-        for name in job.names
+        for scorer_name in job.names
     }
     ev.distribution_ = ev.distributions_[job.names[0]]
     if ev.refit:
@@ -749,9 +911,33 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
         est.fit(X, y, **params)
         ev.refit_time_ = time.perf_counter() - start
         ev.estimator_ = est
-    elif hasattr(ev, "estimator_"):
-        del ev.estimator_
     return ev
+
+
+def _raise_all_failed(name, outputs, n_fits, first):
+    """Every fit failed: re-raise the error's own type when they all share it."""
+    excs = [o.get("exception") for _, _, o in outputs]
+    msg = (
+        f"{name}: all {n_fits} fits failed; see results_['error']. First error: {first}"
+    )
+    types = {type(e) for e in excs}
+    if None not in types and len(types) == 1:
+        try:
+            exc = type(excs[0])(msg)
+        except Exception:  # an exception class with a custom signature
+            exc = None
+        if exc is not None:
+            raise exc from excs[0]
+    raise ValueError(msg) from next((e for e in excs if e is not None), None)
+
+
+def _check_y_finite(y):
+    """A numeric ``y`` with NaN or inf fails every fit or every score: say so now."""
+    if y is None or hasattr(y, "toarray"):
+        return
+    arr = np.asarray(y)
+    if arr.dtype.kind in "fc":
+        assert_all_finite(arr, input_name="y")
 
 
 def _fit_evaluators(
@@ -774,6 +960,7 @@ def _fit_evaluators(
         for ev in evaluators.values():
             ev._validate_params()
     X, y, groups = indexable(X, y, groups)
+    _check_y_finite(y)
     # warnings point at the caller's caller (compare_models -> user code);
     # fit passes 3 (fit, its _fit_context wrapper, user code)
     level = 2 + _stacklevel
@@ -782,8 +969,17 @@ def _fit_evaluators(
         jobs.append(_Job(ev, X, y, groups, stacklevel=level))
     verbose = max(ev.verbose for ev in evaluators.values())
     outputs = _run(jobs, X, y, params, n_jobs, progress, verbose)
+    # every evaluator gets its results_ even when another one's collect fails
+    # (e.g. all its fits failed); the first error is raised at the end
+    error = None
     for job, out in zip(jobs, outputs, strict=True):
-        _collect(job, out, X, y, params, stacklevel=level)
+        try:
+            _collect(job, out, X, y, params, stacklevel=level)
+        except Exception as exc:
+            if error is None:
+                error = exc
+    if error is not None:
+        raise error
     return evaluators
 
 
@@ -802,6 +998,7 @@ def repeated_cross_val_score(
     error_score=np.nan,
     params=None,
     progress=False,
+    name=None,
 ):
     """Distribution of an estimator's score over seeded repeats.
 
@@ -818,7 +1015,9 @@ def repeated_cross_val_score(
     y : array-like of shape (n_samples,) or None, default=None
         Target.
     groups : array-like of shape (n_samples,) or None, default=None
-        Group labels passed to the splitter.
+        Group labels passed to the splitter. With ``cv=None``, whole groups
+        are drawn (``GroupOutOfBootstrap(n_splits=1)``); a splitter that
+        ignores groups warns (``GroupsIgnoredWarning``).
     scoring : str, callable, list, tuple, dict or None, default=None
         Scorer; with several, the first one's distribution is returned.
     cv : int, cross-validation generator, iterable or None, default=None
@@ -833,11 +1032,17 @@ def repeated_cross_val_score(
     n_jobs : int or None, default=None
         Number of parallel jobs.
     error_score : "raise" or float, default=np.nan
-        Score of a failing fit (excluded from the distribution).
+        Score of a failing fit: a number is kept in the distribution (as in
+        ``cross_val_score``), ``np.nan`` excludes the failed fit with a
+        warning. See :class:`RepeatedEvaluator`.
     params : dict or None, default=None
         Parameters passed to the estimator's ``fit``.
     progress : bool, default=False
         Show a progress bar.
+    name : str or None, default=None
+        Name of the distribution (shown by ``compare`` and in reports).
+        ``None``: the estimator's class, with a pipeline's steps, e.g.
+        ``"Pipeline(StandardScaler, LogisticRegression)"``.
 
     Returns
     -------
@@ -885,4 +1090,14 @@ def repeated_cross_val_score(
         progress=progress,
     )
     ev.fit(X, y, groups=groups, **(params or {}))
-    return ev.distribution_
+    if name is None:
+        return ev.distribution_
+    d = ev.distribution_
+    return PerformanceDistribution(
+        d.scores,
+        metric=d.metric,
+        greater_is_better=d.greater_is_better,
+        name=name,
+        groups=d.groups,
+        seeds=d.seeds,
+    )

@@ -17,7 +17,7 @@ from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import column_or_1d
 
-from .utils._sklearn_compat import _num_samples
+from .utils._sklearn_compat import GroupsConsumerMixin, _num_samples
 
 __all__ = ["GroupOutOfBootstrap", "OutOfBootstrap", "StratifiedOutOfBootstrap"]
 
@@ -426,7 +426,7 @@ class StratifiedOutOfBootstrap(OutOfBootstrap):
         )
 
 
-class GroupOutOfBootstrap(OutOfBootstrap):
+class GroupOutOfBootstrap(GroupsConsumerMixin, OutOfBootstrap):
     """Group out-of-bootstrap cross-validator.
 
     Whole groups are drawn with replacement: the training set holds every
@@ -456,6 +456,11 @@ class GroupOutOfBootstrap(OutOfBootstrap):
     groups, not the rows, are the independent units. Sizes count groups, not
     rows. Needs at least 2 groups; a draw with no out-of-bag group is
     redrawn (at most 100 times per split).
+
+    Like scikit-learn's group splitters, it requests ``groups`` for metadata
+    routing, so ``cross_validate(..., params={"groups": g})`` and
+    ``GridSearchCV(cv=GroupOutOfBootstrap()).fit(X, y, groups=g)`` work with
+    ``sklearn.set_config(enable_metadata_routing=True)``.
 
     References
     ----------

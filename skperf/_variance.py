@@ -137,7 +137,9 @@ def variance_sources(
     n_jobs : int or None, default=None
         Number of jobs; all fits of all rows run in one joblib call.
     groups : array-like of shape (n_samples,), default=None
-        Group labels for the outer splitter.
+        Group labels for the outer splitter; with ``cv=None`` whole groups
+        are drawn (``GroupOutOfBootstrap``), as in
+        :class:`~skperf.RepeatedEvaluator`.
     confidence : float, default=0.95
         Confidence level of the intervals.
     n_boot : int, default=2000

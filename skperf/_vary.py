@@ -23,6 +23,7 @@ import copy
 from dataclasses import dataclass, field
 from numbers import Integral
 
+import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.utils.multiclass import type_of_target
@@ -68,10 +69,23 @@ def _seed_splitter(cv, seed):
 
 
 def _shuffled_kfold(n_splits, classifier, y):
-    """Shuffled ``StratifiedKFold``/``KFold`` chosen as ``check_cv`` does."""
+    """Shuffled ``StratifiedKFold``/``KFold`` chosen as ``check_cv`` does.
+
+    Stratified for a classifier with a binary or multiclass ``y`` whose
+    every class has at least ``n_splits`` members (``StratifiedKFold`` warns
+    otherwise). The outer ``cv`` of ``RepeatedEvaluator`` passes
+    ``classifier=True`` for any estimator: the choice then depends on ``y``
+    alone, so two models evaluated on the same ``y`` get the same folds.
+    """
     n_splits = 5 if n_splits is None else int(n_splits)
-    if classifier and y is not None and type_of_target(y) in ("binary", "multiclass"):
-        return StratifiedKFold(n_splits, shuffle=True)
+    try:
+        kind = None if y is None else type_of_target(y)
+    except ValueError:  # e.g. y holding inf: the fits report it, per fit
+        kind = None
+    if classifier and kind in ("binary", "multiclass"):
+        _, counts = np.unique(np.asarray(y), return_counts=True)
+        if counts.min() >= n_splits:
+            return StratifiedKFold(n_splits, shuffle=True)
     return KFold(n_splits, shuffle=True)
 
 

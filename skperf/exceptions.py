@@ -2,6 +2,7 @@
 
 __all__ = [
     "DependentObservationsWarning",
+    "GroupsIgnoredWarning",
     "NoVariationWarning",
     "SmallSampleWarning",
     "TiesWarning",
@@ -41,3 +42,12 @@ class NoVariationWarning(UserWarning):
 
 class UndefinedResamplesWarning(UserWarning):
     """Some bootstrap resamples gave an undefined metric value."""
+
+
+class GroupsIgnoredWarning(UserWarning):
+    """``groups`` were given, but the splitter does not use them.
+
+    Rows of one group (e.g. one patient) then land in both the training and
+    the test set, and the scores are optimistic. Use a group splitter
+    (``GroupOutOfBootstrap``, ``GroupKFold``, ``GroupShuffleSplit`` ...).
+    """

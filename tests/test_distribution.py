@@ -53,10 +53,39 @@ class TestArrayLike:
         assert d[0] == 0.1
 
     def test_repr(self, dist):
-        assert re.fullmatch(
-            r"PerformanceDistribution\('lr', accuracy, n=30, mean=0\.\d+, sd=0\.\d+\)",
+        m = re.fullmatch(
+            r"PerformanceDistribution\('lr', accuracy, n=30, mean=(0\.\d+), "
+            r"sd\(ddof=1\)=(0\.\d+)\)",
             repr(dist),
         )
+        assert m
+        # the repr's sd says its ddof: it is the sample sd, not .std()'s ddof=0
+        assert float(m.group(2)) == pytest.approx(dist.std(ddof=1), rel=1e-3)
+        assert float(m.group(2)) != pytest.approx(dist.std(), rel=1e-3)
+
+    def test_ndarray_methods(self):
+        # what users call on cross_val_score's array works and returns plain
+        # numpy results, identical to those of the array
+        x = np.array([0.8, 0.95, 0.7, 0.9, 0.85])
+        d = PerformanceDistribution(x)
+        assert d.argmax() == 1
+        assert d.argmin() == 2
+        assert isinstance(d.argmax(), np.integer)
+        np.testing.assert_array_equal(d.argsort(), [2, 0, 4, 3, 1])
+        np.testing.assert_array_equal(d.round(1), x.round(1))
+        np.testing.assert_array_equal(np.round(d, 1), x.round(1))
+        np.testing.assert_array_equal(d.clip(0.75, 0.9), x.clip(0.75, 0.9))
+        assert d.ptp() == pytest.approx(0.25)
+        a = d.astype(np.float32)
+        assert type(a) is np.ndarray
+        assert a.dtype == np.float32
+        c = d.copy()
+        assert type(c) is np.ndarray
+        c[0] = 0.0  # writeable, and the distribution is untouched
+        assert d[0] == 0.8
+        assert d.sum() == pytest.approx(x.sum())
+        assert (d.min(), d.max()) == (0.7, 0.95)
+        assert d.tolist() == x.tolist()
 
 
 class TestValidation:

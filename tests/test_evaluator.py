@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import sklearn
 from scipy import stats
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.datasets import load_breast_cancer, load_iris, make_regression
 from sklearn.decomposition import PCA
 from sklearn.dummy import DummyClassifier
@@ -24,6 +24,7 @@ from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import log_loss
 from sklearn.model_selection import (
     GridSearchCV,
+    GroupShuffleSplit,
     KFold,
     RandomizedSearchCV,
     ShuffleSplit,
@@ -31,16 +32,29 @@ from sklearn.model_selection import (
     cross_val_score,
     cross_validate,
 )
+from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer, StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from skperf import PerformanceDistribution, RepeatedEvaluator, repeated_cross_val_score
-from skperf._evaluator import _fit_evaluators
+from skperf import (
+    PerformanceDistribution,
+    RepeatedEvaluator,
+    compare_models,
+    repeated_cross_val_score,
+    variance_sources,
+)
+from skperf._evaluator import _fit_evaluators, _outer_cv, _split_id
 from skperf._seeding import _derive_ints, spawn_seeds
-from skperf.exceptions import NoVariationWarning
+from skperf.exceptions import GroupsIgnoredWarning, NoVariationWarning
+from skperf.model_selection import (
+    GroupOutOfBootstrap,
+    OutOfBootstrap,
+    StratifiedOutOfBootstrap,
+)
+from skperf.utils._naming import _estimator_name
 from skperf.utils._testing import (
     FailingClassifier,
     RecordingClassifier,
@@ -90,6 +104,7 @@ class TestResults:
             "split_seed",
             "init_seed",
             "search_seed",
+            "split_id",
             "n_train",
             "n_test",
             "fit_time",
@@ -428,11 +443,27 @@ class TestFailures:
 
     def test_all_fail(self, ids_data):
         X, y = ids_data
-        with pytest.raises(
-            ValueError, match=re.escape("only 0 of 3 fits succeeded")
-        ) as exc:
-            RepeatedEvaluator(FailingClassifier(), n_repeats=3).fit(X, y)
+        ev = RepeatedEvaluator(FailingClassifier(), n_repeats=3)
+        with pytest.raises(ValueError, match=re.escape("all 3 fits failed")) as exc:
+            ev.fit(X, y)
         assert "deliberate failure" in str(exc.value)
+        # chained from the real error, and results_ survives for inspection
+        assert isinstance(exc.value.__cause__, ValueError)
+        assert "deliberate failure" in str(exc.value.__cause__)
+        assert ev.results_["error"].str.contains("deliberate failure").all()
+        assert not hasattr(ev, "distribution_")
+
+    def test_all_fail_reraises_the_same_type(self, ids_data):
+        # every fit raising TypeError is reported as a TypeError (as
+        # cross_validate's estimator would raise it), chained from the original
+        X, y = ids_data
+        X = X.astype(object)
+        X[0, 0] = {"foo": "bar"}
+        ev = RepeatedEvaluator(LogisticRegression(), n_repeats=3, random_state=0)
+        with pytest.raises(TypeError, match="all 3 fits failed") as exc:
+            ev.fit(X, y)
+        assert type(exc.value.__cause__) is TypeError
+        assert len(ev.results_) == 3
 
     @pytest.mark.parametrize("n_jobs", [1, 2])
     def test_error_score_raise(self, ids_data, n_jobs):
@@ -456,8 +487,14 @@ class TestFailures:
                 error_score=-1.0,
                 refit=False,
             ).fit(X, y)
-        assert (ev.results_["test_score"][ev.results_["error"].notna()] == -1).all()
-        assert (ev.distribution_.scores >= 0).all()
+        failed = ev.results_["error"].notna().to_numpy()
+        assert 0 < failed.sum() < 12
+        assert (ev.results_["test_score"][failed] == -1).all()
+        # a numeric error_score stays in the distribution, as in cross_val_score
+        assert ev.distribution_.n == 12
+        np.testing.assert_array_equal(
+            ev.distribution_.scores, ev.results_["test_score"].to_numpy()
+        )
 
 
 class TestParallel:
@@ -894,3 +931,380 @@ class TestUserReview:
             "has no random_state that it uses), so every repeat gives the same "
             "scores; pass cv=None (out-of-bootstrap) or a splitter that shuffles."
         )
+
+
+# ---------------------------------------------------------------------------
+# skperf issue 9: no silently wrong number
+class _NoMixinClassifier(BaseEstimator):
+    """A third-party wrapper: a classifier without sklearn's ClassifierMixin."""
+
+    def __init__(self, estimator=None):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        self.estimator_ = clone(self.estimator).fit(X, y)
+        self.classes_ = self.estimator_.classes_
+        return self
+
+    def predict(self, X):
+        return self.estimator_.predict(X)
+
+    def score(self, X, y):
+        return float(np.mean(self.predict(X) == y))
+
+
+@pytest.fixture(scope="module")
+def patients():
+    """100 patients x 5 near-identical rows, labels pure noise per patient."""
+    rng = np.random.RandomState(0)
+    groups = np.repeat(np.arange(100), 5)
+    X = (rng.randn(100, 4) * 3)[groups] + rng.randn(500, 4) * 0.1
+    y = rng.randint(0, 2, 100)[groups]
+    return X, y, groups
+
+
+class TestGroups:
+    """Item 1: groups with the default cv draw whole groups."""
+
+    def test_default_cv_draws_groups(self, patients):
+        X, y, groups = patients
+        knn = KNeighborsClassifier(1)
+        d = repeated_cross_val_score(
+            knn, X, y, groups=groups, n_repeats=10, random_state=0
+        )
+        # labels are noise per patient: an honest estimate is chance (0.5);
+        # row-wise bootstrap leaks the patient's twin rows into training (0.99)
+        assert 0.35 < d.mean() < 0.65
+        leaky = repeated_cross_val_score(knn, X, y, n_repeats=10, random_state=0)
+        assert leaky.mean() > 0.95
+        ev = RepeatedEvaluator(knn, n_repeats=3, random_state=0, refit=False)
+        ev.fit(X, y, groups=groups)
+        split = list(GroupOutOfBootstrap(1, random_state=0).split(X, y, groups))
+        assert split  # whole groups: no patient on both sides of any fit
+        for train_id, tr_te in zip(
+            ev.results_["split_id"],
+            [
+                next(GroupOutOfBootstrap(1, random_state=int(s)).split(X, y, groups))
+                for s in ev.results_["split_seed"]
+            ],
+            strict=True,
+        ):
+            tr, te = tr_te
+            assert not set(groups[tr]) & set(groups[te])
+            assert train_id == _split_id(tr, te)
+
+    @pytest.mark.parametrize(
+        ("cv", "name"),
+        [
+            (OutOfBootstrap(1), "OutOfBootstrap"),
+            (StratifiedOutOfBootstrap(1), "StratifiedOutOfBootstrap"),
+            (KFold(5, shuffle=True), "KFold"),
+            (StratifiedKFold(5, shuffle=True), "StratifiedKFold"),
+            (ShuffleSplit(2), "ShuffleSplit"),
+            (5, "StratifiedKFold"),
+        ],
+    )
+    def test_splitter_ignoring_groups_warns(self, patients, cv, name):
+        X, y, groups = patients
+        with pytest.warns(GroupsIgnoredWarning, match=name) as rec:
+            d = repeated_cross_val_score(
+                KNeighborsClassifier(1),
+                X,
+                y,
+                groups=groups,
+                cv=cv,
+                n_repeats=2,
+                random_state=0,
+            )
+        assert len(rec) == 1  # one warning, not sklearn's own per split
+        assert rec[0].filename == __file__
+        assert "group splitter" in str(rec[0].message)
+        assert d.mean() > 0.9  # the optimistic number the warning is about
+
+    def test_group_splitters_do_not_warn(self, patients):
+        X, y, groups = patients
+        for cv in (GroupOutOfBootstrap(1), GroupShuffleSplit(2)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                repeated_cross_val_score(
+                    KNeighborsClassifier(1),
+                    X,
+                    y,
+                    groups=groups,
+                    cv=cv,
+                    n_repeats=2,
+                    random_state=0,
+                )
+
+    def test_compare_models_and_variance_sources_draw_groups(self, patients):
+        X, y, groups = patients
+        models = {"1nn": KNeighborsClassifier(1), "3nn": KNeighborsClassifier(3)}
+        report = compare_models(
+            models, X, y, groups=groups, n_repeats=10, random_state=0
+        )
+        for d in report.distributions.values():
+            assert 0.35 < d.mean() < 0.65
+        assert "group out-of-bootstrap" in report.settings["cv"]
+        table = variance_sources(
+            KNeighborsClassifier(1), X, y, groups=groups, n_repeats=5, random_state=0
+        )
+        assert 0.3 < table.loc["all", "mean"] < 0.7
+
+
+class TestPairedSplits:
+    """Item 4: pair only identical splits; int cv chosen from y alone."""
+
+    @pytest.mark.filterwarnings(
+        "ignore::skperf.exceptions.DependentObservationsWarning"
+    )
+    def test_int_cv_same_folds_for_any_classifier(self, cancer):
+        X, y = cancer
+        lr = make_pipeline(StandardScaler(), GaussianNB())
+        a = repeated_cross_val_score(lr, X, y, cv=5, n_repeats=4, random_state=0)
+        b = repeated_cross_val_score(
+            _NoMixinClassifier(lr), X, y, cv=5, n_repeats=4, random_state=0
+        )
+        np.testing.assert_array_equal(a.seeds["split_id"], b.seeds["split_id"])
+        # identical models on identical folds: identical scores, P = 1/2
+        np.testing.assert_array_equal(a.scores, b.scores)
+        res = a.compare(b)
+        assert res.paired
+        assert res.estimate == 0.5
+        report = compare_models(
+            {"lr": lr, "wrapped": _NoMixinClassifier(lr)},
+            X,
+            y,
+            cv=5,
+            n_repeats=4,
+            random_state=0,
+            n_boot=200,
+        )
+        assert report.comparisons["lr", "wrapped"].paired
+        assert report.comparisons["lr", "wrapped"].estimate == 0.5
+
+    @pytest.mark.filterwarnings(
+        "ignore::skperf.exceptions.DependentObservationsWarning"
+    )
+    def test_different_splits_are_not_paired(self, cancer):
+        X, y = cancer
+        lr = GaussianNB()
+        kw = {"n_repeats": 3, "random_state": 0}
+        a = repeated_cross_val_score(lr, X, y, cv=KFold(5, shuffle=True), **kw)
+        b = repeated_cross_val_score(
+            lr, X, y, cv=StratifiedKFold(5, shuffle=True), **kw
+        )
+        # same seeds, different folds: only split_id tells them apart
+        for key in ("split", "init", "search", "fold"):
+            np.testing.assert_array_equal(a.seeds[key], b.seeds[key])
+        assert not np.any(a.seeds["split_id"] == b.seeds["split_id"])
+        assert a.compare(b).paired is False
+        with pytest.raises(ValueError, match=r"seeds\['split_id'\] differ"):
+            a.compare(b, paired=True)
+
+    def test_out_of_bootstrap_same_splits_for_any_estimator(self, cancer):
+        X, y = cancer
+        kw = {"n_repeats": 4, "random_state": 1}
+        a = repeated_cross_val_score(DecisionTreeClassifier(), X, y, **kw)
+        b = repeated_cross_val_score(_NoMixinClassifier(GaussianNB()), X, y, **kw)
+        c = repeated_cross_val_score(Ridge(), X, y, scoring="r2", **kw)
+        np.testing.assert_array_equal(a.seeds["split_id"], b.seeds["split_id"])
+        np.testing.assert_array_equal(a.seeds["split_id"], c.seeds["split_id"])
+        # cv=None is never stratified, whatever the estimator
+        tr, te = next(OutOfBootstrap(1, random_state=0).split(X, y))
+        assert _split_id(tr, te) != _split_id(te, tr)
+        assert np.unique(a.seeds["split_id"]).size == 4
+
+    def test_rare_class_int_cv_falls_back_to_kfold(self):
+        # StratifiedKFold would warn on a class with fewer members than folds
+        X = np.arange(40.0).reshape(-1, 1)
+        y = np.r_[np.zeros(37, int), np.ones(3, int)]
+        kind, cv = _outer_cv(5, LogisticRegression(), y)
+        assert type(cv) is KFold
+        kind, cv = _outer_cv(3, Ridge(), y)
+        assert type(cv) is StratifiedKFold
+        assert kind == "random"
+        assert X.shape[0] == y.size
+
+
+class TestFailedScorers:
+    """Item 5: a scorer that fails or returns NaN is a failed fit."""
+
+    @pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+    def test_roc_auc_on_one_class_test_set(self):
+        rng = np.random.RandomState(0)
+        X = rng.randn(20, 2)
+        y = np.r_[np.ones(2, int), np.zeros(18, int)]
+        ev = RepeatedEvaluator(
+            DummyClassifier(strategy="prior"),
+            scoring=["accuracy", "roc_auc"],
+            n_repeats=10,
+            random_state=0,
+            refit=False,
+        )
+        with pytest.warns(FitFailedWarning, match="fits failed") as rec:
+            ev.fit(X, y)
+        res = ev.results_
+        bad = res["error"].notna().to_numpy()
+        assert 0 < bad.sum() < 9
+        nan_auc = res["error"].str.contains("non-finite test score").to_numpy()
+        assert nan_auc.sum() >= 2
+        assert res["error"][nan_auc].str.contains("roc_auc=nan").all()
+        assert np.isnan(res["test_roc_auc"][bad]).all()
+        # the accuracy of these fits is real and kept in results_ ...
+        assert np.isfinite(res["test_accuracy"][nan_auc]).all()
+        # ... but the failed fits are out of every distribution (aligned)
+        assert ev.distribution_.n == ev.distributions_["roc_auc"].n == 10 - bad.sum()
+        (w,) = [w for w in rec if w.category is FitFailedWarning]
+        assert f"{bad.sum()} of 10 fits failed" in str(w.message)
+        assert w.filename == __file__
+
+    def test_scorer_raising(self, ids_data):
+        X, y = ids_data
+
+        def scorer(est, X, y):
+            if X[0, 0] % 2 == 0:
+                raise RuntimeError("scorer broke")
+            return float(np.mean(est.predict(X) == y))
+
+        with pytest.warns(FitFailedWarning, match="RuntimeError: scorer broke"):
+            ev = RepeatedEvaluator(
+                DummyClassifier(), scoring=scorer, n_repeats=12, random_state=0
+            ).fit(X, y)
+        bad = ev.results_["error"].notna().to_numpy()
+        assert 0 < bad.sum() < 10
+        assert ev.distribution_.n == 12 - bad.sum()
+
+    def test_results_survive_when_the_distribution_fails(self, ids_data):
+        X, y = ids_data
+        seeds = spawn_seeds(0, 5)[1]["split"]
+        _, test0 = next(OutOfBootstrap(1, random_state=int(seeds[0])).split(X, y))
+
+        def scorer(est, X, y):  # finite on the fit of repeat 0 only
+            return 0.5 if np.array_equal(X[:, 0], test0) else np.nan
+
+        ev = RepeatedEvaluator(
+            DummyClassifier(), scoring=scorer, n_repeats=5, random_state=0
+        )
+        with pytest.raises(ValueError, match="only 1 of 5 fits succeeded"):
+            ev.fit(X, y)
+        assert len(ev.results_) == 5
+        np.testing.assert_array_equal(
+            ev.results_["error"].notna(), [False, True, True, True, True]
+        )
+        assert ev.results_["test_score"][0] == 0.5
+        assert not hasattr(ev, "distribution_")
+
+    def test_one_evaluator_failing_keeps_the_others(self, ids_data):
+        X, y = ids_data
+        evs = {
+            "ok": RepeatedEvaluator(DummyClassifier(), n_repeats=3, random_state=0),
+            "bad": RepeatedEvaluator(FailingClassifier(), n_repeats=3, random_state=0),
+        }
+        with pytest.raises(ValueError, match="all 3 fits failed"):
+            _fit_evaluators(evs, X, y)
+        assert evs["ok"].distribution_.n == 3
+        assert len(evs["bad"].results_) == 3
+
+
+class TestErrorScore:
+    """Item 6: a numeric error_score stays in the distribution."""
+
+    def test_zero_error_score_in_distribution(self, ids_data):
+        X, y = ids_data
+        kw = {"n_repeats": 12, "random_state": 0, "refit": False}
+        with pytest.warns(FitFailedWarning, match="error_score=0 in the distribution"):
+            ev = RepeatedEvaluator(FailingClassifier(fail=3), error_score=0, **kw).fit(
+                X, y
+            )
+        failed = ev.results_["error"].notna().to_numpy()
+        assert 0 < failed.sum() < 12
+        d = ev.distribution_
+        assert d.n == 12
+        assert np.sum(d.scores == 0) == failed.sum()
+        # cross_val_score semantics: the mean over ALL fits, zeros included
+        ok_scores = ev.results_["test_score"][~failed]
+        assert d.mean() == pytest.approx(ok_scores.sum() / 12)
+        assert d.mean() < ok_scores.mean()
+
+    def test_nan_error_score_excluded_with_count_and_first_error(self, ids_data):
+        X, y = ids_data
+        with pytest.warns(
+            FitFailedWarning,
+            match=r"\d+ of 12 fits failed and are excluded .*First error: "
+            r"ValueError: deliberate failure",
+        ):
+            ev = RepeatedEvaluator(
+                FailingClassifier(fail=3), n_repeats=12, random_state=0, refit=False
+            ).fit(X, y)
+        assert ev.distribution_.n == 12 - ev.results_["error"].notna().sum()
+
+
+class TestValidationAndReraise:
+    """Item 7."""
+
+    def test_n_repeats_one_rejected_before_fitting(self, ids_data):
+        X, y = ids_data
+        # FailingClassifier would give "all 1 fits failed" if it were fitted
+        msg = r"`n_repeats`=1 .* gives 1 score; at least 2 scores are needed"
+        with pytest.raises(ValueError, match=msg):
+            RepeatedEvaluator(FailingClassifier(), n_repeats=1).fit(X, y)
+        with pytest.raises(ValueError, match=msg):
+            repeated_cross_val_score(FailingClassifier(), X, y, n_repeats=1)
+
+    def test_reraise_type_of_fit_error(self, ids_data):
+        X, y = ids_data
+
+        class Broken(DummyClassifier):
+            def fit(self, X, y):
+                raise KeyError("no such column")
+
+        with pytest.raises(KeyError, match="all 3 fits failed") as exc:
+            repeated_cross_val_score(Broken(), X, y, n_repeats=3)
+        assert type(exc.value.__cause__) is KeyError
+
+
+class TestWarningsAndNames:
+    """Items 14 and 12."""
+
+    def test_no_variation_warning_points_at_caller(self, iris):
+        X, y = iris
+        kw = {"cv": KFold(3), "n_repeats": 2, "random_state": 0}
+        with pytest.warns(NoVariationWarning) as rec:
+            RepeatedEvaluator(KNeighborsClassifier(), **kw).fit(X, y)
+        assert [w.filename for w in rec] == [__file__]
+        with pytest.warns(NoVariationWarning) as rec:
+            repeated_cross_val_score(KNeighborsClassifier(), X, y, **kw)
+        assert [w.filename for w in rec] == [__file__]
+
+    def test_fit_failed_warning_points_at_caller(self, ids_data):
+        X, y = ids_data
+        with pytest.warns(FitFailedWarning) as rec:
+            repeated_cross_val_score(
+                FailingClassifier(fail=3), X, y, n_repeats=12, random_state=0
+            )
+        assert [w.filename for w in rec] == [__file__]
+
+    def test_feature_names_in(self, iris):
+        pd = pytest.importorskip("pandas")
+        X, y = iris
+        df = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+        ev = RepeatedEvaluator(KNeighborsClassifier(), n_repeats=2, random_state=0)
+        ev.fit(df, y)
+        np.testing.assert_array_equal(ev.feature_names_in_, ["a", "b", "c", "d"])
+        ev.fit(X, y)
+        assert not hasattr(ev, "feature_names_in_")
+        assert not hasattr(RepeatedEvaluator(LogisticRegression()), "feature_names_in_")
+
+    def test_readable_names(self, iris):
+        X, y = iris
+        lr = make_pipeline(StandardScaler(), GaussianNB())
+        kw = {"n_repeats": 2, "random_state": 0}
+        d = repeated_cross_val_score(lr, X, y, **kw)
+        assert d.name == "Pipeline(StandardScaler, GaussianNB)"
+        ev = RepeatedEvaluator(lr, refit=False, **kw).fit(X, y)
+        assert ev.distribution_.name == d.name
+        assert repeated_cross_val_score(lr, X, y, name="lr", **kw).name == "lr"
+        named = repeated_cross_val_score(lr, X, y, name="lr", **kw)
+        np.testing.assert_array_equal(named.seeds["split_id"], d.seeds["split_id"])
+        search = GridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, cv=2)
+        assert _estimator_name(search) == "GridSearchCV(DecisionTreeClassifier)"

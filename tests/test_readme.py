@@ -28,7 +28,10 @@ def test_quickstart_runs():
     printed = out.getvalue()
     assert "QuantileCI(q=[0.1, 0.5, 0.9]" in printed
     assert "Interval(estimate=" in printed
-    assert "P(Pipeline > RandomForestClassifier)" in printed
+    assert (
+        "P(Pipeline(StandardScaler, LogisticRegression) > RandomForestClassifier)"
+        in printed
+    )
     a, b = namespace["a"], namespace["b"]
     assert len(a) == len(b) == 30
     # same random_state: the two distributions are paired

@@ -386,3 +386,40 @@ class TestSklearnIntegration:
         np.testing.assert_array_equal(perm_scores, runs[1][1])
         # informative features: the real score beats every permuted score
         assert pvalue == pytest.approx(0.1)
+
+
+class TestMetadataRouting:
+    """GroupOutOfBootstrap requests ``groups``, as sklearn's group splitters."""
+
+    @pytest.fixture
+    def grouped(self):
+        X, y = make_classification(60, 4, random_state=0)
+        return X, y, np.arange(60) // 3
+
+    def test_cross_validate_routes_groups(self, grouped):
+        import sklearn
+
+        X, y, groups = grouped
+        cv = GroupOutOfBootstrap(n_splits=3, random_state=0)
+        with sklearn.config_context(enable_metadata_routing=True):
+            res = cross_validate(GaussianNB(), X, y, cv=cv, params={"groups": groups})
+        # the same scores as without routing: the groups reached the splitter
+        ref = cross_validate(GaussianNB(), X, y, cv=cv, groups=groups)
+        np.testing.assert_array_equal(res["test_score"], ref["test_score"])
+        assert cv.get_metadata_routing().split.requests == {"groups": True}
+
+    def test_grid_search_routes_groups(self, grouped):
+        import sklearn
+
+        X, y, groups = grouped
+        cv = GroupOutOfBootstrap(n_splits=3, random_state=0)
+        with sklearn.config_context(enable_metadata_routing=True):
+            search = GridSearchCV(
+                DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2]}, cv=cv
+            ).fit(X, y, groups=groups)
+        ref = GridSearchCV(
+            DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2]}, cv=cv
+        ).fit(X, y, groups=groups)
+        np.testing.assert_array_equal(
+            search.cv_results_["mean_test_score"], ref.cv_results_["mean_test_score"]
+        )

@@ -718,7 +718,9 @@ def compare_models(
     y : array-like of shape (n_samples,) or None, default=None
         Target.
     groups : array-like of shape (n_samples,) or None, default=None
-        Group labels for group-aware splitters.
+        Group labels. With ``cv=None`` whole groups are drawn
+        (``GroupOutOfBootstrap``); a splitter that ignores groups warns
+        (:class:`~skperf.exceptions.GroupsIgnoredWarning`).
     scoring : str, callable or None, default=None
         Scorer (as in :func:`sklearn.model_selection.cross_val_score`);
         ``None`` uses each estimator's ``score``, which must measure one
@@ -766,7 +768,9 @@ def compare_models(
     Every model gets the same ``random_state`` (``None`` resolved once to one
     drawn entropy), hence the same split, initialization and search seeds per
     repeat: the distributions are paired and compared with paired tests
-    (Bouthillier et al., App. C.2). The best model is the one with the best
+    (Bouthillier et al., App. C.2) when the fits used identical train/test
+    indices (``seeds["split_id"]``; an int ``cv`` is chosen from ``y`` alone,
+    so every model gets the same folds). The best model is the one with the best
     mean; the p-values of the best against each other model are corrected
     (see :class:`ModelSelectionReport`, Notes).
 
@@ -853,7 +857,12 @@ def compare_models(
         "not_varied": skipped,
         "n_repeats": n_repeats,
         "cv": _describe(cv)
-        + (" (one out-of-bootstrap split per repeat)" if cv is None else ""),
+        + (
+            f" (one {'group ' if groups is not None else ''}out-of-bootstrap "
+            "split per repeat)"
+            if cv is None
+            else ""
+        ),
         "scoring": _describe(scoring)
         + (
             f" (each estimator's score: {default_metric})"

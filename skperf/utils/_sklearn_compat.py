@@ -7,6 +7,7 @@ objects) is fixed in one place.
 
 from sklearn.base import _fit_context
 from sklearn.model_selection._search import BaseSearchCV
+from sklearn.model_selection._split import GroupsConsumerMixin
 from sklearn.utils import _safe_indexing
 from sklearn.utils._param_validation import HasMethods, StrOptions, validate_params
 from sklearn.utils._param_validation import Interval as ParamInterval
@@ -20,6 +21,7 @@ except ImportError:  # pragma: no cover - older scikit-learn
 
 __all__ = [
     "BaseSearchCV",
+    "GroupsConsumerMixin",
     "HasMethods",
     "ParamInterval",
     "StrOptions",

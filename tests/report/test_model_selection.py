@@ -552,7 +552,7 @@ class TestCompareModels:
         )
         raw = r.raw_distributions["tree"]
         assert raw.n == 12
-        assert set(raw.seeds) == {"split", "init", "search", "fold"}
+        assert set(raw.seeds) == {"split", "init", "search", "fold", "split_id"}
         np.testing.assert_array_equal(raw.groups, np.repeat(np.arange(4), 3))
         agg = r.distributions["tree"]
         np.testing.assert_allclose(agg.scores, raw.scores.reshape(4, 3).mean(axis=1))
