@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+from ._cli_check import add_parser as _add_check_parser
+
 __all__ = ["main"]
 
 PROG = "skperf report"
@@ -110,6 +112,7 @@ def _build_parser():
         choices=["holm", "bonferroni", "fdr_bh", "none"],
         help="multiple-comparison correction (default: holm)",
     )
+    _add_check_parser(sub)
     return parser
 
 
@@ -451,6 +454,8 @@ def main(argv=None):
         ``skperf report: error: ...`` on stderr).
     """
     args = _build_parser().parse_args(argv)
+    if args.command == "check":
+        return args.func(args)
     try:
         return _run(args)
     except _CLIError as exc:

@@ -514,7 +514,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         >>> from skperf import PerformanceDistribution
         >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 10))
         >>> d.repeats_needed(0.01), d.repeats_needed(0.01, q=0.5)
-        (38, 97)
+        (40, 63)
         """
         return _stats.repeats_needed(
             self._scores, width, q=q, confidence=confidence

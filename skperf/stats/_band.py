@@ -107,7 +107,7 @@ def quantile_band(x, *, confidence=0.95, method="auto", q=None):
     0.1884 ks
     >>> low, high = band.at(0.5)
     >>> print(f"[{low:.3f}, {high:.3f}]")
-    [0.894, 0.907]
+    [0.894, 0.911]
     """
     x = _check_sample(x, min_n=2)
     if x.ndim != 1:
