@@ -113,9 +113,7 @@ def _read_scores(path, column):
         )
     raw = frame[column]
     values = pd.to_numeric(raw, errors="coerce")
-    bad = values.isna() | ~values.apply(
-        lambda v: math.isfinite(v) if v == v else False
-    )
+    bad = values.isna() | ~values.apply(lambda v: math.isfinite(v) if v == v else False)
     if bad.any():
         i = int(bad.to_numpy().nonzero()[0][0])
         raise _CheckError(

@@ -9,6 +9,9 @@
   App. C.3).
 """
 
+# k, l are the paper's order-statistic indices (eq. 8)
+# ruff: noqa: E741
+
 from __future__ import annotations
 
 import math

@@ -112,7 +112,8 @@ class TestDuality:
             m = requirement(-x, -t, probability=0.9)
             assert r.verdict == m.verdict
             assert r.bound == -m.bound
-            assert r.q == 0.9 and m.q == pytest.approx(0.1)
+            assert r.q == 0.9
+            assert m.q == pytest.approx(0.1)
             assert r.n_meeting == int(np.sum(x <= t))
         d = PerformanceDistribution(x, greater_is_better=False)
         assert d.requirement(0.4).verdict == "met"
@@ -154,7 +155,13 @@ class TestErrorRates:
 
     @pytest.mark.parametrize(
         ("n", "share", "expected"),
-        [(30, 0.97, 0.401), (60, 0.97, 0.459), (100, 0.97, 0.818), (200, 0.95, 0.796), (60, 1.0, 1.0)],
+        [
+            (30, 0.97, 0.401),
+            (60, 0.97, 0.459),
+            (100, 0.97, 0.818),
+            (200, 0.95, 0.796),
+            (60, 1.0, 1.0),
+        ],
     )
     def test_power(self, n, share, expected):
         power = requirement_power(n, share)
@@ -170,12 +177,15 @@ class TestResult:
         x = np.r_[np.full(5, 0.85), np.linspace(0.91, 0.95, 55)]
         r = requirement(x, 0.9)
         assert isinstance(r, Requirement)
-        assert r.n == 60 and r.n_meeting == 55
+        assert r.n == 60
+        assert r.n_meeting == 55
         assert r.estimate == pytest.approx(55 / 60)
         assert r.q == pytest.approx(0.1)
         assert r.method == "exact"
-        assert r.verdict == "inconclusive" and r.exit_code == 3
-        assert "55/60" in str(r) and "inconclusive" in repr(r)
+        assert r.verdict == "inconclusive"
+        assert r.exit_code == 3
+        assert "55/60" in str(r)
+        assert "inconclusive" in repr(r)
         assert r.power() == pytest.approx(requirement_power(60, 55 / 60))
 
     def test_distribution_method(self):
