@@ -444,7 +444,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             rng=_check_rng(random_state),
         )
 
-    def requirement(self, threshold, *, probability=0.9, confidence=0.95, method="auto"):
+    def requirement(
+        self, threshold, *, probability=0.9, confidence=0.95, method="auto"
+    ):
         """Is "score at least ``threshold`` with probability ``probability``" met?
 
         For ``greater_is_better=False`` (losses) the statement is "score at
@@ -488,7 +490,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             greater_is_better=self.greater_is_better,
         )
 
-    def repeats_needed(self, width, *, q="mean", confidence=0.95):
+    def repeats_needed(self, width, *, q="mean", confidence=0.95, assurance=0.5):
         """Runs expected to give an interval no longer than ``width`` (planning).
 
         These scores are the pilot; see :func:`skperf.stats.repeats_needed`.
@@ -501,6 +503,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             The mean (t interval) or a quantile level (exact interval).
         confidence : float, default=0.95
             Confidence level of the planned interval.
+        assurance : float, default=0.5
+            Share of follow-ups of the planned size that should give an
+            interval no longer than ``width`` (0.5: the median length).
 
         Returns
         -------
@@ -514,10 +519,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         >>> from skperf import PerformanceDistribution
         >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 10))
         >>> d.repeats_needed(0.01), d.repeats_needed(0.01, q=0.5)
-        (40, 63)
+        (40, 61)
         """
         return _stats.repeats_needed(
-            self._scores, width, q=q, confidence=confidence
+            self._scores, width, q=q, confidence=confidence, assurance=assurance
         )
 
     def quantile_band(self, confidence=0.95, method="auto"):

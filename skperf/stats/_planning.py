@@ -239,7 +239,7 @@ def repeats_needed(x, width, *, q="mean", confidence=0.95, assurance=0.5):
     >>> repeats_needed(pilot, 0.01)
     40
     >>> repeats_needed(pilot, 0.01, q=0.5)
-    63
+    61
     """
     xs = np.sort(_check_sample(x, min_n=2))
     if xs.ndim != 1:

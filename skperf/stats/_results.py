@@ -500,7 +500,9 @@ class Requirement:
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
-            raise ValueError(f"`verdict` must be one of {VERDICTS}; got {self.verdict!r}.")
+            raise ValueError(
+                f"`verdict` must be one of {VERDICTS}; got {self.verdict!r}."
+            )
         for name in (
             "threshold",
             "probability",
