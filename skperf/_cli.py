@@ -112,6 +112,15 @@ def _build_parser():
         choices=["holm", "bonferroni", "fdr_bh", "none"],
         help="multiple-comparison correction (default: holm)",
     )
+    rep.add_argument(
+        "--require",
+        metavar="T@P",
+        default=None,
+        help=(
+            "requirement 'score >= T with probability >= P' (<= T for losses), "
+            "e.g. 0.9@0.9; the report gives its verdict per model"
+        ),
+    )
     _add_check_parser(sub)
     return parser
 
@@ -361,6 +370,7 @@ def _run(args):
             )
     if args.target is not None and args.data is None:
         raise _CLIError("--target needs --data CSV")
+    requirement = _parse_require(args.require)
 
     if args.data is None:
         from sklearn.datasets import load_breast_cancer
@@ -413,6 +423,7 @@ def _run(args):
             confidence=args.confidence,
             correction=correction,
             progress=True,
+            requirement=requirement,
         )
     except (TypeError, ValueError) as exc:
         raise _CLIError(f"evaluation failed: {_first_line(exc)}") from None
@@ -435,8 +446,28 @@ def _run(args):
             f"{report.noether_n} for gamma = {report.gamma:g}; use --n-repeats "
             f"{report.noether_n} or more for reliable decisions"
         )
+    if report.requirements:
+        from .report._format import _requirement_lines
+
+        print("\n  ".join(_requirement_lines(report)))
     print(f"wrote {args.out}")
     return 0
+
+
+def _parse_require(text):
+    """``"T@P"`` -> (threshold, probability), or None."""
+    if text is None:
+        return None
+    t, sep, p = text.partition("@")
+    try:
+        threshold, probability = float(t), float(p) if sep else 0.9
+    except ValueError:
+        raise _CLIError(
+            f"--require must look like THRESHOLD@PROBABILITY, e.g. 0.9@0.9; got {text!r}"
+        ) from None
+    if not 0 < probability < 1:
+        raise _CLIError(f"--require: the probability must be in (0, 1); got {p}")
+    return threshold, probability
 
 
 def main(argv=None):

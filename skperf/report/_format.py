@@ -188,6 +188,24 @@ def _markdown_table(header, rows):
     return "\n".join(lines)
 
 
+def _requirement_lines(report):
+    """One line per model with the verdict of ``report.requirement``."""
+    if not getattr(report, "requirements", None):
+        return []
+    first = next(iter(report.requirements.values()))
+    op = ">=" if first.greater_is_better else "<="
+    head = (
+        f"Requirement P(score {op} {first.threshold:g}) >= {first.probability:g} "
+        f"(exact one-sided bounds at {first.confidence:g} confidence; 'met' needs "
+        f"n >= {first.n_needed}):"
+    )
+    lines = [
+        f"{name}: {r.verdict} ({r.n_meeting}/{r.n} runs meet it)"
+        for name, r in report.requirements.items()
+    ]
+    return [head, *lines]
+
+
 def _markdown_report(report, quantiles):
     header, rows = _summary_table(report, quantiles)
     parts = [
@@ -199,6 +217,11 @@ def _markdown_report(report, quantiles):
         "",
         f"Interval methods: {_methods_line(report, quantiles)}.",
         "",
+    ]
+    req = _requirement_lines(report)
+    if req:
+        parts += [req[0], "", *[f"- {_escape_md(x)}" for x in req[1:]], ""]
+    parts += [
         _DEFINITIONS,
         "",
         _markdown_table(["setting", "value"], _settings_items(report)),

@@ -149,6 +149,13 @@ class ModelSelectionReport:
     settings : dict or None, default=None
         How the scores were produced (what was varied, cv, scoring, seeds ...),
         shown in the report so the run can be reproduced.
+    requirement : float, tuple, dict or None, default=None
+        A requirement every model is checked against
+        (:meth:`PerformanceDistribution.requirement`): a threshold, a
+        ``(threshold, probability)`` pair or a dict of keyword arguments
+        (``confidence`` defaults to the report's). The verdicts are in
+        ``requirements``, in the ``requirement`` column of
+        :meth:`to_frame` and in the markdown and HTML reports.
 
     Attributes
     ----------
@@ -191,6 +198,8 @@ class ModelSelectionReport:
         than ``noether_n`` scores, shown in the report.
     random_state_ : int
         Entropy of the bootstrap seeds.
+    requirements : dict of str to Requirement
+        Verdict of ``requirement`` per model (empty without one).
 
     Notes
     -----
@@ -239,6 +248,7 @@ class ModelSelectionReport:
         n_boot=2000,
         random_state=None,
         settings=None,
+        requirement=None,
     ):
         self.raw_distributions = _check_distributions(distributions)
         self.notes = []
@@ -263,6 +273,8 @@ class ModelSelectionReport:
         self.best = self.ranking[0]
         self._compare_all()
         self._select()
+        self.requirement = requirement
+        self.requirements = _requirements(self.distributions, requirement, confidence)
         self.noether_n = noether_sample_size(self.gamma)
         n_min = min(d.n for d in self.distributions.values())
         if self.n_models > 1 and n_min < self.noether_n:
@@ -438,6 +450,9 @@ class ModelSelectionReport:
                     )
             _record(caught, self.notes, name)
             row["tied_with_best"] = name in self.tied_with_best
+            if self.requirements:
+                row["requirement"] = self.requirements[name].verdict
+                row["requirement_bound"] = self.requirements[name].bound
             rows.append(row)
         return pd.DataFrame(rows).set_index("model")
 
@@ -538,6 +553,20 @@ class ModelSelectionReport:
         return self.to_markdown()
 
 
+def _requirements(distributions, requirement, confidence):
+    """Verdict of ``requirement`` per model (empty dict without one)."""
+    if requirement is None:
+        return {}
+    if isinstance(requirement, dict):
+        kw = dict(requirement)
+    elif isinstance(requirement, tuple | list):
+        kw = dict(zip(("threshold", "probability"), requirement, strict=False))
+    else:
+        kw = {"threshold": requirement}
+    kw.setdefault("confidence", confidence)
+    return {name: d.requirement(**kw) for name, d in distributions.items()}
+
+
 def _describe(obj):
     return "None" if obj is None else repr(obj)
 
@@ -565,6 +594,7 @@ def compare_models(
     correction="holm",
     progress=False,
     n_boot=2000,
+    requirement=None,
 ):
     """Evaluate several models on shared seeds and compare them.
 
@@ -604,6 +634,13 @@ def compare_models(
         Show one progress bar over all fits.
     n_boot : int, default=2000
         Bootstrap resamples of each comparison.
+    requirement : float, tuple, dict or None, default=None
+        A requirement every model is checked against
+        (:meth:`PerformanceDistribution.requirement`): a threshold, a
+        ``(threshold, probability)`` pair or a dict of keyword arguments
+        (``confidence`` defaults to the report's). The verdicts are in
+        the report's ``requirements``, in the ``requirement`` column of
+        :meth:`to_frame` and in the markdown and HTML reports.
 
     Returns
     -------
@@ -707,6 +744,7 @@ def compare_models(
         n_boot=n_boot,
         random_state=entropy,
         settings=settings,
+        requirement=requirement,
     )
     report.evaluators = evaluators
     return report

@@ -7,6 +7,7 @@ kind of bad input, each reported in one line without a traceback.
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -215,3 +216,63 @@ def test_in_process(scores_csv, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["check", str(scores_csv), "--score", "nope", "--threshold", "0.9"])
     assert exc.value.code == 2
+
+
+class TestReportRequire:
+    def test_parse(self):
+        from skperf._cli import _CLIError, _parse_require
+
+        assert _parse_require("0.9@0.95") == (0.9, 0.95)
+        assert _parse_require("0.9") == (0.9, 0.9)
+        assert _parse_require(None) is None
+        with pytest.raises(_CLIError, match="THRESHOLD@PROBABILITY"):
+            _parse_require("high@0.9")
+        with pytest.raises(_CLIError, match="must be in"):
+            _parse_require("0.9@90")
+
+    def test_report_verdict_per_model(self):
+        from skperf import ModelSelectionReport
+
+        rng = np.random.default_rng(0)
+        dists = {
+            "a": PerformanceDistribution(rng.normal(0.93, 0.01, 40)),
+            "b": PerformanceDistribution(rng.normal(0.91, 0.01, 40)),
+        }
+        report = ModelSelectionReport(dists, random_state=0, requirement=(0.9, 0.9))
+        assert {k: r.verdict for k, r in report.requirements.items()} == {
+            "a": "met",
+            "b": "inconclusive",
+        }
+        frame = report.to_frame()
+        assert frame["requirement"].tolist() == ["met", "inconclusive"]
+        assert frame.loc["a", "requirement_bound"] == report.requirements["a"].bound
+        assert "- a: met (40/40 runs meet it)" in report.to_markdown()
+        assert "<li>b: inconclusive (33/40 runs meet it)</li>" in report.to_html()
+        no_req = ModelSelectionReport(dists, random_state=0)
+        assert "requirement" not in no_req.to_frame()
+        assert "Requirement" not in no_req.to_markdown()
+
+    def test_cli_report_require(self, tmp_path, capsys):
+        from sklearn.datasets import make_classification
+
+        X, y = make_classification(n_samples=80, n_features=4, random_state=0)
+        frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+        frame["y"] = y
+        data = tmp_path / "d.csv"
+        frame.to_csv(data, index=False)
+        argv = ["report", "--data", str(data), "--target", "y", "--n-repeats", "3"]
+        argv += ["--model", "lr=sklearn.linear_model.LogisticRegression"]
+        argv += [
+            "--random-state",
+            "0",
+            "--n-jobs",
+            "1",
+            "--out",
+            str(tmp_path / "r.html"),
+        ]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert main([*argv, "--require", "0.5@0.6"]) == 0
+        out = capsys.readouterr().out
+        assert "Requirement P(score >= 0.5) >= 0.6" in out
+        assert "lr: inconclusive (3/3 runs meet it)" in out
