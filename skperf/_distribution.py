@@ -447,7 +447,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
     def requirement(
         self, threshold, *, probability=0.9, confidence=0.95, method="auto"
     ):
-        """Is "score at least ``threshold`` with probability ``probability``" met?
+        """Decide whether "score at least ``threshold`` with probability ``probability``" holds.
 
         For ``greater_is_better=False`` (losses) the statement is "score at
         most ``threshold``". See :func:`skperf.stats.requirement`.
@@ -491,7 +491,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         )
 
     def repeats_needed(self, width, *, q="mean", confidence=0.95, assurance=0.5):
-        """Runs expected to give an interval no longer than ``width`` (planning).
+        """Plan the number of runs for an interval no longer than ``width``.
 
         These scores are the pilot; see :func:`skperf.stats.repeats_needed`.
 

@@ -256,7 +256,7 @@ def repeats_needed(x, width, *, q="mean", confidence=0.95, assurance=0.5):
 
 
 def requirement_sample_size(share, *, probability=0.9, confidence=0.95, power=0.8):
-    """Runs needed for the verdict "met" with probability ``power``.
+    """Compute the runs needed for the verdict "met" with probability ``power``.
 
     Parameters
     ----------

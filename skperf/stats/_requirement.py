@@ -202,7 +202,7 @@ def requirement(
     method="auto",
     greater_is_better=True,
 ):
-    """Is "score at least ``threshold`` with probability at least ``probability``" met?
+    """Decide whether "score >= ``threshold`` with probability >= ``probability``" holds.
 
     Parameters
     ----------

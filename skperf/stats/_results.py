@@ -554,7 +554,7 @@ class Requirement:
         )
 
     def repeats_needed(self, power=0.8, share=None):
-        """Runs needed for ``"met"`` with probability ``power`` (planning).
+        """Plan the runs needed for the verdict ``"met"`` with probability ``power``.
 
         Parameters
         ----------
