@@ -210,3 +210,21 @@ class TestResult:
         kw = {"threshold": 0.9} | kwargs
         with pytest.raises(exc, match=re.escape(msg)):
             requirement(np.linspace(0, 1, 10), **kw)
+
+
+@pytest.mark.parametrize(("n", "rate"), [(60, 0.053), (100, 0.0576), (200, 0.0566)])
+def test_no_sharper_method(n, rate):
+    # why only the exact method is offered: Wilson's and the mid-p lower
+    # bounds say "met" too often at the worst case share = probability
+    p, c = 0.9, 0.95
+    z = stats.norm.ppf(c)
+    k = np.arange(n + 1)
+    ph = k / n
+    wilson = (
+        ph + z * z / (2 * n) - z * np.sqrt(ph * (1 - ph) / n + z * z / (4 * n * n))
+    ) / (1 + z * z / n)
+    mid_p = stats.binom.sf(k, n, p) + 0.5 * stats.binom.pmf(k, n, p)
+    pmf = stats.binom.pmf(k, n, p)
+    assert pmf @ (wilson >= p) == pytest.approx(rate, abs=5e-4)
+    assert pmf @ (mid_p <= 1 - c) == pytest.approx(rate, abs=5e-4)
+    assert requirement_power(n, p) <= 1 - c < rate
