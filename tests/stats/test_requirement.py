@@ -196,6 +196,23 @@ class TestResult:
         assert row["describes"] == "requirement: met"
         assert row["ci_low"] == pytest.approx(r.share_low)
 
+    def test_summary_forms_and_dependence_warning(self):
+        from skperf.exceptions import DependentObservationsWarning
+
+        x = np.random.default_rng(0).normal(0.93, 0.01, 60)
+        d = PerformanceDistribution(x)
+        rows = [
+            d.summary(quantiles=(), requirement=req).iloc[-1]
+            for req in (0.9, (0.9, 0.9), {"threshold": 0.9, "confidence": 0.9})
+        ]
+        assert [r["statistic"] for r in rows] == ["P(score >= 0.9) >= 0.9"] * 3
+        assert rows[0]["ci_low"] == rows[1]["ci_low"]
+        assert rows[2]["ci_low"] > rows[0]["ci_low"]  # lower confidence, higher bound
+        assert rows[2]["confidence"] == 0.9
+        g = PerformanceDistribution(x, groups=np.repeat(np.arange(12), 5))
+        with pytest.warns(DependentObservationsWarning, match="12 groups"):
+            g.requirement(0.9)
+
     @pytest.mark.parametrize(
         ("kwargs", "exc", "msg"),
         [
