@@ -10,7 +10,7 @@ from ._distribution import PerformanceDistribution
 from ._evaluator import RepeatedEvaluator, repeated_cross_val_score
 from ._variance import plot_variance_sources, variance_sources
 from .report import ModelSelectionReport, compare_models
-from .stats import Comparison, Interval, QuantileCI
+from .stats import Comparison, Interval, QuantileBand, QuantileCI, Requirement
 
 __version__ = "0.1.0.dev0"
 
@@ -19,8 +19,10 @@ __all__ = [
     "Interval",
     "ModelSelectionReport",
     "PerformanceDistribution",
+    "QuantileBand",
     "QuantileCI",
     "RepeatedEvaluator",
+    "Requirement",
     "compare_models",
     "plot_variance_sources",
     "repeated_cross_val_score",

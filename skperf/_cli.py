@@ -24,6 +24,8 @@ import re
 import sys
 import textwrap
 
+from ._cli_check import add_parser as _add_check_parser
+
 __all__ = ["main"]
 
 PROG = "skperf report"
@@ -103,6 +105,7 @@ def _build_parser():
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     _add_report_parser(sub)
+    _add_check_parser(sub)
     return parser
 
 
@@ -223,6 +226,15 @@ def _add_report_parser(sub):
         default="holm",
         choices=["holm", "bonferroni", "fdr_bh", "none"],
         help="multiple-comparison correction (default: holm)",
+    )
+    rep.add_argument(
+        "--require",
+        metavar="T@P",
+        default=None,
+        help=(
+            "requirement 'score >= T with probability >= P' (<= T for losses), "
+            "e.g. 0.9@0.9; the report gives its verdict per model"
+        ),
     )
     rep.set_defaults(_run=_run_report, _prog=PROG)
     return rep
@@ -761,6 +773,7 @@ def _run_report(args):
     _check_args(args)
     correction = None if args.correction == "none" else args.correction
     models = _parse_models(args.model) if args.model else None
+    requirement = _parse_require(args.require)
 
     if args.data is None:
         from sklearn.datasets import load_breast_cancer
@@ -837,6 +850,7 @@ def _run_report(args):
             confidence=args.confidence,
             correction=correction,
             progress=True,
+            requirement=requirement,
         )
     except (TypeError, ValueError) as exc:
         raise _CLIError(f"evaluation failed: {_first_line(exc)}") from None
@@ -863,8 +877,28 @@ def _run_report(args):
                 f"{report.noether_n} or more for reliable decisions"
             )
         )
+    if report.requirements:
+        from .report._format import _requirement_lines
+
+        print("\n  ".join(_requirement_lines(report)))
     print(f"wrote {args.out}")
     return 0
+
+
+def _parse_require(text):
+    """``"T@P"`` -> (threshold, probability), or None."""
+    if text is None:
+        return None
+    t, sep, p = text.partition("@")
+    try:
+        threshold, probability = float(t), float(p) if sep else 0.9
+    except ValueError:
+        raise _CLIError(
+            f"--require must look like THRESHOLD@PROBABILITY, e.g. 0.9@0.9; got {text!r}"
+        ) from None
+    if not 0 < probability < 1:
+        raise _CLIError(f"--require: the probability must be in (0, 1); got {p}")
+    return threshold, probability
 
 
 def main(argv=None):
@@ -883,6 +917,8 @@ def main(argv=None):
         when the error is in the arguments or the data).
     """
     args = _build_parser().parse_args(argv)
+    if args.command == "check":
+        return args.func(args)
     try:
         return args._run(args)
     except _CLIError as exc:

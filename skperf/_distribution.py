@@ -402,7 +402,13 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         return _stats.quantile(self._scores, q, method=method)
 
     def quantile_ci(
-        self, q, confidence=0.95, method="auto", n_boot=2000, random_state=None
+        self,
+        q,
+        confidence=0.95,
+        method="auto",
+        n_boot=2000,
+        random_state=None,
+        simultaneous=False,
     ):
         """Point estimates and confidence intervals for quantiles of the scores.
 
@@ -424,6 +430,12 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             Resamples for the bootstrap method.
         random_state : int, numpy.random.Generator or None, default=None
             Seed for the bootstrap method.
+        simultaneous : bool, default=False
+            When True, the intervals for all levels in ``q`` hold jointly
+            with probability at least ``confidence`` (exact joint coverage
+            of order-statistic intervals, Hayter 2014; see
+            :func:`skperf.stats.simultaneous_quantile_ci`); ``method`` must
+            then be ``"auto"`` or ``"exact"``.
 
         Returns
         -------
@@ -458,6 +470,15 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         0.902 [0.896, 0.907] coverage=0.951
         """
         self._warn_assumptions("quantile")
+        if simultaneous:
+            if method not in ("auto", "exact"):
+                raise ValueError(
+                    "`method` must be 'auto' or 'exact' with simultaneous=True "
+                    f"(exact joint coverage of order-statistic intervals); got {method!r}."
+                )
+            return _call_core(
+                _stats.simultaneous_quantile_ci, self._scores, q, confidence=confidence
+            )
         return _call_core(
             _stats.quantile_ci,
             self._scores,
@@ -467,6 +488,116 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             n_boot=n_boot,
             rng=_check_rng(random_state),
         )
+
+    def requirement(
+        self, threshold, *, probability=0.9, confidence=0.95, method="auto"
+    ):
+        """Decide whether "score at least ``threshold`` with probability ``probability``" holds.
+
+        For ``greater_is_better=False`` (losses) the statement is "score at
+        most ``threshold``". See :func:`skperf.stats.requirement`.
+
+        Parameters
+        ----------
+        threshold : float
+            The score a run should reach.
+        probability : float, default=0.9
+            Required probability of reaching it.
+        confidence : float, default=0.95
+            Confidence level of the one-sided exact bounds.
+        method : {"auto", "exact"}, default="auto"
+            Clopper-Pearson bounds on the count of runs meeting the
+            threshold (dual to order-statistic bounds of the quantile).
+
+        Returns
+        -------
+        Requirement
+            ``verdict`` ("met", "not met", "inconclusive"), the deciding
+            ``bound``, the share of runs meeting the threshold
+            (``estimate``) and ``n_needed``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.93, 0.01, 60))
+        >>> r = d.requirement(0.9, probability=0.9)
+        >>> print(r.verdict, r.n_meeting, r.n_needed)
+        met 60 29
+        """
+        self._warn_assumptions("requirement")
+        return _stats.requirement(
+            self._scores,
+            threshold,
+            probability=probability,
+            confidence=confidence,
+            method=method,
+            greater_is_better=self.greater_is_better,
+        )
+
+    def repeats_needed(self, width, *, q="mean", confidence=0.95, assurance=0.5):
+        """Plan the number of runs for an interval no longer than ``width``.
+
+        These scores are the pilot; see :func:`skperf.stats.repeats_needed`.
+
+        Parameters
+        ----------
+        width : float
+            Target interval length, in score units.
+        q : "mean" or float, default="mean"
+            The mean (t interval) or a quantile level (exact interval).
+        confidence : float, default=0.95
+            Confidence level of the planned interval.
+        assurance : float, default=0.5
+            Share of follow-ups of the planned size that should give an
+            interval no longer than ``width`` (0.5: the median length).
+
+        Returns
+        -------
+        int
+            Total number of runs (these included), never below the
+            distribution-free minimum for the quantile.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 10))
+        >>> d.repeats_needed(0.01), d.repeats_needed(0.01, q=0.5)
+        (40, 61)
+        """
+        return _stats.repeats_needed(
+            self._scores, width, q=q, confidence=confidence, assurance=assurance
+        )
+
+    def quantile_band(self, confidence=0.95, method="auto"):
+        """A band for the whole quantile function, holding at all levels at once.
+
+        See :func:`skperf.stats.quantile_band`.
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Simultaneous confidence level.
+        method : {"auto", "ks", "dkw"}, default="auto"
+            Exact Kolmogorov-Smirnov band (``"auto"``) or the DKW bound.
+
+        Returns
+        -------
+        QuantileBand
+            ``q``, ``low``, ``high``; ``at(q)`` reads it at any level.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skperf import PerformanceDistribution
+        >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 50))
+        >>> low, high = d.quantile_band().at(0.5)
+        >>> print(f"[{low:.3f}, {high:.3f}]")
+        [0.894, 0.911]
+        """
+        self._warn_assumptions("band")
+        return _stats.quantile_band(self._scores, confidence=confidence, method=method)
 
     def mean_ci(
         self,
@@ -686,7 +817,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             seeds=seeds,
         )
 
-    def summary(self, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9), confidence=0.95):
+    def summary(
+        self, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9), confidence=0.95, requirement=None
+    ):
         """A table separating spread (of the scores) from uncertainty (of estimates).
 
         Parameters
@@ -695,6 +828,12 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             Quantile levels to report.
         confidence : float, default=0.95
             Confidence level of the intervals.
+        requirement : float, tuple or dict or None, default=None
+            Add a row with the verdict of :meth:`requirement`: a threshold,
+            a ``(threshold, probability)`` pair, or a dict of its keyword
+            arguments (``confidence`` defaults to this method's). The row's
+            ``ci_low``/``ci_high`` are the one-sided bounds of the share of
+            runs meeting the threshold.
 
         Returns
         -------
@@ -721,6 +860,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             frame = self._summary(quantiles, confidence)
+            if requirement is not None:
+                frame = self._requirement_row(frame, requirement, confidence)
         # each assumption warning once (mean and quantiles both check them),
         # pointing at the user's call rather than at this method
         seen = set()
@@ -729,6 +870,31 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                 seen.add((w.category, str(w.message)))
                 warnings.warn(w.message, w.category, stacklevel=2)
         return frame
+
+    def _requirement_row(self, frame, requirement, confidence):
+        import pandas as pd
+
+        if isinstance(requirement, dict):
+            kw = dict(requirement)
+        elif isinstance(requirement, tuple | list):
+            kw = dict(zip(("threshold", "probability"), requirement, strict=False))
+        else:
+            kw = {"threshold": requirement}
+        kw.setdefault("confidence", confidence)
+        r = self.requirement(**kw)
+        op = ">=" if self.greater_is_better else "<="
+        row = {
+            "statistic": f"P(score {op} {r.threshold:g}) >= {r.probability:g}",
+            "describes": f"requirement: {r.verdict}",
+            "value": r.estimate,
+            "ci_low": r.share_low,
+            "ci_high": r.share_high,
+            "ci_method": "exact one-sided bounds",
+            "confidence": r.confidence,
+        }
+        out = pd.concat([frame, pd.DataFrame([row])], ignore_index=True)
+        out.attrs = frame.attrs
+        return out
 
     def _summary(self, quantiles, confidence):
         import pandas as pd
@@ -939,7 +1105,15 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             f"<div><strong>{title}</strong>{metric} (n = {self.n})" + table + "</div>"
         )
 
-    def plot(self, ax=None, *, quantiles=(0.1, 0.5, 0.9), confidence=0.95, **kwargs):
+    def plot(
+        self,
+        ax=None,
+        *,
+        quantiles=(0.1, 0.5, 0.9),
+        confidence=0.95,
+        band=False,
+        **kwargs,
+    ):
         """ECDF of the scores with quantile intervals (needs matplotlib).
 
         Parameters
@@ -950,6 +1124,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             Quantile levels drawn as point estimates with intervals.
         confidence : float, default=0.95
             Confidence level of the quantile intervals.
+        band : bool, default=False
+            Also draw the simultaneous band of :meth:`quantile_band` (at
+            ``confidence``) around the ECDF: it holds for all levels at
+            once, the error bars hold one level at a time.
         **kwargs
             Passed to ``ax.step`` for the ECDF line.
 
@@ -970,6 +1148,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         y = np.arange(1, x.size + 1) / x.size
         label = kwargs.pop("label", self.name or "scores")
         ax.step(x, y, where="post", label=label, **kwargs)
+        if band:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.quantile_band(confidence).plot(ax=ax, color="C0")
         if len(quantiles):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

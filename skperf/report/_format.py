@@ -270,6 +270,24 @@ def _wrap(text, indent=""):
     )
 
 
+def _requirement_lines(report):
+    """One line per model with the verdict of ``report.requirement``."""
+    if not getattr(report, "requirements", None):
+        return []
+    first = next(iter(report.requirements.values()))
+    op = ">=" if first.greater_is_better else "<="
+    head = (
+        f"Requirement P(score {op} {first.threshold:g}) >= {first.probability:g} "
+        f"(exact one-sided bounds at {first.confidence:g} confidence; 'met' needs "
+        f"n >= {first.n_needed}):"
+    )
+    lines = [
+        f"{name}: {r.verdict} ({r.n_meeting}/{r.n} runs meet it)"
+        for name, r in report.requirements.items()
+    ]
+    return [head, *lines]
+
+
 def _markdown_report(report, quantiles):
     header, rows = _summary_table(report, quantiles)
     parts = [
@@ -281,6 +299,16 @@ def _markdown_report(report, quantiles):
         "",
         _wrap(f"Interval methods: {_methods_line(report, quantiles)}."),
         "",
+    ]
+    req = _requirement_lines(report)
+    if req:
+        parts += [
+            _wrap(req[0]),
+            "",
+            *[_wrap(_escape_md(x), indent="- ") for x in req[1:]],
+            "",
+        ]
+    parts += [
         _wrap(_DEFINITIONS),
         "",
         _markdown_table(["setting", "value"], _settings_items(report)),

@@ -11,6 +11,7 @@ from ._format import (
     _conclusion,
     _methods_line,
     _pval,
+    _requirement_lines,
     _score_format,
     _settings_items,
     _side_text,
@@ -164,6 +165,10 @@ def _html_report(report, quantiles, *, full=True, plots=True):
         f'<p class="note">Interval methods: {escape(_methods_line(report, quantiles))}.</p>',
         f'<p class="note">{escape(_DEFINITIONS)}</p>',
     ]
+    req = _requirement_lines(report)
+    if req:
+        body += [f"<h2>Requirement</h2><p>{escape(req[0])}</p><ul>"]
+        body += [f"<li>{escape(x)}</li>" for x in req[1:]] + ["</ul>"]
     if plots:
         body += ["<h2>Plots</h2>", _plot_section(report, quantiles, plots)]
     if report.n_models > 1:

@@ -202,6 +202,13 @@ class ModelSelectionReport:
     settings : dict or None, default=None
         How the scores were produced (what was varied, cv, scoring, seeds ...),
         shown in the report so the run can be reproduced.
+    requirement : float, tuple, dict or None, default=None
+        A requirement every model is checked against
+        (:meth:`PerformanceDistribution.requirement`): a threshold, a
+        ``(threshold, probability)`` pair or a dict of keyword arguments
+        (``confidence`` defaults to the report's). The verdicts are in
+        ``requirements``, in the ``requirement`` column of
+        :meth:`to_frame` and in the markdown and HTML reports.
 
     Attributes
     ----------
@@ -244,6 +251,8 @@ class ModelSelectionReport:
         than ``noether_n`` scores, shown in the report.
     random_state_ : int
         Entropy of the bootstrap seeds.
+    requirements : dict of str to Requirement
+        Verdict of ``requirement`` per model (empty without one).
 
     Notes
     -----
@@ -292,6 +301,7 @@ class ModelSelectionReport:
         n_boot=2000,
         random_state=None,
         settings=None,
+        requirement=None,
     ):
         self.raw_distributions = _check_distributions(distributions)
         self.notes = _Notes()
@@ -318,6 +328,8 @@ class ModelSelectionReport:
         self.best = self.ranking[0]
         self._compare_all()
         self._select()
+        self.requirement = requirement
+        self.requirements = _requirements(self.distributions, requirement, confidence)
         # one-sided level of the decision: each bound at (1 - confidence) / 2
         self.noether_n = noether_sample_size(
             self.gamma, alpha=(1 - self.confidence) / 2
@@ -504,6 +516,9 @@ class ModelSelectionReport:
                 else _side_text(self.comparisons[name, self.best].decision, "best")
             )
             row["tied_with_best"] = name in self.tied_with_best
+            if self.requirements:
+                row["requirement"] = self.requirements[name].verdict
+                row["requirement_bound"] = self.requirements[name].bound
             rows.append(row)
         self._clip_note()
         return pd.DataFrame(rows).set_index("model")
@@ -648,6 +663,20 @@ class ModelSelectionReport:
         return self.to_markdown()
 
 
+def _requirements(distributions, requirement, confidence):
+    """Verdict of ``requirement`` per model (empty dict without one)."""
+    if requirement is None:
+        return {}
+    if isinstance(requirement, dict):
+        kw = dict(requirement)
+    elif isinstance(requirement, tuple | list):
+        kw = dict(zip(("threshold", "probability"), requirement, strict=False))
+    else:
+        kw = {"threshold": requirement}
+    kw.setdefault("confidence", confidence)
+    return {name: d.requirement(**kw) for name, d in distributions.items()}
+
+
 def _describe(obj):
     return "None" if obj is None else repr(obj)
 
@@ -706,6 +735,7 @@ def compare_models(
     correction="holm",
     progress=False,
     n_boot=2000,
+    requirement=None,
 ):
     """Evaluate several models on shared seeds and compare them.
 
@@ -749,6 +779,13 @@ def compare_models(
         Show one progress bar over all fits.
     n_boot : int, default=2000
         Bootstrap resamples of each comparison.
+    requirement : float, tuple, dict or None, default=None
+        A requirement every model is checked against
+        (:meth:`PerformanceDistribution.requirement`): a threshold, a
+        ``(threshold, probability)`` pair or a dict of keyword arguments
+        (``confidence`` defaults to the report's). The verdicts are in
+        the report's ``requirements``, in the ``requirement`` column of
+        :meth:`to_frame` and in the markdown and HTML reports.
 
     Returns
     -------
@@ -885,6 +922,7 @@ def compare_models(
         n_boot=n_boot,
         random_state=entropy,
         settings=settings,
+        requirement=requirement,
     )
     report.evaluators = evaluators
     return report

@@ -6,6 +6,7 @@ one call.
 """
 
 from ._auc import delong_paired, delong_placements, hanley_mcneil_var, roc_auc_ci
+from ._band import quantile_band
 from ._mean import mean_ci
 from ._outperform import (
     noether_sample_size,
@@ -13,17 +14,28 @@ from ._outperform import (
     prob_outperform,
     prob_outperform_ci,
 )
+from ._planning import (
+    expected_quantile_ci_length,
+    repeats_needed,
+    requirement_sample_size,
+)
 from ._proportion import mcnemar, paired_proportion_difference_ci, proportion_ci
 from ._quantile import min_sample_size, quantile, quantile_ci
-from ._results import Comparison, Interval, QuantileCI
+from ._requirement import requirement, requirement_n_needed, requirement_power
+from ._results import Comparison, Interval, QuantileBand, QuantileCI, Requirement
+from ._simultaneous import joint_coverage, simultaneous_quantile_ci
 
 __all__ = [
     "Comparison",
     "Interval",
+    "QuantileBand",
     "QuantileCI",
+    "Requirement",
     "delong_paired",
     "delong_placements",
+    "expected_quantile_ci_length",
     "hanley_mcneil_var",
+    "joint_coverage",
     "mcnemar",
     "mean_ci",
     "min_sample_size",
@@ -34,6 +46,13 @@ __all__ = [
     "prob_outperform_ci",
     "proportion_ci",
     "quantile",
+    "quantile_band",
     "quantile_ci",
+    "repeats_needed",
+    "requirement",
+    "requirement_n_needed",
+    "requirement_power",
+    "requirement_sample_size",
     "roc_auc_ci",
+    "simultaneous_quantile_ci",
 ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Comparison", "Interval", "QuantileCI"]
+__all__ = ["Comparison", "Interval", "QuantileBand", "QuantileCI", "Requirement"]
 
 
 def _freeze(value, dtype=float):
@@ -429,4 +429,321 @@ class Comparison:
             f"paired={self.paired}, p_value={self.p_value:.4g}, "
             f"n_self={self.n_self}, n_other={self.n_other}"
             + (f", method={self.method!r})" if self.method else ")")
+        )
+
+
+#: Verdicts of :class:`Requirement`.
+VERDICTS = ("met", "not met", "inconclusive")
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """Verdict on "score at least ``threshold`` with probability at least ``probability``".
+
+    Built by :func:`skperf.stats.requirement` and
+    :meth:`PerformanceDistribution.requirement`. For losses
+    (``greater_is_better=False``) the statement is "score at most
+    ``threshold``".
+
+    Parameters
+    ----------
+    verdict : {"met", "not met", "inconclusive"}
+        ``"met"``: the one-sided lower confidence bound of the share of runs
+        meeting the threshold is at least ``probability``; ``"not met"``:
+        its upper confidence bound is below ``probability``; otherwise
+        ``"inconclusive"``.
+    threshold : float
+        The score every run should reach.
+    probability : float
+        Required probability of reaching it.
+    q : float
+        The quantile level the statement is about: ``1 - probability``
+        (``probability`` for losses).
+    bound : float
+        The one-sided confidence bound of the ``q``-quantile of the scores
+        that decided (an order statistic; may be infinite when ``n`` is too
+        small): the lower bound (upper for losses) for ``"met"`` and
+        ``"inconclusive"``, the opposite bound for ``"not met"``.
+    estimate : float
+        Share of runs meeting the threshold.
+    confidence : float
+        Confidence level of the one-sided bounds.
+    method : str
+        ``"exact"``: Clopper-Pearson bounds on the count of runs meeting the
+        threshold (dual to order-statistic bounds of the quantile).
+    n : int
+        Number of runs.
+    n_needed : int
+        Smallest ``n`` at which ``"met"`` is possible at all (every run
+        meeting the threshold): ``1 - probability**n >= confidence``.
+    n_meeting : int
+        Number of runs meeting the threshold.
+    share_low, share_high : float
+        One-sided Clopper-Pearson bounds (each at ``confidence``) of the
+        share of runs meeting the threshold.
+    greater_is_better : bool, default=True
+        Direction of the score.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf.stats import requirement
+    >>> r = requirement(np.linspace(0.91, 0.95, 40), 0.9, probability=0.9)
+    >>> r.verdict, r.n_needed
+    ('met', 29)
+    """
+
+    verdict: str
+    threshold: float
+    probability: float
+    q: float
+    bound: float
+    estimate: float
+    confidence: float
+    method: str
+    n: int
+    n_needed: int
+    n_meeting: int
+    share_low: float
+    share_high: float
+    greater_is_better: bool = True
+
+    def __post_init__(self):
+        if self.verdict not in VERDICTS:
+            raise ValueError(
+                f"`verdict` must be one of {VERDICTS}; got {self.verdict!r}."
+            )
+        for name in (
+            "threshold",
+            "probability",
+            "q",
+            "bound",
+            "estimate",
+            "confidence",
+            "share_low",
+            "share_high",
+        ):
+            object.__setattr__(self, name, float(getattr(self, name)))
+        for name in ("n", "n_needed", "n_meeting"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        object.__setattr__(self, "greater_is_better", bool(self.greater_is_better))
+
+    @property
+    def met(self):
+        """Whether the verdict is ``"met"``."""
+        return self.verdict == "met"
+
+    @property
+    def exit_code(self):
+        """Exit status of ``skperf check``: 0 met, 1 not met, 3 inconclusive."""
+        return {"met": 0, "not met": 1, "inconclusive": 3}[self.verdict]
+
+    def power(self, n=None, share=None):
+        """Probability of the verdict "met" at ``n`` runs if the true share is ``share``.
+
+        Parameters
+        ----------
+        n : int or None, default=None
+            Number of runs (default: this result's ``n``).
+        share : float or None, default=None
+            True share of runs meeting the threshold (default: the observed
+            ``estimate``).
+
+        Returns
+        -------
+        float
+            Exact binomial probability of ``"met"``.
+        """
+        from ._requirement import requirement_power
+
+        return requirement_power(
+            self.n if n is None else n,
+            self.estimate if share is None else share,
+            probability=self.probability,
+            confidence=self.confidence,
+        )
+
+    def repeats_needed(self, power=0.8, share=None):
+        """Plan the runs needed for the verdict ``"met"`` with probability ``power``.
+
+        Parameters
+        ----------
+        power : float, default=0.8
+            Wanted probability of the verdict ``"met"``.
+        share : float or None, default=None
+            Planning value of the true share of runs meeting the threshold
+            (default: the observed ``estimate``, e.g. of a pilot run).
+
+        Returns
+        -------
+        int
+            See :func:`skperf.stats.requirement_sample_size`.
+        """
+        from ._planning import requirement_sample_size
+
+        return requirement_sample_size(
+            self.estimate if share is None else share,
+            probability=self.probability,
+            confidence=self.confidence,
+            power=power,
+        )
+
+    def __str__(self):
+        op = ">=" if self.greater_is_better else "<="
+        side = "lower" if self.greater_is_better else "upper"
+        if self.verdict == "not met":
+            side = "upper" if self.greater_is_better else "lower"
+        stmt = f"P(score {op} {self.threshold:g}) >= {self.probability:g}"
+        text = (
+            f"{self.verdict}: {stmt}; {self.n_meeting}/{self.n} runs meet it "
+            f"(share {self.estimate:.3f}, {self.confidence:.0%} bounds "
+            f"[{self.share_low:.3f}, {self.share_high:.3f}]); {self.confidence:.0%} "
+            f"{side} bound of the {self.q:g}-quantile {self.bound:.4g}; n = {self.n}"
+        )
+        if self.n < self.n_needed:
+            text += f" (n >= {self.n_needed} needed for 'met' to be possible)"
+        return text
+
+    def __repr__(self):
+        return (
+            f"Requirement(verdict={self.verdict!r}, threshold={self.threshold:.4g}, "
+            f"probability={self.probability:g}, q={self.q:g}, bound={self.bound:.4g}, "
+            f"estimate={self.estimate:.4g}, confidence={self.confidence:g}, "
+            f"method={self.method!r}, n={self.n}, n_needed={self.n_needed})"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class QuantileBand(_ResultMixin):
+    """A confidence band holding for the whole quantile function at once.
+
+    Built by :func:`skperf.stats.quantile_band` and
+    :meth:`PerformanceDistribution.quantile_band`. With probability at least
+    ``confidence``, ``low(u) <= Q(u) <= high(u)`` for *every* level ``u`` in
+    (0, 1) simultaneously.
+
+    Parameters
+    ----------
+    q : ndarray
+        Levels at which the band is tabulated.
+    low, high : ndarray
+        Band at ``q`` (``-inf``/``inf`` where the sample says nothing).
+    confidence : float
+        Simultaneous confidence level.
+    method : str
+        ``"ks"`` (exact Kolmogorov-Smirnov) or ``"dkw"``
+        (Dvoretzky-Kiefer-Wolfowitz-Massart).
+    n : int
+        Sample size.
+    epsilon : float
+        Half-width of the band for the distribution function:
+        ``|F_n(x) - F(x)| <= epsilon`` for all ``x``.
+    sorted_scores : ndarray
+        The sorted sample (read-only), from which :meth:`at` reads the band
+        at any level.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf.stats import quantile_band
+    >>> band = quantile_band(np.random.default_rng(0).normal(size=100))
+    >>> print(band.method, round(band.epsilon, 4))
+    ks 0.134
+    >>> low, high = band.at([0.25, 0.5, 0.75])
+    >>> print(np.round(low, 2), np.round(high, 2))
+    [-1.18 -0.32  0.36] [-0.29  0.36  1.37]
+    """
+
+    q: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence: float
+    method: str
+    n: int
+    epsilon: float
+    sorted_scores: np.ndarray = field(repr=False)
+
+    def __post_init__(self):
+        for name in ("q", "low", "high", "sorted_scores"):
+            arr = np.array(getattr(self, name), dtype=float)
+            arr.flags.writeable = False
+            object.__setattr__(self, name, arr)
+        object.__setattr__(self, "confidence", float(self.confidence))
+        object.__setattr__(self, "epsilon", float(self.epsilon))
+        object.__setattr__(self, "n", int(self.n))
+
+    def at(self, q):
+        """The band at levels ``q``.
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Levels in (0, 1).
+
+        Returns
+        -------
+        low, high : float or ndarray
+            Bounds of the quantile function at ``q`` (floats for scalar
+            ``q``).
+        """
+        from ._band import _band_at
+        from ._validation import _check_q
+
+        u = _check_q(q)
+        low, high = _band_at(self.sorted_scores, np.atleast_1d(u), self.epsilon)
+        if u.ndim == 0:
+            return float(low[0]), float(high[0])
+        return low, high
+
+    def to_frame(self):
+        """Return one row per tabulated level: ``q``, ``low``, ``high``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``q``, ``low``, ``high``.
+        """
+        import pandas as pd
+
+        return pd.DataFrame({"q": self.q, "low": self.low, "high": self.high})
+
+    def to_dict(self):
+        """Return the fields as a plain dict (arrays as lists).
+
+        Returns
+        -------
+        dict
+            Field name to value (without the sorted scores).
+        """
+        out = super().to_dict()
+        out.pop("sorted_scores")
+        return out
+
+    def plot(self, ax=None, *, orientation="ecdf", **kwargs):
+        """Draw the band (needs matplotlib).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes or None, default=None
+            Axes to draw into (a new figure when ``None``).
+        orientation : {"ecdf", "quantile"}, default="ecdf"
+            ``"ecdf"``: scores on the x axis, levels on the y axis (to lay
+            over :meth:`PerformanceDistribution.plot`); ``"quantile"``:
+            levels on the x axis.
+        **kwargs
+            Passed to ``ax.fill_between`` (e.g. ``color``, ``alpha``).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn into.
+        """
+        from ._band import _plot_band
+
+        return _plot_band(self, ax, orientation, **kwargs)
+
+    def __repr__(self):
+        return (
+            f"QuantileBand(confidence={self.confidence:g}, method={self.method!r}, "
+            f"n={self.n}, epsilon={self.epsilon:.4g}, levels={self.q.size})"
         )

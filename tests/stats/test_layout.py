@@ -21,6 +21,8 @@ ALLOWED = {
     "typing",
     "concurrent",
     "os",
+    # lazily, inside QuantileBand.plot only (stats/_band.py)
+    "matplotlib",
 }
 
 

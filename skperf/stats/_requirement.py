@@ -1,0 +1,315 @@
+"""Requirements on the score distribution (Lehmann & Paromau, Sec. 5).
+
+"The score is at least ``threshold`` with probability at least
+``probability``" is a statement about the quantile at level
+``q = 1 - probability`` (``q = probability`` for losses, "at most"). It is
+decided by one-sided exact bounds: Clopper-Pearson bounds on the count of
+runs meeting the threshold, which are dual to order-statistic bounds of the
+quantile (Wilks' tolerance limits; Sec. 3.2.1, eq. 8).
+
+Every computation is written in terms of ``j = n - K``, the number of runs
+*not* meeting the threshold, and the binomial distribution ``Bin(n, q)`` of
+that number when the quantile sits exactly at the threshold; the verdict,
+the order-statistic bound and the planning functions all read the same
+binomial tail, so they agree exactly, also with ties at the threshold.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from scipy import stats
+
+from ._results import Requirement
+from ._validation import _check_confidence, _check_method, _check_sample
+
+__all__ = ["requirement", "requirement_n_needed", "requirement_power"]
+
+_METHODS = frozenset({"auto", "exact"})
+_VERDICT_NAMES = np.array(["met", "not met", "inconclusive"], dtype=object)
+
+
+def _check_probability(probability, name="probability"):
+    return _check_confidence(probability, name=name)
+
+
+def _check_threshold(threshold):
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
+        raise TypeError(f"`threshold` must be a real number; got {threshold!r}.")
+    if not math.isfinite(float(threshold)):
+        raise ValueError(f"`threshold` must be finite; got {threshold!r}.")
+    return float(threshold)
+
+
+def _j_met(n, q, confidence):
+    """Largest j with P(Bin(n, q) <= j) <= 1 - confidence (-1 if none).
+
+    "met" iff the number of runs not meeting the threshold is at most this.
+    """
+    n = np.asarray(n, dtype=np.int64)
+    alpha = 1 - confidence
+    m0 = stats.binom.ppf(alpha, n, q).astype(np.int64)
+    best = np.full(n.shape, -1, dtype=np.int64)
+    # ppf is the smallest m with cdf(m) >= alpha: j* is m0 - 1 or m0; the
+    # window absorbs floating-point noise in ppf
+    for d in range(-3, 4):
+        j = m0 + d
+        ok = (j >= 0) & (j <= n) & (stats.binom.cdf(j, n, q) <= alpha)
+        best = np.where(ok & (j > best), j, best)
+    return best
+
+
+def _l_not_met(n, q, confidence):
+    """Smallest j with P(Bin(n, q) >= j) <= 1 - confidence (n + 1 if none).
+
+    "not met" iff the number of runs not meeting the threshold is at least
+    this.
+    """
+    n = np.asarray(n, dtype=np.int64)
+    alpha = 1 - confidence
+    m0 = stats.binom.isf(alpha, n, q).astype(np.int64)
+    best = n + 1
+    for d in range(-3, 5):
+        j = m0 + d
+        ok = (j >= 0) & (j <= n) & (stats.binom.sf(j - 1, n, q) <= alpha)
+        best = np.where(ok & (j < best), j, best)
+    return best
+
+
+def _verdict_codes(j, n, q, confidence):
+    """0 met, 1 not met, 2 inconclusive, from j runs not meeting out of n."""
+    j = np.asarray(j)
+    met = j <= _j_met(n, q, confidence)
+    not_met = j >= _l_not_met(n, q, confidence)
+    return np.where(met, 0, np.where(not_met, 1, 2))
+
+
+def _n_needed(probability, confidence):
+    """Smallest n with probability**n <= 1 - confidence."""
+    alpha = 1 - confidence
+    n = max(1, math.ceil(math.log(alpha) / math.log(probability)))
+    while stats.binom.cdf(0, n, 1 - probability) > alpha:
+        n += 1
+    while n > 1 and stats.binom.cdf(0, n - 1, 1 - probability) <= alpha:
+        n -= 1
+    return n
+
+
+def requirement_n_needed(probability=0.9, confidence=0.95):
+    """Smallest number of runs at which a requirement can be verified at all.
+
+    Parameters
+    ----------
+    probability : float, default=0.9
+        Required probability of meeting the threshold, in (0, 1).
+    confidence : float, default=0.95
+        Confidence level in (0, 1).
+
+    Returns
+    -------
+    int
+        Smallest ``n`` with ``1 - probability**n >= confidence``: below it
+        even ``n`` runs that all meet the threshold leave the verdict
+        inconclusive.
+
+    Notes
+    -----
+    This is Wilks' sample size for a one-sided distribution-free tolerance
+    limit (the smallest order statistic as lower bound of the
+    ``1 - probability`` quantile), the one-sided counterpart of eq. 9.
+
+    References
+    ----------
+    Lehmann & Paromau, "Beyond Point Estimates", Sec. 3.2.1 (eqs. 8-9) and
+    Sec. 5; S. S. Wilks (1941), "Determination of sample sizes for setting
+    tolerance limits", Ann. Math. Statist. 12.
+
+    Examples
+    --------
+    >>> from skperf.stats import requirement_n_needed
+    >>> requirement_n_needed(0.9, 0.95), requirement_n_needed(0.95, 0.95)
+    (29, 59)
+    """
+    probability = _check_probability(probability)
+    confidence = _check_confidence(confidence)
+    return _n_needed(probability, confidence)
+
+
+def requirement_power(n, share, *, probability=0.9, confidence=0.95):
+    """Probability of the verdict "met" at ``n`` runs when the true share is ``share``.
+
+    Parameters
+    ----------
+    n : int or array-like of int
+        Number of runs (at least 1).
+    share : float or array-like of float
+        True probability that one run meets the threshold, in [0, 1].
+    probability : float, default=0.9
+        Required probability.
+    confidence : float, default=0.95
+        Confidence level.
+
+    Returns
+    -------
+    float or ndarray
+        Exact binomial probability of ``"met"``. For ``share < probability``
+        this is the rate of a wrong ``"met"``, at most ``1 - confidence``.
+
+    Examples
+    --------
+    >>> from skperf.stats import requirement_power
+    >>> print(round(requirement_power(60, 0.97, probability=0.9), 3))
+    0.459
+    >>> print(round(requirement_power(60, 0.9, probability=0.9), 3))
+    0.014
+    """
+    probability = _check_probability(probability)
+    confidence = _check_confidence(confidence)
+    n = np.asarray(n)
+    if n.dtype.kind not in "iu" or np.any(n < 1):
+        raise ValueError(f"`n` must be an int >= 1 (or an array of them); got {n!r}.")
+    share = np.asarray(share, dtype=float)
+    if np.any(~((share >= 0) & (share <= 1))):
+        raise ValueError(f"`share` must be in [0, 1]; got {share!r}.")
+    j = _j_met(n, 1 - probability, confidence)
+    out = np.where(j >= 0, stats.binom.cdf(j, n, 1 - share), 0.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def _requirement_iv(x, threshold, probability, confidence, method, greater_is_better):
+    x = _check_sample(x, min_n=2)
+    if x.ndim != 1:
+        raise ValueError(f"`x` must be 1-D; got shape {x.shape}.")
+    threshold = _check_threshold(threshold)
+    probability = _check_probability(probability)
+    confidence = _check_confidence(confidence)
+    method = _check_method(method, _METHODS)
+    if not isinstance(greater_is_better, bool | np.bool_):
+        raise TypeError(
+            f"`greater_is_better` must be a bool; got {greater_is_better!r}."
+        )
+    return x, threshold, probability, confidence, bool(greater_is_better)
+
+
+def requirement(
+    x,
+    threshold,
+    *,
+    probability=0.9,
+    confidence=0.95,
+    method="auto",
+    greater_is_better=True,
+):
+    """Decide whether "score >= ``threshold`` with probability >= ``probability``" holds.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_samples,)
+        Scores of independent runs (at least 2).
+    threshold : float
+        The score a run should reach.
+    probability : float, default=0.9
+        Required probability of reaching it, in (0, 1).
+    confidence : float, default=0.95
+        Confidence level of the one-sided bounds, in (0, 1).
+    method : {"auto", "exact"}, default="auto"
+        ``"exact"`` (and ``"auto"``): Clopper-Pearson bounds on the count of
+        runs meeting the threshold. No sharper method is offered: a test
+        that is not exact can say "met" too often just below
+        ``probability``.
+    greater_is_better : bool, default=True
+        ``False`` for losses: the statement is then "score at most
+        ``threshold``".
+
+    Returns
+    -------
+    Requirement
+        The verdict, the deciding order-statistic bound of the quantile at
+        level ``q``, the share of runs meeting the threshold and its
+        bounds, and ``n_needed``.
+
+    Notes
+    -----
+    Let ``K`` of ``n`` runs meet the threshold (score ``>= threshold``;
+    ``<=`` for losses) and ``pi`` be the true probability of meeting it.
+    The verdict is
+
+    - ``"met"`` when the one-sided Clopper-Pearson lower bound of ``pi``
+      is at least ``probability``, i.e. ``P(Bin(n, probability) >= K) <=
+      1 - confidence``;
+    - ``"not met"`` when the one-sided upper bound is below
+      ``probability``, i.e. ``P(Bin(n, probability) <= K) <= 1 -
+      confidence``;
+    - ``"inconclusive"`` otherwise.
+
+    Each of "met" and "not met" is wrong with probability at most ``1 -
+    confidence``, for every distribution of the scores (continuous or not)
+    and every ``n``. The same decision, stated for the quantile: "met" iff
+    the order statistic ``X_(k)`` is at least the threshold, where
+    ``X_(k)`` is the exact one-sided lower confidence bound of the
+    ``q = 1 - probability`` quantile (``P(Bin(n, q) >= k) >= confidence``,
+    eq. 8); ``bound`` reports it. ``"met"`` needs at least ``n_needed``
+    runs (29 at 0.9 / 0.95): below that even a perfect record is
+    inconclusive.
+
+    References
+    ----------
+    Lehmann & Paromau, "Beyond Point Estimates", Sec. 3.2.1 (eq. 8) and
+    Sec. 5 ("the accuracy drops below 90 % with probability at most 10 %");
+    C. J. Clopper & E. S. Pearson (1934), Biometrika 26; S. S. Wilks (1941),
+    Ann. Math. Statist. 12.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf.stats import requirement
+    >>> acc = np.random.default_rng(0).normal(0.93, 0.01, size=60)
+    >>> r = requirement(acc, 0.9, probability=0.9)
+    >>> print(r.verdict, r.n_meeting, f"{r.bound:.4f}", f"{r.share_low:.3f}")
+    met 60 0.9171 0.951
+    >>> r = requirement(acc[:20], 0.9, probability=0.9)
+    >>> print(r.verdict, r.n, r.n_needed)
+    inconclusive 20 29
+    """
+    x, threshold, probability, confidence, gib = _requirement_iv(
+        x, threshold, probability, confidence, method, greater_is_better
+    )
+    n = x.size
+    xp, tp = (x, threshold) if gib else (-x, -threshold)
+    q = 1 - probability  # level of the quantile of xp the statement is about
+    meeting = int(np.count_nonzero(xp >= tp))
+    j = n - meeting
+    j_met = int(_j_met(n, q, confidence))
+    l_not = int(_l_not_met(n, q, confidence))
+    code = 0 if j <= j_met else (1 if j >= l_not else 2)
+    # order-statistic bounds of the q-quantile of xp (1-based k = j_met + 1)
+    need = [i for i in (j_met + 1, l_not) if 1 <= i <= n]
+    part = np.partition(xp, [i - 1 for i in need]) if need else xp
+    low = part[j_met] if j_met + 1 >= 1 else -np.inf
+    high = part[l_not - 1] if l_not <= n else np.inf
+    bound = high if code == 1 else low
+    if not gib:
+        bound = -bound
+    alpha = 1 - confidence
+    share_low = stats.beta.ppf(alpha, meeting, n - meeting + 1) if meeting else 0.0
+    share_high = (
+        stats.beta.ppf(confidence, meeting + 1, n - meeting) if meeting < n else 1.0
+    )
+    return Requirement(
+        verdict=str(_VERDICT_NAMES[code]),
+        threshold=threshold,
+        probability=probability,
+        q=q if gib else probability,
+        bound=bound,
+        estimate=meeting / n,
+        confidence=confidence,
+        method="exact",
+        n=n,
+        n_needed=_n_needed(probability, confidence),
+        n_meeting=meeting,
+        share_low=share_low,
+        share_high=share_high,
+        greater_is_better=gib,
+    )

@@ -1,0 +1,278 @@
+"""`skperf check`: the release gate, run as a subprocess like a CI step.
+
+Every exit code (0 met, 1 not met, 3 inconclusive, 2 usage error) and every
+kind of bad input, each reported in one line without a traceback.
+"""
+
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from skperf import PerformanceDistribution
+from skperf._cli import main
+
+
+def _check(*args, cwd):
+    env = dict(os.environ, PYTHONWARNINGS="error")
+    return subprocess.run(
+        [sys.executable, "-m", "skperf", "check", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+class _Result:
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def _check_in_process(capsys, *args):
+    """``main(["check", ...])``: the code path of the subprocess, no start-up."""
+    try:
+        code = main(["check", *map(str, args)])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return _Result(code, out, err)
+
+
+@pytest.fixture
+def scores_csv(tmp_path):
+    acc = np.random.default_rng(0).normal(0.93, 0.01, size=60)
+    frame = pd.DataFrame(
+        {"seed": np.arange(60), "accuracy": acc, "log_loss": 1 - acc, "model": "m"}
+    )
+    path = tmp_path / "scores.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def _one_line(text):
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    assert len(lines[0]) <= 200
+    assert "Traceback" not in text
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "verdict"),
+    [
+        (["--threshold", 0.9], 0, "MET"),
+        (["--threshold", 0.95], 1, "NOT MET"),
+        (["--threshold", 0.931, "--probability", 0.5], 3, "INCONCLUSIVE"),
+        pytest.param(
+            ["--threshold", 0.9, "--probability", 0.99],
+            3,
+            "INCONCLUSIVE",
+            marks=pytest.mark.slow,
+        ),
+    ],
+)
+def test_exit_codes(scores_csv, tmp_path, args, code, verdict):
+    # a real `python -m skperf check` per exit code, as a CI step runs it
+    res = _check(scores_csv, "--score", "accuracy", *args, cwd=tmp_path)
+    assert res.returncode == code, res.stderr
+    line = _one_line(res.stdout)
+    assert line.startswith(verdict + ":")
+    assert "n = 60" in line
+    assert res.stderr == ""
+    # the verdict is the library's
+    x = pd.read_csv(scores_csv)["accuracy"].to_numpy()
+    kw = dict(zip(args[::2], args[1::2], strict=True))
+    r = PerformanceDistribution(x).requirement(
+        kw["--threshold"], probability=kw.get("--probability", 0.9)
+    )
+    assert r.exit_code == code
+    assert f"{r.bound:.6g}" in line
+
+
+def test_inconclusive_names_runs_needed(scores_csv, tmp_path, capsys):
+    frame = pd.read_csv(scores_csv).iloc[:20]
+    path = tmp_path / "few.csv"
+    frame.to_csv(path, index=False)
+    res = _check_in_process(capsys, path, "--score", "accuracy", "--threshold", 0.9)
+    assert res.returncode == 3
+    assert "at least 29 runs needed" in _one_line(res.stdout)
+
+
+def test_lower_is_better(scores_csv, capsys):
+    args = [scores_csv, "--score", "log_loss", "--lower-is-better", "--threshold"]
+    res = _check_in_process(capsys, *args, 0.1)
+    assert res.returncode == 0
+    line = _one_line(res.stdout)
+    assert "P(log_loss <= 0.1) >= 0.9" in line
+    assert "upper bound of the 0.9-quantile" in line
+    assert _check_in_process(capsys, *args, 0.06).returncode == 1
+
+
+def test_confidence_changes_verdict(tmp_path, capsys):
+    # 58 of 60 meet: met at 0.8 confidence, not at 0.95 (Clopper-Pearson)
+    x = np.r_[np.full(58, 0.95), np.full(2, 0.85)]
+    path = tmp_path / "s.csv"
+    pd.DataFrame({"acc": x}).to_csv(path, index=False)
+    for conf in (0.8, 0.95):
+        res = _check_in_process(
+            capsys, path, "--score", "acc", "--threshold", 0.9, "--confidence", conf
+        )
+        low = stats.binomtest(58, 60, alternative="greater").proportion_ci(conf).low
+        assert (res.returncode == 0) == (low >= 0.9)
+    assert low < 0.9  # 0.95: not met at this confidence, 0.8: met
+    assert res.returncode == 3
+
+
+def _bad(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("setup", "args", "message"),
+    [
+        (
+            "missing_file",
+            ["--score", "accuracy", "--threshold", 0.9],
+            "scores file not found",
+        ),
+        (
+            "good",
+            ["--score", "acc", "--threshold", 0.9],
+            "score column 'acc' not found",
+        ),
+        ("text", ["--score", "accuracy", "--threshold", 0.9], "missing or non-numeric"),
+        (
+            "empty_cell",
+            ["--score", "accuracy", "--threshold", 0.9],
+            "missing or non-numeric",
+        ),
+        ("one_row", ["--score", "accuracy", "--threshold", 0.9], "at least 2 needed"),
+        ("empty", ["--score", "accuracy", "--threshold", 0.9], "cannot read"),
+        ("good", ["--score", "accuracy"], "required: --threshold"),
+        ("good", ["--score", "accuracy", "--threshold", "high"], "invalid float value"),
+        (
+            "good",
+            ["--score", "accuracy", "--threshold", 0.9, "--probability", 90],
+            "--probability must be in (0, 1); got 90 (did you mean 0.9?)",
+        ),
+        (
+            "good",
+            ["--score", "accuracy", "--threshold", 0.9, "--confidence", 0],
+            "--confidence must be in (0, 1)",
+        ),
+        (
+            "good",
+            ["--score", "accuracy", "--threshold", "nan"],
+            "--threshold must be finite",
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    "subprocess_run",
+    [False, pytest.param(True, marks=pytest.mark.slow)],
+    ids=["in-process", "subprocess"],
+)
+def test_usage_errors(
+    scores_csv, tmp_path, capsys, setup, args, message, subprocess_run
+):
+    files = {
+        "missing_file": tmp_path / "nope.csv",
+        "good": scores_csv,
+        "text": _bad(tmp_path, "t.csv", "accuracy\n0.9\nhigh\n0.8\n"),
+        "empty_cell": _bad(tmp_path, "e.csv", "accuracy,seed\n0.9,1\n,2\n0.8,3\n"),
+        "one_row": _bad(tmp_path, "o.csv", "accuracy\n0.9\n"),
+        "empty": _bad(tmp_path, "z.csv", ""),
+    }
+    if subprocess_run or setup == "missing_file":
+        res = _check(files[setup], *args, cwd=tmp_path)
+        code, out, err = res.returncode, res.stdout, res.stderr
+    else:  # the same code path without the interpreter start (seconds each)
+        with pytest.raises(SystemExit) as exc:
+            main(["check", str(files[setup]), *map(str, args)])
+        code = exc.value.code
+        out, err = capsys.readouterr()
+    assert code == 2
+    line = _one_line(err)
+    assert line.startswith("skperf check: error: ")
+    assert message in line
+    assert out == ""
+
+
+def test_in_process(scores_csv, capsys):
+    assert (
+        main(["check", str(scores_csv), "--score", "accuracy", "--threshold", "0.9"])
+        == 0
+    )
+    assert capsys.readouterr().out.startswith("MET:")
+    with pytest.raises(SystemExit) as exc:
+        main(["check", str(scores_csv), "--score", "nope", "--threshold", "0.9"])
+    assert exc.value.code == 2
+
+
+class TestReportRequire:
+    def test_parse(self):
+        from skperf._cli import _CLIError, _parse_require
+
+        assert _parse_require("0.9@0.95") == (0.9, 0.95)
+        assert _parse_require("0.9") == (0.9, 0.9)
+        assert _parse_require(None) is None
+        with pytest.raises(_CLIError, match="THRESHOLD@PROBABILITY"):
+            _parse_require("high@0.9")
+        with pytest.raises(_CLIError, match="must be in"):
+            _parse_require("0.9@90")
+
+    def test_report_verdict_per_model(self):
+        from skperf import ModelSelectionReport
+
+        rng = np.random.default_rng(0)
+        dists = {
+            "a": PerformanceDistribution(rng.normal(0.93, 0.01, 40)),
+            "b": PerformanceDistribution(rng.normal(0.91, 0.01, 40)),
+        }
+        report = ModelSelectionReport(dists, random_state=0, requirement=(0.9, 0.9))
+        assert {k: r.verdict for k, r in report.requirements.items()} == {
+            "a": "met",
+            "b": "inconclusive",
+        }
+        frame = report.to_frame()
+        assert frame["requirement"].tolist() == ["met", "inconclusive"]
+        assert frame.loc["a", "requirement_bound"] == report.requirements["a"].bound
+        assert "- a: met (40/40 runs meet it)" in report.to_markdown()
+        assert "<li>b: inconclusive (33/40 runs meet it)</li>" in report.to_html()
+        no_req = ModelSelectionReport(dists, random_state=0)
+        assert "requirement" not in no_req.to_frame()
+        assert "Requirement" not in no_req.to_markdown()
+
+    def test_cli_report_require(self, tmp_path, capsys):
+        from sklearn.datasets import make_classification
+
+        X, y = make_classification(n_samples=80, n_features=4, random_state=0)
+        frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+        frame["y"] = y
+        data = tmp_path / "d.csv"
+        frame.to_csv(data, index=False)
+        argv = ["report", "--data", str(data), "--target", "y", "--n-repeats", "3"]
+        argv += ["--model", "lr=sklearn.linear_model.LogisticRegression"]
+        argv += [
+            "--random-state",
+            "0",
+            "--n-jobs",
+            "1",
+            "--out",
+            str(tmp_path / "r.html"),
+        ]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert main([*argv, "--require", "0.5@0.6"]) == 0
+        out = capsys.readouterr().out
+        assert "Requirement P(score >= 0.5) >= 0.6" in out
+        assert "lr: inconclusive (3/3 runs meet it)" in out
