@@ -15,8 +15,10 @@ from scipy import stats
 
 from skperf.exceptions import SmallSampleWarning, TiesWarning
 from skperf.stats import min_sample_size, quantile, quantile_ci
+from skperf.stats._fallback_coverage import COVERAGE
 from skperf.stats._quantile import (
     _asymptotic_indices,
+    _measured_fallback_coverage,
     _estimate_index,
     _exact_pair,
     _hutson_boot_draws,
@@ -312,7 +314,8 @@ class TestAsymptotic:
         x = np.random.default_rng(0).permutation(np.arange(100.0))
         c = 2 * stats.norm.cdf(1.0) - 1
         ci = quantile_ci(x, 0.5, confidence=c, method="asymptotic")
-        assert (ci.low, ci.high) == pytest.approx((44.0, 54.0), abs=1e-9)  # X_(45), X_(55)
+        # X_(45), X_(55)
+        assert (ci.low, ci.high) == pytest.approx((44.0, 54.0), abs=1e-9)
 
     def test_coverage_at_table_2_edge(self):
         # n = 25, q = 0.9, 90 %: the first n of Table 2. Positions k, l cover
@@ -467,10 +470,44 @@ class TestAuto:
         )
         with pytest.warns(SmallSampleWarning, match=re.escape(msg)) as rec:
             ci = quantile_ci(x, [0.05, 0.5], confidence=0.9, method="auto", rng=0)
+        assert len(rec) == 1
         assert rec[0].filename == __file__
         assert ci.method.tolist() == ["bootstrap", "asymptotic"]
+        assert ci.approximate.tolist() == [True, False]
         assert ci.n_boot == 2000
         assert "bootstrap for q = 0.05" in ci.note
+        # the measured coverage range of the shipped table, in the warning
+        # and the note: (0.9, 10, 0.05) -> min/max over 6 distributions x 2 tails
+        lo, hi = COVERAGE[(0.9, 10, 0.05)]
+        assert (lo, hi) == (0.694, 0.843)
+        assert "q = 0.05: 0.69-0.84" in str(rec[0].message)
+        assert "measured coverage q = 0.05: 0.69-0.84" in ci.note
+
+    def test_fallback_coverage_lookup_brackets_grid(self):
+        # on the grid: the cell; between grid points: every neighbouring cell
+        assert _measured_fallback_coverage(10, 0.1, 0.95) == COVERAGE[(0.95, 10, 0.1)]
+        assert _measured_fallback_coverage(10, 0.9, 0.95) == COVERAGE[(0.95, 10, 0.1)]
+        cells = [COVERAGE[(0.95, m, 0.1)] for m in (10, 15)]
+        cells += [COVERAGE[(c, m, 0.1)] for c in (0.9,) for m in (10, 15)]
+        got = _measured_fallback_coverage(12, 0.1, 0.92)
+        assert got == (min(c[0] for c in cells), max(c[1] for c in cells))
+        assert _measured_fallback_coverage(10, 0.005, 0.95) is None  # p < 0.01
+        assert _measured_fallback_coverage(10, 0.1, 0.5) is None  # confidence
+        with pytest.warns(SmallSampleWarning, match="not measured at this n"):
+            quantile_ci(np.arange(10.0), 0.05, confidence=0.6, method="auto", rng=0)
+
+    def test_fallback_coverage_matches_simulation(self):
+        # re-measure one cell of the shipped table (95 %, n = 10, q = 0.9 on
+        # lognormal scores, the cell's worst): 1000 runs, s.e. ~0.013
+        x = stats.lognorm(1.0).rvs(size=(1000, 10), random_state=11)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SmallSampleWarning)
+            ci = quantile_ci(x, 0.9, method="auto", n_boot=1000, rng=1)
+        true = stats.lognorm(1.0).ppf(0.9)
+        cov = ((ci.low <= true) & (true <= ci.high)).mean()
+        lo, hi = COVERAGE[(0.95, 10, 0.1)]
+        assert lo - 0.04 <= cov <= hi + 0.04, (cov, lo, hi)
+        assert cov < 0.88  # far from nominal: why the warning says so
 
 
 class TestValidation:
