@@ -13,11 +13,10 @@ Assertions
 ----------
 - exact: coverage >= its binomial guarantee - 3 Monte-Carlo s.e.;
 - asymptotic (bounds at the real positions k, l of eq. 11): >= nominal -
-  0.025 wherever Table 2 allows it, its edge included (minus 2 s.e. in the
-  small default run); the former bounds at levels k/n covered 0.85 at
-  n = 25, q = 0.9, 90 % and fail this;
-- auto: >= nominal - 0.025 wherever an exact or asymptotic interval exists
-  (minus 2 s.e. in the default run);
+  0.015 - 3 Monte-Carlo s.e. wherever Table 2 allows it, its edge included;
+  the former bounds at levels k/n covered 0.85 at n = 25, q = 0.9, 90 %
+  and fail this;
+- auto: the same bound wherever an exact or asymptotic interval exists;
 - Hutson bootstrap, where no exact interval exists: inside the measured
   range shipped in skperf/stats/_fallback_coverage.py (which the fallback
   warning quotes) give or take 3 s.e. + 0.02 (fewer resamples here); for
@@ -109,9 +108,12 @@ def _check_cell(dname, n, confidence, runs, boot_runs, n_boot, strict):
     ]
     rng = np.random.default_rng(seed)
     x = dist.rvs(size=(runs, n), random_state=rng)
-    # Monte-Carlo margin: none in the paper-sized run, 2 s.e. in the small one
+    # 0.015 below nominal (the true coverage at Table 2's edge is about
+    # 0.89 at 90 %, measured with 20,000 runs) plus 3 Monte-Carlo s.e.: a
+    # cell of 2000 runs at n = 15, q = 0.25 drew 0.8705 where 20,000 give
+    # 0.892. The former k/n bounds (0.85 at n = 25, q = 0.9) still fail.
     se_nominal = np.sqrt(confidence * (1 - confidence) / runs)
-    margin = 0.025 + (0 if strict else 2 * se_nominal)
+    margin = 0.015 + 3 * se_nominal
 
     exact, valid_e, ci = _coverage(dist, x, confidence, "exact")
     if valid_e.any():
