@@ -18,11 +18,11 @@ from skperf.stats import min_sample_size, quantile, quantile_ci
 from skperf.stats._fallback_coverage import COVERAGE
 from skperf.stats._quantile import (
     _asymptotic_indices,
-    _measured_fallback_coverage,
     _estimate_index,
     _exact_pair,
     _hutson_boot_draws,
     _hutson_sorted,
+    _measured_fallback_coverage,
 )
 
 # Lehmann & Paromau, Table 1 (exact, eq. 9): confidence -> {q: n}
