@@ -367,7 +367,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             (Sec. 3.2.3); ``"auto"``: per level, asymptotic, then exact, then
             the sign-transformed interval (eq. 3), then the bootstrap with a
             :class:`~skperf.exceptions.SmallSampleWarning` naming the
-            minimum n of the others.
+            minimum n of the others and the bootstrap's measured coverage
+            at this n (those levels get ``approximate=True``).
         n_boot : int, default=2000
             Resamples for the bootstrap method.
         random_state : int, numpy.random.Generator or None, default=None

@@ -780,7 +780,8 @@ def quantile_ci(
     transformed interval is valid; ``sign_transformed`` says where. The
     positions ``k, l`` are centred at ``n q``, so the transformed
     asymptotic interval sits one order statistic higher than the direct
-    one would.
+    one would (so an interval at a higher confidence that needs the
+    transformation need not contain a direct one at a lower confidence).
 
     *Auto*, per level: from 90 % confidence on, the asymptotic interval
     (direct, else sign-transformed) where Table 2 allows it, unless the

@@ -616,6 +616,10 @@ def test_property_widens_with_confidence(x, q, c1, c2, method):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)  # n_boot tails
         a, b = _ci(x, q, method, c1), _ci(x, q, method, c2)
+    if np.any(a.sign_transformed != b.sign_transformed):
+        # the sign-transformed asymptotic interval sits one order statistic
+        # higher (k, l are centred at n q): nested only within one orientation
+        return
     assert b.low <= a.low
     assert a.high <= b.high
 
