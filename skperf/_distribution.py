@@ -9,7 +9,7 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from . import stats as _stats
-from .exceptions import DependentObservationsWarning, SmallSampleWarning, TiesWarning
+from .exceptions import DependentObservationsWarning
 from .stats._validation import _check_confidence, _check_rng, _check_sample
 
 __all__ = ["PerformanceDistribution"]
@@ -353,16 +353,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
     # statistics
     def _warn_assumptions(self, what, independent=True):
         """Typed warnings for ties and dependent observations."""
-        n_unique = np.unique(self._scores).size
-        if what == "quantile" and n_unique < self.n:
-            warnings.warn(
-                f"The scores contain ties ({self.n - n_unique} repeated value(s) among "
-                f"{self.n}). Quantile intervals assume a continuous distribution; with "
-                "ties the order statistics are not distinct and the stated coverage "
-                "is only approximate (typically conservative for the exact interval).",
-                TiesWarning,
-                stacklevel=3,
-            )
+        # ties: skperf.stats.quantile_ci warns itself, only for the levels
+        # whose method loses its guarantee with ties (asymptotic, bootstrap);
+        # the exact interval stays conservative
         if independent and self._groups is not None:
             n_groups = np.unique(self._groups).size
             if n_groups < self.n:
@@ -425,7 +418,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             (Sec. 3.2.3); ``"auto"``: per level, asymptotic, then exact, then
             the sign-transformed interval (eq. 3), then the bootstrap with a
             :class:`~skperf.exceptions.SmallSampleWarning` naming the
-            minimum n of the others.
+            minimum n of the others and the bootstrap's measured coverage
+            at this n (those levels get ``approximate=True``).
         n_boot : int, default=2000
             Resamples for the bootstrap method.
         random_state : int, numpy.random.Generator or None, default=None
@@ -451,7 +445,12 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         Warns
         -----
         TiesWarning
-            When scores are tied (coverage then only approximate).
+            When scores are tied and a level uses the asymptotic or bootstrap
+            interval (the exact interval stays conservative with ties; with
+            ties ``"auto"`` prefers it).
+        SmallSampleWarning
+            When ``"auto"`` falls back to the bootstrap, with its measured
+            coverage at this n (``approximate`` marks those levels).
         DependentObservationsWarning
             When ``groups`` marks dependent scores.
 
@@ -842,7 +841,11 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             measures the *spread* of scores across runs (sd, quantiles) or
             their *location* (mean); ``ci_low``/``ci_high`` are the
             *uncertainty* of that estimate (``ci_method`` names the method,
-            empty where no interval is given).
+            empty where no interval is given). ``approximate`` is True for
+            the quantile rows whose interval falls back to Hutson's
+            bootstrap (no exact interval at this n); one
+            :class:`~skperf.exceptions.SmallSampleWarning` per call gives
+            their measured coverage.
 
         Examples
         --------
@@ -932,13 +935,13 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         )
         if len(quantiles):
             qs = np.asarray(quantiles, dtype=float)
-            with warnings.catch_warnings():
-                # the summary always answers; the method column says which
-                warnings.simplefilter("ignore", SmallSampleWarning)
-                ci = self.quantile_ci(
-                    qs, confidence=confidence, method="auto", random_state=0
-                )
+            # the summary always answers; a bootstrap fallback warns once
+            # (with its measured coverage) and is marked `approximate`
+            ci = self.quantile_ci(
+                qs, confidence=confidence, method="auto", random_state=0
+            )
             methods = np.broadcast_to(np.asarray(ci.method, dtype=object), qs.shape)
+            approx = np.broadcast_to(np.asarray(ci.approximate, dtype=bool), qs.shape)
             for i, qv in enumerate(qs):
                 rows.append(
                     {
@@ -948,9 +951,12 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                         "ci_low": float(ci.low[i]),
                         "ci_high": float(ci.high[i]),
                         "ci_method": str(methods[i]),
+                        "approximate": bool(approx[i]),
                     }
                 )
+        approximate = [r.pop("approximate", False) for r in rows]
         frame = pd.DataFrame(rows)
+        frame["approximate"] = np.array(approximate, dtype=bool)
         frame["confidence"] = confidence
         frame.attrs["note"] = (
             "value: the statistic of the scores (spread across runs for sd and "
@@ -1153,24 +1159,34 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                 warnings.simplefilter("ignore")
                 self.quantile_band(confidence).plot(ax=ax, color="C0")
         if len(quantiles):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                ci = self.quantile_ci(
-                    np.asarray(quantiles, dtype=float),
-                    confidence=confidence,
-                    random_state=0,
-                )
+            # one call, so one warning per kind (fallback with its measured
+            # coverage, ties), pointing at the user's line
+            ci = _call_core(
+                self.quantile_ci,
+                np.asarray(quantiles, dtype=float),
+                confidence=confidence,
+                random_state=0,
+            )
             est, lo, hi = (np.atleast_1d(v) for v in (ci.estimate, ci.low, ci.high))
             qs = np.atleast_1d(ci.q)
-            ax.errorbar(
-                est,
-                qs,
-                xerr=[est - lo, hi - est],
-                fmt="o",
-                color="black",
-                capsize=3,
-                label=f"quantiles, {confidence:.0%} CI",
-            )
+            approx = np.broadcast_to(np.asarray(ci.approximate, dtype=bool), qs.shape)
+            for mask, fmt, label in (
+                (~approx, "o", f"quantiles, {confidence:.0%} CI"),
+                (approx, "o--", f"quantiles, approximate {confidence:.0%} CI"),
+            ):
+                if mask.any():
+                    bars = ax.errorbar(
+                        est[mask],
+                        qs[mask],
+                        xerr=[est[mask] - lo[mask], hi[mask] - est[mask]],
+                        fmt="o",
+                        color="black",
+                        mfc="white" if fmt == "o--" else "black",
+                        capsize=3,
+                        label=label,
+                    )
+                    if fmt == "o--":
+                        bars[-1][0].set_linestyle("--")
         ax.set_xlabel(self.metric or "score")
         ax.set_ylabel("ECDF")
         ax.legend(loc="best", fontsize="small")

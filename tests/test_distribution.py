@@ -295,9 +295,13 @@ class TestStatistics:
         assert list(frame["q"]) == [0.25, 0.5, 0.75]
 
     def test_ties_warning(self):
+        # ties break the asymptotic interval's guarantee, not the exact one's
         d = PerformanceDistribution(np.r_[np.linspace(0.7, 0.9, 28), 0.9, 0.9])
         with pytest.warns(TiesWarning, match="2 repeated value"):
-            d.quantile_ci(0.5, method="exact")
+            d.quantile_ci(0.5, method="asymptotic")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert d.quantile_ci(0.5).method == "exact"  # auto, with ties
 
     def test_auto_falls_back_with_warning(self):
         d = PerformanceDistribution(np.linspace(0.7, 0.9, 10))
@@ -376,3 +380,48 @@ def test_summary_warns_once_at_the_callers_line():
         "The 40 scores form 10 groups of dependent observations"
     )
     assert frame["statistic"].tolist() == ["n", "mean", "sd", "q50"]
+
+
+def test_summary_one_fallback_warning_with_measured_coverage():
+    # n = 10 at 95 %: only the median has an exact or asymptotic interval
+    # (q = 0.25 needs n >= 11, q = 0.1 n >= 29): one warning for the four
+    # other levels, quoting the measured coverage of the shipped table
+    from skperf.exceptions import SmallSampleWarning
+    from skperf.stats._quantile import _measured_fallback_coverage
+
+    d = PerformanceDistribution(np.random.default_rng(0).normal(0.8, 0.02, 10))
+    with pytest.warns(SmallSampleWarning) as rec:
+        frame = d.summary()
+    assert len(rec) == 1
+    assert rec[0].filename == __file__
+    msg = str(rec[0].message)
+    for q in (0.1, 0.25, 0.75, 0.9):
+        lo, hi = _measured_fallback_coverage(10, q, 0.95)
+        assert f"q = {q:g}: {lo:.2f}-{hi:.2f}" in msg
+    approx = frame.set_index("statistic")["approximate"]
+    assert approx.to_dict() == {
+        "n": False,
+        "mean": False,
+        "sd": False,
+        "q10": True,
+        "q25": True,
+        "q50": False,
+        "q75": True,
+        "q90": True,
+    }
+    methods = frame.set_index("statistic")["ci_method"]
+    assert (methods[approx] == "bootstrap").all()
+    assert (methods[~approx & (methods != "")] != "bootstrap").all()
+
+
+def test_plot_passes_fallback_warning_on_once():
+    pytest.importorskip("matplotlib")
+    from skperf.exceptions import SmallSampleWarning
+
+    d = PerformanceDistribution(np.random.default_rng(0).normal(0.8, 0.02, 10))
+    with pytest.warns(SmallSampleWarning, match="measured coverage") as rec:
+        ax = d.plot()
+    assert len(rec) == 1
+    assert rec[0].filename == __file__
+    labels = ax.get_legend_handles_labels()[1]
+    assert "quantiles, approximate 95% CI" in labels

@@ -114,7 +114,12 @@ def _summary_table(report, quantiles):
                 _ci(r["mean"], r["mean_low"], r["mean_high"], f, why),
                 _num(r["sd"], f),
             ]
-            + [_ci(r[c], r[f"{c}_low"], r[f"{c}_high"], f, why) for c in qcols]
+            + [
+                # approximate: Hutson's bootstrap where no exact interval exists
+                _ci(r[c], r[f"{c}_low"], r[f"{c}_high"], f, why)
+                + (" (approx.)" if r.get(f"{c}_method") == "bootstrap" else "")
+                for c in qcols
+            ]
             + [
                 _p_best_cell(report, name, r),
                 r["vs_best"],

@@ -22,7 +22,7 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from skperf.exceptions import SmallSampleWarning
+from skperf.exceptions import SmallSampleWarning, TiesWarning
 
 from ._bootstrap import _n_boot_for
 from ._results import QuantileCI
@@ -63,10 +63,13 @@ _TOL = 1e-12
 # Asymptotic (eq. 11) indices within this of a bound count as on the bound.
 _INDEX_TOL = 1e-9
 
-# Auto: the asymptotic interval is chosen only where its predicted coverage
-# (`_asymptotic_predicted_coverage`) is at least `confidence - _AUTO_SLACK`;
-# see benchmarks/coverage_table.py (docs/coverage_table.csv).
-_AUTO_SLACK = 0.01
+# Auto prefers the asymptotic interval (at the real positions k, l of eq. 11)
+# only from this confidence on: measured at 90 %, 95 % and 99 % it holds
+# within 0.025 of nominal wherever Table 2 allows it, its edge included; at
+# 80 % it covers down to 0.72 at the edge (n = 5, q = 0.75), so below 0.9
+# auto prefers the exact interval (benchmarks/coverage_table.py,
+# docs/coverage_table.csv).
+_AUTO_ASYMPTOTIC_MIN_CONFIDENCE = 0.9
 
 
 # --------------------------------------------------------------------------
@@ -145,6 +148,11 @@ def quantile(x, q, *, method="linear", axis=-1):
     (``"linear"``) as the text says. Q̂_T equals Q̂_L for
     ``1/(n+1) < q < n/(n+1)`` and needs at least 2 observations.
 
+    ``"inverted_cdf"`` computes ``ceil(n q)`` of eq. 5 on the exact
+    fraction the float ``q`` stands for, so ``n = 25, q = 0.28`` gives
+    ``X_(7)``; NumPy's ``inverted_cdf`` gives ``X_(8)`` there, because
+    ``25 * 0.28`` is ``7.000000000000001`` in floating point.
+
     References
     ----------
     Lehmann & Paromau, "Beyond Point Estimates", Sec. 3.1 (eqs. 5-6) and
@@ -164,6 +172,8 @@ def quantile(x, q, *, method="linear", axis=-1):
     if method == "hutson":
         res = _hutson_sorted(np.sort(x, axis=-1), np.atleast_1d(q))
         res = res if q.ndim else res[..., 0]
+    elif method == "inverted_cdf":  # eq. 5 in exact arithmetic (_estimate_index)
+        res = np.sort(x, axis=-1)[..., _estimate_index(x.shape[-1], q) - 1]
     else:
         res = _to_q_last(np.quantile(x, q, axis=-1, method=method), q)
     return _scalar(res)
@@ -373,9 +383,51 @@ def _order_stats(x, idx):
     return np.sort(x, axis=-1)[..., np.asarray(idx, dtype=np.intp) - 1]
 
 
+def _exact_level(v):
+    """The level ``v`` as the exact fraction its float stands for: (num, den).
+
+    The fraction with the smallest denominator within half a unit in the
+    last place of the float: 7/25 for ``0.28``, 5/7 for ``5/7`` computed in
+    floating point, 7143/10000 for ``0.7143``. A float is the rounded image
+    of every number in that range, so this undoes the rounding of a level
+    typed as a decimal or computed as ``j/n`` (``n < 10**7``, where such
+    fractions are more than an ulp apart). Integer arithmetic throughout.
+    """
+    v = float(v)
+    num, den = v.as_integer_ratio()  # den is a power of 2
+    unum, uden = math.ulp(v).as_integer_ratio()
+    d = math.lcm(den, 2 * uden)
+    mid, half = num * (d // den), unum * (d // (2 * uden))
+    return _simplest_between(mid - half, d, mid + half, d)
+
+
+def _simplest_between(ln, ld, hn, hd):
+    """Fraction (num, den) with the smallest den in [ln/ld, hn/hd], 0 < lo <= hi."""
+    # Stern-Brocot descent by continued fractions
+    fl = ln // ld
+    if fl * ld == ln:
+        return fl, 1
+    if (fl + 1) * hd <= hn:
+        return fl + 1, 1
+    # lo - fl and hi - fl lie in (0, 1): recurse on their reciprocals
+    p, q = _simplest_between(hd, hn - fl * hd, ld, ln - fl * ld)
+    return fl * p + q, p
+
+
 def _estimate_index(n, q):
-    """1-based order statistic of Q̂ (eq. 5), computed as NumPy's inverted_cdf."""
-    return np.clip(np.ceil(n * q - 1), 0, n - 1).astype(np.intp) + 1
+    """1-based order statistic of Q̂ (eq. 5): ``X_(ceil(n q))``, in exact arithmetic.
+
+    ``np.ceil(n * q)`` inherits float rounding (``25 * 0.28`` is
+    ``7.000000000000001``, so NumPy's ``inverted_cdf`` takes ``X_(8)``);
+    here ``n q`` is computed on the exact level (:func:`_exact_level`), so
+    ``n = 25, q = 0.28`` gives ``X_(7)`` as eq. 5 says.
+    """
+    q = np.asarray(q, dtype=float)
+    idx = []
+    for v in np.atleast_1d(q).ravel():
+        num, den = _exact_level(v)
+        idx.append(min(n, max(1, -((-n * num) // den))))  # ceil(n q), exact
+    return np.asarray(idx, dtype=np.intp).reshape(q.shape)
 
 
 def _exact_ci(x, q, confidence, estimate_index=None):
@@ -391,11 +443,31 @@ def _exact_ci(x, q, confidence, estimate_index=None):
     return (*out, stats_[..., 2 * m :]) if estimate_index is not None else out
 
 
+def _at_positions(xs, pos):
+    """Sorted ``xs`` (..., n) at real 1-based positions ``pos`` (m,), interpolated.
+
+    ``X_(j) + (pos - j) (X_(j+1) - X_(j))`` with ``j = floor(pos)``; equal to
+    Q̂_L (eq. 6) at level ``pos / (n + 1)``. Positions are clipped to [1, n].
+    """
+    n = xs.shape[-1]
+    pos = np.clip(pos, 1.0, float(n))
+    j = np.minimum(np.floor(pos).astype(np.intp), n - 1)  # 1-based, <= n - 1
+    g = pos - j
+    lo = xs[..., j - 1]
+    return lo + g * (xs[..., j] - lo)
+
+
 def _asymptotic_ci(x, q, confidence):
+    """Eq. 10: the order statistics ``X_(k)``, ``X_(l)`` at the real k, l of eq. 11.
+
+    A real position is read by linear interpolation between the neighbouring
+    order statistics (Q̂_L of eq. 6 at level ``k/(n+1)``). MKmisc's
+    ``quantileCI(method="asymptotic")`` rounds outward to ``X_(floor k)``,
+    ``X_(ceil l)``, which brackets these bounds.
+    """
     n = x.shape[-1]
     k, l = _asymptotic_indices(n, q, confidence)
-    u = np.clip(np.concatenate([k, l]) / n, 0.0, 1.0)
-    b = _to_q_last(np.quantile(x, u, axis=-1, method="weibull"), u)
+    b = _at_positions(np.sort(x, axis=-1), np.concatenate([k, l]))
     m = len(q)
     return b[..., :m], b[..., m:]
 
@@ -464,17 +536,14 @@ def _exact_valid(n, q, confidence):
 def _asymptotic_predicted_coverage(n, q, confidence):
     """Binomial coverage of eq. 11's interval, interpolated (data-free).
 
-    The bounds are Q̂_L at ``k/n`` and ``l/n``, i.e. order statistics at the
-    fractional positions ``(n+1) k/n`` and ``(n+1) l/n``. For an integer
-    pair ``[X_(a), X_(b)]`` the coverage is ``F(b-1) - F(a-1)`` (eq. 8,
-    ``F`` the Bin(n, q) cdf); here ``F`` is interpolated linearly between
-    integers. Compared with 20,000-run simulations (uniform and normal
-    data, n = 10-200, 7 levels, 90 %/95 %) it tracks the measured coverage
-    of the asymptotic interval within 0.02, erring low.
+    The bounds are the order statistics at the fractional positions ``k``
+    and ``l`` (eq. 10). For an integer pair ``[X_(a), X_(b)]`` the coverage
+    is ``F(b-1) - F(a-1)`` (eq. 8, ``F`` the Bin(n, q) cdf); here ``F`` is
+    interpolated linearly between integers.
     """
     k, l = _asymptotic_indices(n, q, confidence)
-    pk = np.clip((n + 1) * k / n, 1, n) - 1
-    pl = np.clip((n + 1) * l / n, 1, n) - 1
+    pk = np.clip(k, 1, n) - 1
+    pl = np.clip(l, 1, n) - 1
 
     def cdf_at(pos):
         # F linearly interpolated at real positions in [0, n - 1]: the cdf at
@@ -488,9 +557,76 @@ def _asymptotic_predicted_coverage(n, q, confidence):
     return cdf_at(pl) - cdf_at(pk)
 
 
-def _asymptotic_reliable(n, q, confidence):
-    """Auto rule: the asymptotic interval only where it is predicted to cover."""
-    return _asymptotic_predicted_coverage(n, q, confidence) >= confidence - _AUTO_SLACK
+def _has_ties(xs):
+    """Whether any sample of the sorted batch ``xs`` (..., n) has repeated values."""
+    return bool(np.any(xs[..., 1:] == xs[..., :-1]))
+
+
+def _measured_fallback_coverage(n, q, confidence):
+    """Measured coverage range (low, high) of Hutson's bootstrap, or None.
+
+    Looked up in the table shipped in :mod:`skperf.stats._fallback_coverage`
+    (written by ``benchmarks/coverage_table.py --fallback``): coverage per
+    confidence, n and tail level ``p = min(q, 1 - q)``, min and max over six
+    distributions (continuous and accuracy-like with ties) and both tails.
+    Between grid points the range spans every neighbouring cell (the grid
+    values of n, p and confidence just below and above), so it bounds the
+    interpolated truth. None outside the measured grid.
+    """
+    from ._fallback_coverage import CONFIDENCES, COVERAGE, LEVELS, SIZES
+
+    p = min(q, 1 - q)
+
+    def bracket(grid, v):
+        grid = sorted(grid)
+        if v < grid[0] - 1e-12 or v > grid[-1] + 1e-12:
+            return None
+        below = max(g for g in grid if g <= v + 1e-12)
+        above = min(g for g in grid if g >= v - 1e-12)
+        return {below, above}
+
+    cs, ns, ps = bracket(CONFIDENCES, confidence), bracket(SIZES, n), bracket(LEVELS, p)
+    if cs is None or ns is None or ps is None:
+        return None
+    cells = [
+        COVERAGE[key]
+        for c in cs
+        for m in ns
+        for v in ps
+        if (key := (c, m, v)) in COVERAGE
+    ]
+    if not cells:
+        return None
+    return min(c[0] for c in cells), max(c[1] for c in cells)
+
+
+def _fallback_coverage_text(n, q, confidence):
+    """Per level: the measured coverage range of the bootstrap, in words."""
+    parts = []
+    for v in np.atleast_1d(q):
+        rng = _measured_fallback_coverage(n, float(v), confidence)
+        if rng is None:
+            parts.append(f"q = {v:g}: not measured at this n, level and confidence")
+        else:
+            parts.append(f"q = {v:g}: {rng[0]:.2f}-{rng[1]:.2f}")
+    return "; ".join(parts)
+
+
+def _fallback_message(n, q, confidence):
+    """The warning of an auto fallback to the bootstrap, with measured coverage."""
+    need_e = np.atleast_1d(min_sample_size(q, confidence, "exact"))
+    need_a = np.atleast_1d(
+        min_sample_size(q, confidence, "asymptotic", sign_transform=True)
+    )
+    return (
+        f"n = {n} is too small for an exact or asymptotic {confidence:.4g} "
+        f"interval for q = {_format_levels(q)}: the exact interval needs "
+        f"n >= {_format_needs(need_e)}, the asymptotic one n >= "
+        f"{_format_needs(need_a)}. Using Hutson's semiparametric bootstrap "
+        "there, which is approximate: its measured coverage at this n "
+        f"(nominal {confidence:.4g}) is {_fallback_coverage_text(n, q, confidence)} "
+        "(over six score distributions; see 'Validity' in the docs)."
+    )
 
 
 def _format_needs(needs):
@@ -552,10 +688,11 @@ def quantile_ci(
     method : {"exact", "asymptotic", "bootstrap", "auto"}, default="exact"
         ``"exact"``: order-statistic interval ``[X_(k), X_(l)]`` whose
         binomial coverage (eq. 8) is at least ``confidence``, the shortest
-        such pair (minimal ``l - k``). ``"asymptotic"``: eqs. 10-11, bounds
-        Q̂_L (eq. 6) at levels ``k/n`` and ``l/n``. ``"bootstrap"``:
-        Hutson's semiparametric bootstrap, percentile interval of
-        ``n_boot`` resamples. ``"auto"``: a method per level (see Notes).
+        such pair (minimal ``l - k``). ``"asymptotic"``: eqs. 10-11, the
+        order statistics at the real positions ``k`` and ``l`` (linear
+        interpolation between neighbours). ``"bootstrap"``: Hutson's
+        semiparametric bootstrap, percentile interval of ``n_boot``
+        resamples. ``"auto"``: a method per level (see Notes).
     n_boot : int or "auto", default=2000
         Number of bootstrap resamples (bootstrap and auto only).
     rng : numpy.random.Generator, int or None, default=None
@@ -572,8 +709,10 @@ def quantile_ci(
         are per level (shape ``q.shape``) and broadcast against them.
         ``coverage`` is the guaranteed binomial coverage of exact
         intervals (NaN for other levels of an auto result, None when no
-        level is exact). The estimate is the sample quantile Q̂ (eq. 5,
-        NumPy ``"inverted_cdf"``) for every method.
+        level is exact). ``approximate`` is True for the levels computed by
+        the bootstrap (no coverage guarantee; measured coverage in ``note``).
+        The estimate is the sample quantile Q̂ (eq. 5, ``X_(ceil(n q))``
+        computed in exact arithmetic) for every method.
 
     Raises
     ------
@@ -584,17 +723,29 @@ def quantile_ci(
     Warns
     -----
     SmallSampleWarning
-        With ``"auto"``, when some level falls back to the bootstrap, naming
-        the minimum ``n`` for an exact or asymptotic interval; or when
-        ``n_boot`` leaves too few resamples in a tail.
+        With ``"auto"``, once per call when some levels fall back to the
+        bootstrap: names the minimum ``n`` for an exact or asymptotic
+        interval and the bootstrap's *measured* coverage range at this
+        ``n``, level and confidence (a table shipped with skperf, from
+        ``benchmarks/coverage_table.py --fallback``); or when ``n_boot``
+        leaves too few resamples in a tail.
+    TiesWarning
+        Once per call, when the sample has ties and some level uses the
+        asymptotic or bootstrap interval (their coverage assumes a
+        continuous distribution). The exact interval stays conservative
+        with ties, so it never warns, and ``"auto"`` prefers it with ties.
 
     Notes
     -----
+    *What is covered*: a quantile of the distribution the scores are drawn
+    from. For scores of repeated runs on one dataset that is the
+    distribution over runs *on this dataset* (see the Validity page).
+
     *Exact* (Sec. 3.2.1): ``r(k, l, n, q) = P(k <= S <= l-1)``,
     ``S ~ Bin(n, q)``, is the coverage of ``[X_(k), X_(l)]`` for any
-    continuous distribution. An interval exists iff
-    ``q**n + (1-q)**n <= 1 - confidence`` (eq. 9, Table 1). Among pairs
-    with ``r >= confidence`` the one with minimal ``l - k`` is taken
+    continuous distribution (at least ``r`` with ties). An interval exists
+    iff ``q**n + (1-q)**n <= 1 - confidence`` (eq. 9, Table 1). Among
+    pairs with ``r >= confidence`` the one with minimal ``l - k`` is taken
     (Zieliński & Zieliński 2005); ties go to the largest coverage, then to
     the pair whose covered counts ``{k, ..., l-1}`` are centred closest to
     ``n q``, then to the smaller ``k``. ``coverage`` reports ``r``. The
@@ -602,39 +753,48 @@ def quantile_ci(
     (certified window around ``n q``), so n = 100,000 takes milliseconds.
 
     *Asymptotic* (Sec. 3.2.2): ``k, l = n q -+ z sqrt(n q (1-q))``, valid
-    iff ``1 <= k < l <= n`` (Table 2). Bounds are Q̂_L at ``k/n`` and
-    ``l/n``. Its coverage is nominal only for large ``n``: at the edge of
-    Table 2 (e.g. n = 25, q = 0.9, 90 %) it covers about 0.83-0.86.
+    iff ``1 <= k < l <= n`` (Table 2). The bounds are the order statistics
+    ``X_(k)``, ``X_(l)`` of eq. 10 at these real positions, read by linear
+    interpolation between neighbouring order statistics (Q̂_L of eq. 6 at
+    level ``k / (n + 1)``); R's MKmisc rounds the same positions outward.
+    Measured on continuous scores it holds within 0.025 of nominal at
+    90 %, 95 % and 99 % wherever Table 2 allows it, its edge included
+    (n = 25, q = 0.9, 90 %: 0.89-0.90 on uniform samples; the former bounds
+    at levels ``k/n`` covered 0.85 there). At 80 % it undercovers near the
+    edge (0.72 at n = 5, q = 0.75), and with ties it can undercover
+    (accuracy on a 200-example test set, n = 25, q = 0.1, 90 %: 0.84).
 
     *Bootstrap* (Sec. 3.2.3): resamples ``Q̂_T(U_i)`` with uniform ``U_i``
-    (eq. 12), statistic Q̂, percentile interval. Valid for any ``n >= 2``
-    but it undercovers tail quantiles at small ``n`` (about 0.85 where no
-    other interval exists).
+    (eq. 12), statistic Q̂, percentile interval. Defined for any
+    ``n >= 2`` but approximate: it undercovers tail quantiles at small
+    ``n`` (measured over six distributions and both tails, nominal 0.95:
+    0.80-0.90 for q = 0.1 or 0.9 at n = 10, 0.76-0.87 for q = 0.05 or 0.95
+    at n = 10, 0.84-0.88 at n = 25), so its levels are marked
+    ``approximate``.
 
     *Sign transformation* (eq. 3): the interval for ``q`` on ``x`` is minus
     the interval for ``1 - q`` on ``-x``. Eq. 9 is symmetric, but Table 2
     is not, so an asymptotic interval for a low quantile becomes valid at
     the sample size of its mirror level (25 instead of 42 for ``q = 0.1``
     at 90 %). Explicit ``"exact"``/``"asymptotic"`` use it when only the
-    transformed interval is valid; ``sign_transformed`` says where.
+    transformed interval is valid; ``sign_transformed`` says where. The
+    positions ``k, l`` are centred at ``n q``, so the transformed
+    asymptotic interval sits one order statistic higher than the direct
+    one would (so an interval at a higher confidence that needs the
+    transformation need not contain a direct one at a lower confidence).
 
-    *Auto*, per level: the asymptotic interval (direct, else
-    sign-transformed) where it is valid *and* its predicted coverage is at
-    least ``confidence - 0.01``; otherwise the exact interval where valid;
-    otherwise the bootstrap, with a ``SmallSampleWarning``. The predicted
-    coverage is the binomial coverage (eq. 8) interpolated at the
-    fractional order-statistic positions of the asymptotic bounds; it is
-    data-free and tracks simulated coverage within 0.02, erring low. The
-    rule comes from measured coverage (``benchmarks/coverage_table.py``,
-    ``docs/coverage_table.csv``): near the edge of Table 2 the asymptotic
-    interval undercovers by up to 0.06 (0.84-0.85 at n = 25, q = 0.9,
-    90 %), while the exact interval never falls below its guarantee; away
-    from the edge the asymptotic interval holds its level. So ``"auto"``
-    holds ``confidence - 0.03`` wherever an exact or asymptotic interval
-    exists.
+    *Auto*, per level: from 90 % confidence on, the asymptotic interval
+    (direct, else sign-transformed) where Table 2 allows it, unless the
+    sample has ties; otherwise the exact interval where eq. 9 allows it;
+    otherwise the asymptotic interval where allowed; otherwise the
+    bootstrap, with one ``SmallSampleWarning`` giving its measured
+    coverage. The rule comes from measured coverage
+    (``benchmarks/coverage_table.py``, ``docs/coverage_table.csv``): with
+    the interpolated positions ``k, l`` the asymptotic interval holds its
+    level wherever it is valid at 90 % and more; the exact interval never
+    falls below its guarantee, with or without ties.
 
-    All methods assume independent observations from a continuous
-    distribution; with ties, exact coverages are approximate.
+    All methods assume independent observations.
 
     References
     ----------
@@ -653,16 +813,16 @@ def quantile_ci(
     0.819 [0.682, 0.859] 0.924
     >>> ci = quantile_ci(x, [0.1, 0.5, 0.9], confidence=0.9, method="auto")
     >>> ci.method.tolist()
-    ['exact', 'asymptotic', 'exact']
+    ['asymptotic', 'asymptotic', 'asymptotic']
     >>> print(np.round(ci.low, 3), np.round(ci.high, 3))
-    [0.425 0.703 0.908] [0.603 0.866 0.95 ]
+    [0.426 0.694 0.92 ] [0.596 0.853 0.95 ]
 
     Table 2 needs n >= 42 for an asymptotic 10 % quantile at 90 %; on
     ``-x`` it is a 90 % quantile, which needs only 25:
 
     >>> ci = quantile_ci(x, 0.1, confidence=0.9, method="asymptotic")
     >>> print(f"[{ci.low:.3f}, {ci.high:.3f}]", ci.sign_transformed)
-    [0.425, 0.587] True
+    [0.426, 0.596] True
     >>> ci = quantile_ci(x[:10], 0.5, confidence=0.9, method="bootstrap", rng=0)
     >>> print(f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
     0.754 [0.644, 0.873]
@@ -670,6 +830,10 @@ def quantile_ci(
     x, q, confidence, method, n_boot, rng, boot_msg = _quantile_ci_iv(
         x, q, confidence, method, n_boot, rng, axis
     )
+    # every method depends on the order statistics only: sort once (the
+    # methods' own sorts of sorted data are then cheap)
+    x = np.sort(x, axis=-1)
+    ties = _has_ties(x)
     n = x.shape[-1]
     q1 = np.atleast_1d(q)
     est_idx = _estimate_index(n, q1)
@@ -706,14 +870,15 @@ def quantile_ci(
         methods = np.full(q1.shape, "bootstrap", dtype=object)
         n_boot_used = n_boot
     else:  # auto
-        asym_d = _asymptotic_valid(n, q1, confidence) & _asymptotic_reliable(
-            n, q1, confidence
+        asym_d = _asymptotic_valid(n, q1, confidence)
+        asym_m = _asymptotic_valid(n, 1 - q1, confidence)
+        asym_ok = asym_d | asym_m
+        # with ties only the exact interval keeps its guarantee (conservative)
+        prefer_asym = (
+            asym_ok & (confidence >= _AUTO_ASYMPTOTIC_MIN_CONFIDENCE) & (not ties)
         )
-        asym_m = _asymptotic_valid(n, 1 - q1, confidence) & _asymptotic_reliable(
-            n, 1 - q1, confidence
-        )
-        use_asym = asym_d | asym_m
-        use_exact = ~use_asym & _exact_valid(n, q1, confidence)
+        use_exact = ~prefer_asym & _exact_valid(n, q1, confidence)
+        use_asym = prefer_asym | (~use_exact & asym_ok)
         use_boot = ~(use_asym | use_exact)
         flipped = use_asym & ~asym_d
         methods = np.where(
@@ -733,19 +898,8 @@ def quantile_ci(
             coverage[use_exact] = cov
         if use_boot.any():
             qb = q1[use_boot]
-            need_e = np.atleast_1d(min_sample_size(qb, confidence, "exact"))
-            need_a = np.atleast_1d(
-                min_sample_size(qb, confidence, "asymptotic", sign_transform=True)
-            )
             warnings.warn(
-                f"n = {n} is too small for an exact or asymptotic "
-                f"{confidence:.4g} interval for q = {_format_levels(qb)}: the "
-                f"exact interval needs n >= {_format_needs(need_e)}, the "
-                f"asymptotic one n >= {_format_needs(need_a)}. Using Hutson's "
-                "semiparametric bootstrap there, which undercovers tail "
-                "quantiles in small samples.",
-                SmallSampleWarning,
-                stacklevel=2,
+                _fallback_message(n, qb, confidence), SmallSampleWarning, stacklevel=2
             )
             if boot_msg:
                 warnings.warn(boot_msg, SmallSampleWarning, stacklevel=2)
@@ -753,9 +907,27 @@ def quantile_ci(
             low[..., use_boot], high[..., use_boot] = lo_, hi_
             n_boot_used = n_boot
             notes.append(
-                f"bootstrap for q = {_format_levels(qb)} (n too small for "
-                "exact or asymptotic intervals)"
+                f"bootstrap for q = {_format_levels(qb)} (n too small for exact "
+                "or asymptotic intervals; approximate, measured coverage "
+                f"{_fallback_coverage_text(n, qb, confidence)})"
             )
+    approximate = methods == "bootstrap"
+    uses_order_stats = (methods == "asymptotic") | approximate
+    if uses_order_stats.any() and ties:
+        levels = _format_levels(q1[uses_order_stats])
+        if x.ndim == 1:
+            count = f" ({n - np.unique(x).size} repeated value(s) among {n})"
+        else:
+            count = ""
+        warnings.warn(
+            f"The scores contain ties{count}. The {confidence:.4g} intervals for "
+            f"q = {levels} ({'/'.join(sorted(set(methods[uses_order_stats])))}) "
+            "assume a continuous distribution; with ties their coverage is not "
+            "guaranteed. The exact interval stays conservative with ties: use "
+            "method='exact' where n allows it.",
+            TiesWarning,
+            stacklevel=2,
+        )
     if flipped.any():
         notes.insert(
             0,
@@ -783,4 +955,5 @@ def quantile_ci(
         sign_transformed=flipped,
         n_boot=n_boot_used,
         note="; ".join(notes),
+        approximate=approximate if q.ndim else approximate[0],
     )

@@ -193,6 +193,11 @@ class QuantileCI(_ResultMixin):
         Number of bootstrap resamples, for the bootstrap method.
     note : str, default=""
         Anything the user must know about the result.
+    approximate : bool or ndarray of bool, default=False
+        Per level: the interval has no coverage guarantee at this ``n`` and
+        its measured coverage falls short of ``confidence`` (Hutson's
+        bootstrap, e.g. where ``"auto"`` falls back to it); ``note`` and the
+        warning give the measured coverage range.
 
     Examples
     --------
@@ -217,8 +222,10 @@ class QuantileCI(_ResultMixin):
     sign_transformed: bool = False
     n_boot: int | None = None
     note: str = ""
+    approximate: bool = False
 
     def __post_init__(self):
+        object.__setattr__(self, "approximate", _freeze(self.approximate, dtype=bool))
         for name in ("q", "estimate", "low", "high", "coverage"):
             object.__setattr__(self, name, _freeze(getattr(self, name)))
         object.__setattr__(self, "confidence", float(self.confidence))
@@ -255,6 +262,8 @@ class QuantileCI(_ResultMixin):
             )
         if self.n_boot is not None:
             parts.append(f"n_boot={self.n_boot}")
+        if np.any(self.approximate):
+            parts.append(f"approximate={np.asarray(self.approximate).tolist()!r}")
         if self.note:
             parts.append(f"note={self.note!r}")
         return f"QuantileCI({', '.join(parts)})"

@@ -134,7 +134,7 @@ class TestBootstrap:
         x = np.random.default_rng(0).normal(size=(3, 11))
         fast = _bootstrap_mean(x, 500, np.random.default_rng(5))
         slow = _bootstrap((x,), np.mean, 500, np.random.default_rng(5))
-        np.testing.assert_allclose(fast, slow, rtol=1e-13)
+        np.testing.assert_allclose(fast, slow, rtol=1e-13, atol=1e-15)
 
     def test_chunk_size_does_not_change_answer(self):
         x = np.random.default_rng(0).normal(size=(2, 9))
@@ -144,7 +144,7 @@ class TestBootstrap:
 
     @pytest.mark.parametrize("method", ["bootstrap", "bca"])
     def test_reproducible(self, method):
-        x = np.random.default_rng(0).normal(size=15)
+        x = np.random.default_rng(0).normal(size=20)
         a = mean_ci(x, method=method, rng=3)
         b = mean_ci(x, method=method, rng=np.random.default_rng(3))
         assert (a.low, a.high) == (b.low, b.high)
@@ -160,11 +160,11 @@ class TestBootstrap:
 
     def test_small_n_boot_warns(self):
         with pytest.warns(SmallSampleWarning, match="n_boot=100 leaves about 2.5"):
-            mean_ci([1.0, 2.0, 4.0, 3.0], method="bootstrap", n_boot=100, rng=0)
+            mean_ci(np.arange(20.0), method="bootstrap", n_boot=100, rng=0)
 
     def test_auto_n_boot(self):
         assert (
-            mean_ci([1.0, 2.0, 4.0], method="bca", n_boot="auto", rng=0).n_boot == 399
+            mean_ci(np.arange(20.0), method="bca", n_boot="auto", rng=0).n_boot == 399
         )
 
 
@@ -174,12 +174,12 @@ class TestCommon:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             ci = mean_ci(
-                np.full(12, 0.1), method=method, rng=0, **EXTRA.get(method, {})
+                np.full(20, 0.1), method=method, rng=0, **EXTRA.get(method, {})
             )
         assert ci.estimate == ci.low == ci.high == 0.1
 
     def test_constant_rows_in_batch(self, method):
-        x = np.random.default_rng(0).normal(size=(3, 8))
+        x = np.random.default_rng(0).normal(size=(3, 20))
         x[1] = 0.7
         ci = mean_ci(x, method=method, rng=0, **EXTRA.get(method, {}))
         assert ci.low[1] == ci.high[1] == ci.estimate[1] == 0.7
@@ -204,9 +204,8 @@ class TestCommon:
             np.testing.assert_allclose(res.estimate, x.mean(), rtol=1e-12)
 
     def test_scalar_fields_are_floats(self, method):
-        ci = mean_ci(
-            [0.7, 0.8, 0.75, 0.9], method=method, rng=0, **EXTRA.get(method, {})
-        )
+        x = np.linspace(0.7, 0.9, 20) ** 2
+        ci = mean_ci(x, method=method, rng=0, **EXTRA.get(method, {}))
         assert all(type(v) is float for v in (ci.estimate, ci.low, ci.high))
         assert ci.low < ci.estimate < ci.high
 
@@ -239,7 +238,7 @@ class TestValidation:
     )
     def test_bad_arguments(self, kw, err, msg):
         with pytest.raises(err, match=re.escape(msg)):
-            mean_ci([1.0, 2.0, 3.0], **kw)
+            mean_ci(np.arange(20.0), **kw)
 
     def test_bad_samples(self):
         with pytest.raises(
@@ -252,20 +251,76 @@ class TestValidation:
             mean_ci([1.0, np.nan, 2.0])
 
 
+class TestBootstrapMinimumN:
+    """Percentile and BCa raise below n = 20, where their coverage is measured off."""
+
+    @pytest.mark.parametrize("method", ["bootstrap", "bca"])
+    @pytest.mark.parametrize("n", [2, 3, 5, 10, 19])
+    def test_raises_below_minimum(self, method, n):
+        msg = f"n = {n} is too small for method='{method}': the bootstrap interval "
+        msg += "for the mean needs n >= 20."
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            mean_ci(np.arange(float(n)), method=method, rng=0)
+
+    @pytest.mark.parametrize("method", ["bootstrap", "bca"])
+    def test_allowed_at_minimum(self, method):
+        ci = mean_ci(np.arange(20.0), method=method, rng=0)
+        assert ci.low < 9.5 < ci.high
+
+    def test_t_allowed_at_n_2(self):
+        assert mean_ci([1.0, 2.0]).method == "t"
+
+    @pytest.mark.parametrize(
+        ("n", "low", "high"),
+        # measured coverage at nominal 0.95, normal scores, 4000 runs
+        # (docs/mean_coverage.csv: 0.84 at n = 5, 0.90 at n = 10, 0.93 at 20)
+        [(5, 0.80, 0.88), (10, 0.87, 0.925), (20, 0.915, 0.95)],
+    )
+    @pytest.mark.parametrize("method", ["bootstrap", "bca"])
+    def test_coverage_justifies_minimum(self, method, n, low, high):
+        # the raw interval (minimum-n check off) undercovers below n = 20 and
+        # is within 0.035 of nominal at n = 20
+        from skperf.stats import _mean
+
+        x = np.random.default_rng(n).normal(0.8, 0.05, (2000, n))
+        saved = _mean._BOOT_MIN_N
+        _mean._BOOT_MIN_N = {"bootstrap": 2, "bca": 2}
+        try:
+            ci = mean_ci(x, method=method, n_boot=999, rng=1)
+        finally:
+            _mean._BOOT_MIN_N = saved
+        cov = np.mean((ci.low <= 0.8) & (0.8 <= ci.high))
+        assert low <= cov <= high, cov
+
+
 class TestCoverage:
     """Fixed-seed coverage simulations (Lehmann & Paromau, Sec. 4.2 design)."""
 
     @pytest.mark.parametrize("dist", ["normal", "beta", "mixture"])
     @pytest.mark.parametrize("n", [10, 25, 50])
     def test_t(self, dist, n):
+        # s.e. of 2000 runs ~0.005; a z interval (no t quantile) would give
+        # 0.925 at n = 10 on normal scores
         cov = _coverage(dist, n, "t", n_runs=2000, n_boot=None, seed=n)
-        assert cov >= 0.95 - 0.04
+        low = 0.935 if dist == "normal" else 0.925  # skewed: ~0.93 at n = 10
+        assert low <= cov <= 0.965, cov
 
     @pytest.mark.parametrize("dist", ["normal", "beta", "mixture"])
     @pytest.mark.parametrize("n", [25, 50])
     def test_bca(self, dist, n):
         cov = _coverage(dist, n, "bca", n_runs=1000, n_boot=999, seed=n)
-        assert cov >= 0.95 - 0.05
+        assert 0.915 <= cov <= 0.97
+
+    def test_bca_heavy_tails_undercover(self):
+        # documented: BCa on t(3) scores at n = 50, 90 % covers about 0.86
+        # (docs/mean_coverage.csv), the t interval about 0.90
+        x = stats.t(3).rvs(size=(2000, 50), random_state=7)
+        bca = mean_ci(x, method="bca", confidence=0.9, n_boot=999, rng=0)
+        t = mean_ci(x, confidence=0.9)
+        cov_bca = np.mean((bca.low <= 0) & (0 <= bca.high))
+        cov_t = np.mean((t.low <= 0) & (0 <= t.high))
+        assert 0.83 <= cov_bca <= 0.885, cov_bca
+        assert 0.885 <= cov_t <= 0.92, cov_t
 
     @pytest.mark.slow
     @pytest.mark.parametrize("dist", ["normal", "beta", "mixture"])
@@ -274,11 +329,11 @@ class TestCoverage:
     def test_paper_sized(self, dist, n, confidence):
         x, mu = _draw(dist, np.random.default_rng(100 + n), (2000, n))
         for method in ("t", "bootstrap", "bca"):
+            if method != "t" and n < 20:
+                continue
             ci = mean_ci(x, method=method, confidence=confidence, n_boot=2000, rng=n)
             cov = np.mean((ci.low <= mu) & (mu <= ci.high))
             if method == "t":
+                assert cov >= confidence - 0.025, (method, cov)
+            else:
                 assert cov >= confidence - 0.04, (method, cov)
-            elif n >= 25:
-                assert cov >= confidence - 0.05, (method, cov)
-            else:  # the bootstrap undercovers at n = 10, but not wildly
-                assert cov >= confidence - 0.09, (method, cov)

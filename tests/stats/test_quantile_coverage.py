@@ -12,14 +12,15 @@ Default run: 1000 runs per cell (300 with 400 resamples for the bootstrap).
 Assertions
 ----------
 - exact: coverage >= its binomial guarantee - 3 Monte-Carlo s.e.;
-- asymptotic: >= nominal - 0.03 at n = 50 and for q in [0.25, 0.75] at
-  n >= 25 (minus 2 s.e. in the small default run). At the edge of Table 2
-  it covers less (n = 25, q = 0.9, 90 %: about 0.84-0.86; asserted below
-  nominal), which is why ``auto`` does not pick it there;
-- auto: >= nominal - 0.03 wherever an exact or asymptotic interval exists
-  (minus 2 s.e. in the default run);
-- Hutson bootstrap: recorded; only sanity (>= 0.6, and its known
-  undercoverage of tail quantiles at n = 10).
+- asymptotic (bounds at the real positions k, l of eq. 11): >= nominal -
+  0.015 - 3 Monte-Carlo s.e. wherever Table 2 allows it, its edge included;
+  the former bounds at levels k/n covered 0.85 at n = 25, q = 0.9, 90 %
+  and fail this;
+- auto: the same bound wherever an exact or asymptotic interval exists;
+- Hutson bootstrap, where no exact interval exists: inside the measured
+  range shipped in skperf/stats/_fallback_coverage.py (which the fallback
+  warning quotes) give or take 3 s.e. + 0.02 (fewer resamples here); for
+  central levels where an exact interval exists, >= nominal - 0.05.
 """
 
 import warnings
@@ -30,6 +31,7 @@ from scipy import optimize, stats
 
 from skperf.exceptions import SmallSampleWarning
 from skperf.stats import min_sample_size, quantile_ci
+from skperf.stats._fallback_coverage import COVERAGE
 
 LEVELS = np.array([0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95])
 SIZES = (10, 15, 25, 50)
@@ -106,9 +108,12 @@ def _check_cell(dname, n, confidence, runs, boot_runs, n_boot, strict):
     ]
     rng = np.random.default_rng(seed)
     x = dist.rvs(size=(runs, n), random_state=rng)
-    # Monte-Carlo margin: none in the paper-sized run, 2 s.e. in the small one
+    # 0.015 below nominal (the true coverage at Table 2's edge is about
+    # 0.89 at 90 %, measured with 20,000 runs) plus 3 Monte-Carlo s.e.: a
+    # cell of 2000 runs at n = 15, q = 0.25 drew 0.8705 where 20,000 give
+    # 0.892. The former k/n bounds (0.85 at n = 25, q = 0.9) still fail.
     se_nominal = np.sqrt(confidence * (1 - confidence) / runs)
-    margin = 0.03 + (0 if strict else 2 * se_nominal)
+    margin = 0.015 + 3 * se_nominal
 
     exact, valid_e, ci = _coverage(dist, x, confidence, "exact")
     if valid_e.any():
@@ -119,9 +124,7 @@ def _check_cell(dname, n, confidence, runs, boot_runs, n_boot, strict):
         assert ok.all(), (exact, g)
 
     asym, valid_a, _ = _coverage(dist, x, confidence, "asymptotic")
-    central = (LEVELS >= 0.25) & (LEVELS <= 0.75)
-    checked = valid_a & ((n >= 50) | (central & (n >= 25)))
-    assert (asym[checked] >= confidence - margin).all(), asym
+    assert (asym[valid_a] >= confidence - margin).all(), asym
 
     auto, _, ci_auto = _coverage(
         dist, x, confidence, "auto", n_boot=400, rng=np.random.default_rng(1)
@@ -137,7 +140,15 @@ def _check_cell(dname, n, confidence, runs, boot_runs, n_boot, strict):
         n_boot=n_boot,
         rng=np.random.default_rng(2),
     )
-    assert (boot >= 0.6).all(), boot
+    se_boot = np.sqrt(confidence * (1 - confidence) / boot_runs)
+    fallback = ~valid_e
+    for i in np.flatnonzero(fallback):
+        p = round(min(LEVELS[i], 1 - LEVELS[i]), 10)
+        lo, hi = COVERAGE[(confidence, n, p)]
+        slack = 0.02 + 3 * np.sqrt(lo * (1 - lo) / boot_runs)
+        assert lo - slack <= boot[i] <= hi + slack, (LEVELS[i], boot[i], lo, hi)
+    central = (LEVELS >= 0.25) & (LEVELS <= 0.75) & valid_e
+    assert (boot[central] >= confidence - 0.05 - 2 * se_boot).all(), boot
     return {"exact": exact, "asymptotic": asym, "auto": auto, "bootstrap": boot}
 
 
@@ -164,15 +175,31 @@ def test_coverage_paper_sized(dname, n, confidence):
     )
 
 
-def test_asymptotic_undercovers_at_table_2_edge():
-    # n = 25, q = 0.9, 90 % is the first valid n in Table 2; the interval of
-    # eqs. 10-11 covers only about 0.84-0.86 there (distribution-free up to
-    # the interpolation), so auto uses the exact interval instead
+def test_asymptotic_holds_at_table_2_edge():
+    # n = 25, q = 0.9, 90 % is the first valid n in Table 2; at the real
+    # positions k, l the interval covers about 0.89-0.90 there (the former
+    # bounds at levels k/n covered 0.85), so auto uses it
     rng = np.random.default_rng(0)
     x = rng.random((4000, 25))
     asym = quantile_ci(x, 0.9, confidence=0.9, method="asymptotic")
     cov = ((asym.low <= 0.9) & (0.9 <= asym.high)).mean()
-    assert 0.82 <= cov <= 0.87
+    assert 0.88 <= cov <= 0.92
     auto = quantile_ci(x, 0.9, confidence=0.9, method="auto")
-    assert auto.method == "exact"
-    assert ((auto.low <= 0.9) & (0.9 <= auto.high)).mean() >= 0.9
+    assert auto.method == "asymptotic"
+    np.testing.assert_array_equal(auto.low, asym.low)
+
+
+def test_bootstrap_fallback_far_below_nominal_in_the_tails():
+    # where nothing but the bootstrap exists, the tails undercover: the
+    # shipped table says so, and a fresh simulation agrees (lognormal,
+    # n = 10, q = 0.95, 95 %: a cell of the table, range 0.76-0.87)
+    lo, hi = COVERAGE[(0.95, 10, 0.05)]
+    assert hi < 0.9
+    dist = stats.lognorm(1.0)
+    x = dist.rvs(size=(1000, 10), random_state=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        ci = quantile_ci(x, 0.95, method="bootstrap", n_boot=1000, rng=2)
+    true = dist.ppf(0.95)
+    cov = ((ci.low <= true) & (true <= ci.high)).mean()
+    assert lo - 0.04 <= cov <= hi + 0.04, (cov, lo, hi)
