@@ -565,6 +565,7 @@ def compare_models(
     correction="holm",
     progress=False,
     n_boot=2000,
+    memory=None,
 ):
     """Evaluate several models on shared seeds and compare them.
 
@@ -604,6 +605,9 @@ def compare_models(
         Show one progress bar over all fits.
     n_boot : int, default=2000
         Bootstrap resamples of each comparison.
+    memory : None, str, os.PathLike or joblib.Memory, default=None
+        Cache of the fits (see :class:`~skperf.RepeatedEvaluator`): a rerun,
+        or one with more repeats or more models, fits only what is missing.
 
     Returns
     -------
@@ -675,6 +679,7 @@ def compare_models(
             random_state=entropy,
             n_jobs=n_jobs,
             refit=False,
+            memory=memory,
         )
         for name, est in estimators.items()
     }
