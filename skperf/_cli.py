@@ -35,6 +35,9 @@ def _build_parser():
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    from ._cli_summarize import add_parser  # `skperf summarize`
+
+    add_parser(sub)
     rep = sub.add_parser(
         "report",
         prog=PROG,
@@ -451,6 +454,10 @@ def main(argv=None):
         ``skperf report: error: ...`` on stderr).
     """
     args = _build_parser().parse_args(argv)
+    if args.command == "summarize":
+        from ._cli_summarize import run
+
+        return run(args)
     try:
         return _run(args)
     except _CLIError as exc:

@@ -275,6 +275,67 @@ class ModelSelectionReport:
             )
 
     # ------------------------------------------------------------------
+    @classmethod
+    def from_frame(
+        cls,
+        frame,
+        *,
+        score,
+        by=None,
+        pair_by=None,
+        greater_is_better=True,
+        settings=None,
+        **kwargs,
+    ):
+        """The report from a long table of scores, one row per run.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            One row per run (e.g. one seeded training run of any model).
+        score, by, pair_by, greater_is_better
+            As in :func:`skperf.from_frame`.
+        settings : dict or None, default=None
+            Shown in the report; by default the columns used.
+        **kwargs : dict
+            Passed to :class:`ModelSelectionReport` (``gamma``,
+            ``confidence``, ``correction``, ``n_boot``, ``random_state``).
+
+        Returns
+        -------
+        ModelSelectionReport
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from skperf import ModelSelectionReport
+        >>> df = pd.DataFrame({"model": ["a"] * 3 + ["b"] * 3,
+        ...                    "seed": [0, 1, 2] * 2,
+        ...                    "acc": [0.90, 0.92, 0.91, 0.80, 0.83, 0.81]})
+        >>> report = ModelSelectionReport.from_frame(
+        ...     df, score="acc", by="model", pair_by="seed", random_state=0)
+        >>> report.best
+        'a'
+        """
+        from .._frame import from_frame
+
+        dists = from_frame(
+            frame,
+            score=score,
+            by=by,
+            pair_by=pair_by,
+            greater_is_better=greater_is_better,
+        )
+        if settings is None:
+            settings = {
+                "score": score,
+                "by": by,
+                "pair_by": pair_by,
+                "greater_is_better": greater_is_better,
+                "runs": len(frame),
+            }
+        return cls(dists, settings=settings, **kwargs)
+
     def _independent(self, distributions):
         """One score per group (repeat) where ``groups`` marks dependent scores."""
         out = {}
