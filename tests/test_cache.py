@@ -138,7 +138,8 @@ class TestResume:
         thirty = _ev(est, cache, n_repeats=30, cv=2).fit(X, y)
         assert counter.new() == 40  # the 20 new repeats x 2 folds
         cached = thirty.results_["cached"].to_numpy()
-        assert cached[:20].all() and not cached[20:].any()
+        assert cached[:20].all()
+        assert not cached[20:].any()
         pd.testing.assert_frame_equal(
             _scores(thirty).iloc[:20].reset_index(drop=True), _scores(ten)
         )
@@ -263,7 +264,8 @@ class TestResume:
             for a, b in zip(
                 first.predictions_[col], again.predictions_[col], strict=True
             ):
-                assert np.array_equal(a, b) and a.dtype == b.dtype
+                assert np.array_equal(a, b)
+                assert a.dtype == b.dtype
 
 
 class TestPassThrough:

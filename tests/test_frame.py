@@ -28,7 +28,8 @@ def test_pairs_by_key_whatever_the_row_order():
         # rows sorted by the pair key: identical scores and seeds
         assert np.array_equal(d1[name].scores, d2[name].scores)
         assert np.array_equal(d1[name].seeds["pair"], np.arange(12))
-        assert d1[name].n == 12 and d1[name].metric == "acc"
+        assert d1[name].n == 12
+        assert d1[name].metric == "acc"
     expected = df[df.model == "b"].sort_values("seed")["acc"].to_numpy()
     assert np.array_equal(d2["b"].scores, expected)
     c = d1["b"].compare(d1["a"], n_boot=500, random_state=0)
@@ -55,13 +56,14 @@ def test_string_keys_unpaired_and_single_model():
     assert un["a"].seeds is None
     assert list(un["a"].scores) == list(df[df.model == "a"]["acc"])
     one = from_frame(df[df.model == "a"], score="acc")
-    assert list(one) == ["acc"] and one["acc"].n == 5
+    assert list(one) == ["acc"]
+    assert one["acc"].n == 5
     low = from_frame(df, score="acc", by="model", greater_is_better=False)
     assert not low["a"].greater_is_better
 
 
 @pytest.mark.parametrize(
-    "edit, kwargs, match",
+    ("edit", "kwargs", "match"),
     [
         (None, {"score": "nope"}, "'nope' not found; columns are: model, seed, acc"),
         (None, {"score": "acc", "by": "nope"}, "`by` column 'nope' not found"),

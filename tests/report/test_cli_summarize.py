@@ -67,10 +67,12 @@ def test_end_to_end_subprocess(tmp_path):
         pd.read_csv(path), score="acc", by="model", pair_by="seed", random_state=0
     )
     p = report.comparisons["mlp", "linear"]
-    assert p.paired and p.estimate == 1.0
+    assert p.paired
+    assert p.estimate == 1.0
     mean = report.to_frame(quantiles=()).loc["mlp", "mean"]
     assert f"mean {mean:.4g}" in res.stdout
-    assert "mlp" in html and "linear" in html
+    assert "mlp" in html
+    assert "linear" in html
 
 
 def test_lower_is_better(tmp_path, capsys):
@@ -88,7 +90,7 @@ def test_lower_is_better(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "case, extra, message",
+    ("case", "extra", "message"),
     [
         ("missing_file", [], "scores file not found"),
         (
