@@ -161,6 +161,10 @@ def _replay(ev, i):
 
 def _default_score(estimator):
     """``estimator.score`` replayed, when it is the mixins' accuracy / R^2."""
+    from sklearn.pipeline import Pipeline
+
+    if isinstance(estimator, Pipeline):  # the final step's score of its predictions
+        return _default_score(estimator.steps[-1][1])
     method = getattr(type(estimator), "score", None)
     if method is ClassifierMixin.score or method is RegressorMixin.score:
         return lambda est, X, y: est.score(X, y)
