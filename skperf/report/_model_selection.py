@@ -293,8 +293,15 @@ class ModelSelectionReport:
         ----------
         frame : pandas.DataFrame
             One row per run (e.g. one seeded training run of any model).
-        score, by, pair_by, greater_is_better
-            As in :func:`skperf.from_frame`.
+        score : str
+            Column of the scores.
+        by : str or None, default=None
+            Column naming the model of each run.
+        pair_by : str or None, default=None
+            Column pairing runs across models (e.g. the seed); see
+            :func:`skperf.from_frame`.
+        greater_is_better : bool, default=True
+            Direction of the score.
         settings : dict or None, default=None
             Shown in the report; by default the columns used.
         **kwargs : dict
@@ -304,6 +311,7 @@ class ModelSelectionReport:
         Returns
         -------
         ModelSelectionReport
+            The report of the models in ``by``.
 
         Examples
         --------
