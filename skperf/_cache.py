@@ -77,11 +77,22 @@ def _job_key(job, data):
     from . import __version__
 
     ev = job.ev
+    parts = {"estimator": clone(ev.estimator), "scoring": job.scorer}
+    for what, obj in parts.items():
+        try:
+            parts[what] = _hash(obj)
+        except Exception as exc:  # PicklingError: a lambda or a local function
+            raise TypeError(
+                f"memory: the {what} must be picklable to be part of the cache key "
+                f"(joblib.hash); {type(exc).__name__}: {str(exc)[:150]}. Define "
+                "functions at module level (not as lambdas or inside a function), "
+                "or use memory=None."
+            ) from None
     return _hash(
         (
             __version__,
-            clone(ev.estimator),
-            job.scorer,
+            parts["estimator"],
+            parts["scoring"],
             data,
             repr(ev.error_score),
             bool(ev.return_train_score),

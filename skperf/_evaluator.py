@@ -147,7 +147,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         kept), keyed by the estimator's parameters, the data, the scorers and
         the fit's seeds and split: an interrupted run, or one with a larger
         ``n_repeats``, fits only what is missing (see
-        :ref:`expensive_runs`). A path becomes ``joblib.Memory(path)``.
+        :ref:`expensive_runs`). A path becomes ``joblib.Memory(path)``. The
+        refit of ``estimator_`` is not cached.
     return_predictions : bool, default=False
         Keep each fit's test-set predictions in ``predictions_``.
 

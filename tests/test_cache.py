@@ -238,6 +238,17 @@ class TestResume:
         with pytest.raises((TypeError, ValueError), match="memory"):
             RepeatedEvaluator(SGDClassifier(), memory=3).fit(X, y)
 
+    def test_unpicklable_scorer_is_a_clear_error(self, data, setup):
+        X, y = data
+        _, est, cache = setup
+
+        def local_scorer(est, X, y):
+            return est.score(X, y)
+
+        with pytest.raises(TypeError, match="memory: the scoring must be picklable"):
+            _ev(est, cache, scoring=local_scorer).fit(X, y)
+        _ev(est, None, scoring=local_scorer).fit(X, y)  # fine without memory
+
     def test_failed_fits_are_cached_with_their_error(self, data, setup, tmp_path):
         X, y = data
         counter, _, cache = setup
