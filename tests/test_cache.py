@@ -279,6 +279,26 @@ class TestResume:
                 assert a.dtype == b.dtype
 
 
+def test_data_hashed_once_per_fit_call(data, setup, monkeypatch):
+    import skperf._cache as cache_mod
+
+    X, y = data
+    counter, est, cache = setup
+    calls = []
+    real = cache_mod.data_key
+    monkeypatch.setattr(cache_mod, "data_key", lambda *a: calls.append(1) or real(*a))
+    models = {
+        name: CountingClassifier(log=counter.path, alpha=a)
+        for name, a in [("a", 1e-4), ("b", 1e-3), ("c", 1e-2)]
+    }
+    compare_models(models, X, y, n_repeats=4, random_state=0, memory=cache, n_boot=500)
+    assert len(calls) == 1  # 3 models x 4 fits, one hash of the data
+    _ev(est, None).fit(X, y)
+    assert len(calls) == 1  # no memory: no hashing at all
+    _ev(est, cache).fit(X, y)
+    assert len(calls) == 2
+
+
 class TestPassThrough:
     def test_compare_models(self, data, setup, tmp_path):
         X, y = data
