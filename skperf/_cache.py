@@ -4,7 +4,7 @@ Every fit's outcome (scores, times, error, and predictions when kept) is
 stored with joblib's store backend (the storage of :class:`joblib.Memory`)
 under a :func:`joblib.hash` (sha1) key of everything that determines it:
 
-- the skperf version;
+- the skperf version and the source of the per-fit code;
 - the estimator's parameters (``joblib.hash(clone(estimator))``);
 - the data (``X``, ``y`` and the fit parameters), hashed ONCE per ``fit``
   call, not per fit;
@@ -22,6 +22,8 @@ deterministic given its seeds and data.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 
 import joblib
@@ -72,6 +74,23 @@ def data_key(X, y, params):
     return _hash((X, y, params))
 
 
+@functools.cache
+def _code_key():
+    """Hash of the code that computes one fit's outcome.
+
+    The skperf version alone does not change between development commits;
+    a change to how a fit is fitted, scored or predicted must not load
+    outcomes computed by the old code.
+    """
+    from . import _evaluator, _predictions
+
+    funcs = [_evaluator._fit_and_score, _predictions.predict_test]
+    try:
+        return _hash([inspect.getsource(f) for f in funcs])
+    except (OSError, TypeError):  # no source (e.g. a frozen install)
+        return _hash([f.__code__.co_code for f in funcs])
+
+
 def _job_key(job, data):
     """Hash of everything of one evaluator that does not change per fit."""
     from . import __version__
@@ -91,6 +110,7 @@ def _job_key(job, data):
     return _hash(
         (
             __version__,
+            _code_key(),
             parts["estimator"],
             parts["scoring"],
             data,
