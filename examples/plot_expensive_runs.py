@@ -19,12 +19,20 @@ each fit predicted.
 # variants (learning rates) are trained on the same seeds, so their runs
 # pair by seed.
 import os
+import subprocess
+import sys
 import tempfile
 
 import numpy as np
 import pandas as pd
 from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from skperf import ModelSelectionReport, RepeatedEvaluator, from_frame
+from skperf.report import roc_curves
 
 X, y = load_breast_cancer(return_X_y=True)
 X = (X - X.mean(axis=0)) / X.std(axis=0)
@@ -60,30 +68,28 @@ print(pd.read_csv(scores_csv).groupby("model")["accuracy"].describe().round(3))
 # -------------------------------
 # The same as ``skperf summarize scores.csv --score accuracy --by model
 # --pair-by seed --out report.html`` in a shell.
-from skperf._cli import main
-
-status = main(
-    [
-        "summarize",
-        scores_csv,
-        "--score",
-        "accuracy",
-        "--by",
-        "model",
-        "--pair-by",
-        "seed",
-        "--random-state",
-        "0",
-        "--out",
-        os.path.join(folder, "report.html"),
-    ]
-)
+command = [
+    sys.executable,
+    "-m",
+    "skperf",
+    "summarize",
+    scores_csv,
+    "--score",
+    "accuracy",
+    "--by",
+    "model",
+    "--pair-by",
+    "seed",
+    "--random-state",
+    "0",
+    "--out",
+    os.path.join(folder, "report.html"),
+]
+status = subprocess.run(command, check=False).returncode
 print("exit status", status)
 
 # %%
 # In Python, the same table gives paired distributions and the report:
-from skperf import ModelSelectionReport, from_frame
-
 frame = pd.read_csv(scores_csv)
 dists = from_frame(frame, score="accuracy", by="model", pair_by="seed")
 print(dists["lr=0.1"].compare(dists["lr=0.01"], random_state=0))
@@ -96,12 +102,6 @@ print(report.best, report.tied_with_best)
 # With ``memory``, every fit is stored as soon as it finishes. Raising
 # ``n_repeats`` from 10 to 30 fits only the 20 new repeats; an interrupted
 # run, rerun, fits only what is missing.
-from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
-
-from skperf import RepeatedEvaluator
-
 cache = os.path.join(folder, "cache")
 model = make_pipeline(StandardScaler(), LogisticRegression())
 X, y = load_breast_cancer(return_X_y=True)
@@ -122,8 +122,6 @@ for n_repeats in (10, 30):
 # %%
 # Kept predictions: another metric without refitting, and ROC curves
 # ------------------------------------------------------------------
-from skperf.report import roc_curves
-
 f1 = ev.score_distribution("f1")
 print(f"F1 over {f1.n} fits: mean {f1.mean():.3f}")
 print(ev.repeat_metric_ci("accuracy").head(3))
