@@ -112,3 +112,33 @@ def test_errors(ev):
         roc_curves(ev, band="x")
     with pytest.raises(ValueError, match="`level`"):
         roc_curves(ev, level=1.5)
+
+
+def test_band_coverage_of_a_new_repeat_monte_carlo():
+    # binormal scores, 10 repeats of 100 test rows: how often does the curve
+    # of an 11th repeat lie inside the band, pointwise (FPR 0.1 .. 0.9)?
+    # t band (prediction interval, level 0.8): about 0.8. Quantile band
+    # (descriptive, the 10-90 % quantiles of the 10 curves): about
+    # (8.1 - 0.9) / 11 = 0.65, as order statistics predict -- not 0.8.
+    from skperf.report._curves import _interp_roc
+
+    rng = np.random.default_rng(12345)
+    grid = np.linspace(0, 1, 11)
+
+    def draw():
+        y = rng.integers(0, 2, 100)
+        return y, y + rng.normal(0, 1, 100)
+
+    inside_t, inside_q = [], []
+    for _ in range(150):
+        ys, ss = zip(*(draw() for _ in range(10)), strict=True)
+        t = curve_band(ys, ss, grid=grid, band="t", level=0.8)
+        q = curve_band(ys, ss, grid=grid, band="quantile", level=0.8)
+        new = _interp_roc(*draw(), grid, 1)
+        inside_t.append((new >= t.low) & (new <= t.high))
+        inside_q.append((new >= q.low) & (new <= q.high))
+    cov_t = np.mean(inside_t, axis=0)[1:-1]
+    cov_q = np.mean(inside_q, axis=0)[1:-1]
+    assert 0.74 <= cov_t.mean() <= 0.88
+    assert cov_t.min() >= 0.66
+    assert 0.57 <= cov_q.mean() <= 0.73
