@@ -8,6 +8,7 @@ probability-of-outperforming comparisons.
 
 from ._distribution import PerformanceDistribution
 from ._evaluator import RepeatedEvaluator, repeated_cross_val_score
+from ._frame import from_frame
 from ._variance import plot_variance_sources, variance_sources
 from .report import ModelSelectionReport, compare_models
 from .stats import Comparison, Interval, QuantileBand, QuantileCI, Requirement
@@ -24,6 +25,7 @@ __all__ = [
     "RepeatedEvaluator",
     "Requirement",
     "compare_models",
+    "from_frame",
     "plot_variance_sources",
     "repeated_cross_val_score",
     "variance_sources",

@@ -25,6 +25,7 @@ import sys
 import textwrap
 
 from ._cli_check import add_parser as _add_check_parser
+from ._cli_summarize import add_parser as _add_summarize_parser
 
 __all__ = ["main"]
 
@@ -106,6 +107,7 @@ def _build_parser():
     sub.required = True
     _add_report_parser(sub)
     _add_check_parser(sub)
+    _add_summarize_parser(sub)
     return parser
 
 
@@ -919,6 +921,10 @@ def main(argv=None):
     args = _build_parser().parse_args(argv)
     if args.command == "check":
         return args.func(args)
+    if args.command == "summarize":
+        from ._cli_summarize import run
+
+        return run(args)
     try:
         return args._run(args)
     except _CLIError as exc:

@@ -14,6 +14,7 @@ scorers), the tasks of any number of jobs run in ONE ``Parallel`` call
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 import warnings
 from copy import deepcopy
@@ -34,6 +35,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
+from . import _cache, _predictions
 from ._distribution import PerformanceDistribution
 from ._seeding import SOURCES, _hold, spawn_seeds
 from ._split import (
@@ -156,6 +158,15 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         Show a tqdm progress bar that advances as fits finish.
     verbose : int, default=0
         Verbosity of the joblib ``Parallel`` call.
+    memory : None, str, os.PathLike or joblib.Memory, default=None
+        Cache of every fit's outcome (scores, times, error, predictions when
+        kept), keyed by the estimator's parameters, the data, the scorers and
+        the fit's seeds and split: an interrupted run, or one with a larger
+        ``n_repeats``, fits only what is missing (see
+        :ref:`expensive_runs`). A path becomes ``joblib.Memory(path)``. The
+        refit of ``estimator_`` is not cached.
+    return_predictions : bool, default=False
+        Keep each fit's test-set predictions in ``predictions_``.
 
     Attributes
     ----------
@@ -171,7 +182,14 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         ``mean_ci(method="corrected-t")``), ``fit_time``, ``score_time``,
         ``test_<scorer>``
         [, ``train_<scorer>``], ``error`` (``None`` or the exception text)
-        [, ``best_params`` for a hyperparameter search].
+        [, ``best_params`` for a hyperparameter search] [, ``cached`` with
+        ``memory``: True for a fit loaded from the cache].
+    predictions_ : pandas.DataFrame
+        With ``return_predictions=True``: one row per fit (aligned with
+        ``results_``): ``repeat``, ``fold``, ``test_index``, ``y_pred``,
+        ``y_score`` (``predict_proba``, else ``decision_function``, else
+        None), ``y_decision`` (``decision_function`` when the estimator has
+        both). See :meth:`score_distribution`.
     random_state_ : int
         Root entropy actually used; ``random_state=random_state_`` reproduces
         the evaluation.
@@ -280,6 +298,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         "return_train_score": ["boolean"],
         "progress": ["boolean"],
         "verbose": ["verbose"],
+        "memory": [None, str, os.PathLike, HasMethods(["cache"])],
+        "return_predictions": ["boolean"],
     }
 
     def __init__(
@@ -297,6 +317,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         return_train_score=False,
         progress=False,
         verbose=0,
+        memory=None,
+        return_predictions=False,
     ):
         self.estimator = estimator
         self.scoring = scoring
@@ -310,6 +332,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         self.return_train_score = return_train_score
         self.progress = progress
         self.verbose = verbose
+        self.memory = memory
+        self.return_predictions = return_predictions
 
     @_fit_context(prefer_skip_nested_validation=False)  # estimator not validated yet
     def fit(self, X, y=None, *, groups=None, **params):
@@ -462,6 +486,58 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         if isinstance(scorer, dict):
             scorer = scorer[next(iter(scorer))]
         return scorer(self.estimator_, X, y)
+
+    # ------------------------------------------------------------------
+    # from the kept predictions (return_predictions=True), without refitting
+    def score_distribution(self, scoring):
+        """Distribution of another metric from ``predictions_`` (no refit).
+
+        Parameters
+        ----------
+        scoring : str or callable
+            A scikit-learn scorer name or ``scorer(estimator, X, y)``.
+
+        Returns
+        -------
+        PerformanceDistribution
+            One score per successful fit, with the same ``seeds`` and
+            ``groups`` as ``distribution_``.
+        """
+        return _predictions.score_distribution(self, scoring)
+
+    def oof_predictions(self, kind="y_pred"):
+        """Out-of-fold predictions per repeat (``cross_val_predict`` per repeat).
+
+        Parameters
+        ----------
+        kind : {"y_pred", "y_score", "y_decision"}, default="y_pred"
+            Which kept prediction.
+
+        Returns
+        -------
+        ndarray of shape (n_repeats, n_samples, ...)
+            Raises ValueError when the splits do not partition the data.
+        """
+        return _predictions.oof_predictions(self, kind=kind)
+
+    def repeat_metric_ci(self, metric="accuracy", *, kind="y_pred", **kwargs):
+        """Per-repeat test-set interval of ``metric`` (``skperf.metrics.metric_ci``).
+
+        Parameters
+        ----------
+        metric : str or callable, default="accuracy"
+            As in :func:`skperf.metrics.metric_ci`.
+        kind : {"y_pred", "y_score", "y_decision"}, default="y_pred"
+            Which kept prediction is passed to ``metric_ci``.
+        **kwargs : dict
+            Passed to :func:`skperf.metrics.metric_ci`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per repeat.
+        """
+        return _predictions.repeat_metric_ci(self, metric=metric, kind=kind, **kwargs)
 
     @property
     def classes_(self):
@@ -699,7 +775,18 @@ class _Job:
 
 
 def _fit_and_score(
-    est, seed_params, X, y, train, test, scorer, params, return_train, error_score, plan
+    est,
+    seed_params,
+    X,
+    y,
+    train,
+    test,
+    scorer,
+    params,
+    return_train,
+    error_score,
+    plan,
+    return_predictions=False,
 ):
     """Fit a configured clone of ``est`` on ``train``, score it on ``test``."""
     est = _configure(est, seed_params)
@@ -724,6 +811,8 @@ def _fit_and_score(
         if return_train:
             out["train"] = scorer(est, X_train, y_train)
         out["best_params"] = _best_params(est, plan)
+        if return_predictions:
+            out["predictions"] = _predictions.predict_test(est, X_test)
     except Exception as exc:
         if isinstance(error_score, str):  # "raise"
             raise
@@ -763,12 +852,15 @@ def _not_finite(scores):
 
 # ---------------------------------------------------------------------------
 # run
-def _run(jobs, X, y, params, n_jobs, progress, verbose=0):
+def _run(jobs, X, y, params, n_jobs, progress, verbose=0, data_key=None):
     """Run every task of every job in one ``Parallel`` call; results in order."""
     tasks = [(j, *t) for j, job in enumerate(jobs) for t in job.tasks()]
+    keys = _cache.fit_keys(jobs, tasks, data_key)  # cached fits are not dispatched
+    stores, loaded = _cache.lookup(jobs, tasks, keys)
     calls = (
         delayed(_indexed)(
             i,
+            stores.get(i),
             jobs[j].ev.estimator,
             sp,
             X,
@@ -780,12 +872,16 @@ def _run(jobs, X, y, params, n_jobs, progress, verbose=0):
             jobs[j].ev.return_train_score,
             jobs[j].ev.error_score,
             jobs[j].plan,
+            getattr(jobs[j].ev, "return_predictions", False),
         )
         for i, (j, _, _, sp, train, test) in enumerate(tasks)
+        if i not in loaded
     )
-    results = [None] * len(tasks)
+    results = [loaded.get(i) for i in range(len(tasks))]
     parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as=_RETURN_AS)
     with _progress_bar(len(tasks), progress) as bar:
+        if loaded:
+            bar.update(len(loaded))
         for i, out in parallel(calls):
             results[i] = out
             bar.update(1)
@@ -799,8 +895,8 @@ def _run(jobs, X, y, params, n_jobs, progress, verbose=0):
 _RETURN_AS = "generator_unordered"
 
 
-def _indexed(i, *args):
-    return i, _fit_and_score(*args)
+def _indexed(i, store, *args):
+    return i, _cache.store(store, _fit_and_score(*args))
 
 
 def _progress_bar(total, progress):
@@ -853,7 +949,10 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
     cols["error"] = errors
     if job.plan.search_prefixes:
         cols["best_params"] = [o["best_params"] for _, _, o in outputs]
+    if _cache.check_memory(ev.memory) is not None:
+        cols["cached"] = np.array([o.get("cached", False) for _, _, o in outputs])
     ev.results_ = pd.DataFrame(cols)
+    _predictions.collect(ev, job, outputs, y)
     ev.random_state_ = job.random_state_
     ev.scorer_ = (
         job.scorer.scorer if isinstance(job.scorer, _Single) else dict(job.singles)
@@ -968,7 +1067,10 @@ def _fit_evaluators(
     for ev in evaluators.values():
         jobs.append(_Job(ev, X, y, groups, stacklevel=level))
     verbose = max(ev.verbose for ev in evaluators.values())
-    outputs = _run(jobs, X, y, params, n_jobs, progress, verbose)
+    # the data is hashed once per call, and only when some evaluator caches
+    cache = any(_cache.check_memory(ev.memory) for ev in evaluators.values())
+    data_key = _cache.data_key(X, y, params) if cache else None
+    outputs = _run(jobs, X, y, params, n_jobs, progress, verbose, data_key)
     # every evaluator gets its results_ even when another one's collect fails
     # (e.g. all its fits failed); the first error is raised at the end
     error = None

@@ -103,6 +103,7 @@ def variance_sources(
     groups=None,
     confidence=0.95,
     n_boot=2000,
+    memory=None,
 ):
     """How much each source of variation moves the score.
 
@@ -144,6 +145,8 @@ def variance_sources(
         Confidence level of the intervals.
     n_boot : int, default=2000
         Bootstrap resamples for the interval of the interdecile range.
+    memory : None, str, os.PathLike or joblib.Memory, default=None
+        Cache of the fits (see :class:`~skperf.RepeatedEvaluator`).
 
     Returns
     -------
@@ -236,6 +239,7 @@ def variance_sources(
             vary=[src],
             random_state=entropy,
             refit=False,
+            memory=memory,
         )
         for src in sources
         if src not in notes
@@ -250,6 +254,7 @@ def variance_sources(
         vary="all",
         random_state=entropy,
         refit=False,
+        memory=memory,
     )
     _fit_evaluators(evaluators, X, y, groups=groups, n_jobs=n_jobs)
 

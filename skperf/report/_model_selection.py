@@ -344,6 +344,75 @@ class ModelSelectionReport:
             )
 
     # ------------------------------------------------------------------
+    @classmethod
+    def from_frame(
+        cls,
+        frame,
+        *,
+        score,
+        by=None,
+        pair_by=None,
+        greater_is_better=True,
+        settings=None,
+        **kwargs,
+    ):
+        """The report from a long table of scores, one row per run.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            One row per run (e.g. one seeded training run of any model).
+        score : str
+            Column of the scores.
+        by : str or None, default=None
+            Column naming the model of each run.
+        pair_by : str or None, default=None
+            Column pairing runs across models (e.g. the seed); see
+            :func:`skperf.from_frame`.
+        greater_is_better : bool, default=True
+            Direction of the score.
+        settings : dict or None, default=None
+            Shown in the report; by default the columns used.
+        **kwargs : dict
+            Passed to :class:`ModelSelectionReport` (``gamma``,
+            ``confidence``, ``correction``, ``n_boot``, ``random_state``).
+
+        Returns
+        -------
+        ModelSelectionReport
+            The report of the models in ``by``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from skperf import ModelSelectionReport
+        >>> df = pd.DataFrame({"model": ["a"] * 3 + ["b"] * 3,
+        ...                    "seed": [0, 1, 2] * 2,
+        ...                    "acc": [0.90, 0.92, 0.91, 0.80, 0.83, 0.81]})
+        >>> report = ModelSelectionReport.from_frame(
+        ...     df, score="acc", by="model", pair_by="seed", random_state=0)
+        >>> report.best
+        'a'
+        """
+        from .._frame import from_frame
+
+        dists = from_frame(
+            frame,
+            score=score,
+            by=by,
+            pair_by=pair_by,
+            greater_is_better=greater_is_better,
+        )
+        if settings is None:
+            settings = {
+                "score": score,
+                "by": by,
+                "pair_by": pair_by,
+                "greater_is_better": greater_is_better,
+                "runs": len(frame),
+            }
+        return cls(dists, settings=settings, **kwargs)
+
     def _independent(self, distributions):
         """One score per group (repeat) where ``groups`` marks dependent scores."""
         out = {}
@@ -736,6 +805,7 @@ def compare_models(
     progress=False,
     n_boot=2000,
     requirement=None,
+    memory=None,
 ):
     """Evaluate several models on shared seeds and compare them.
 
@@ -786,6 +856,9 @@ def compare_models(
         (``confidence`` defaults to the report's). The verdicts are in
         the report's ``requirements``, in the ``requirement`` column of
         :meth:`to_frame` and in the markdown and HTML reports.
+    memory : None, str, os.PathLike or joblib.Memory, default=None
+        Cache of the fits (see :class:`~skperf.RepeatedEvaluator`): a rerun,
+        or one with more repeats or more models, fits only what is missing.
 
     Returns
     -------
@@ -876,6 +949,7 @@ def compare_models(
             random_state=entropy,
             n_jobs=n_jobs,
             refit=False,
+            memory=memory,
         )
         for name, est in estimators.items()
     }

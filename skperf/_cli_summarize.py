@@ -1,0 +1,195 @@
+"""`skperf summarize`: the model-selection report from a CSV of scores.
+
+The scores may come from anywhere (e.g. seeded deep-learning runs): one row
+per run with a model column, a pairing column (the seed) and a score column.
+Bad input gives one line ``skperf summarize: error: ...`` (at most 200
+characters) on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+__all__ = ["add_parser", "main", "run"]
+
+PROG = "skperf summarize"
+
+_MAX_LINE = 200
+
+
+class _Error(Exception):
+    """An error shown as one line (exit code 2)."""
+
+
+def add_parser(sub):
+    """Register the ``summarize`` sub-command on an argparse sub-parsers object."""
+    p = sub.add_parser(
+        "summarize",
+        prog=PROG,
+        help="the model-selection report from a CSV of scores produced anywhere",
+        description=(
+            "Read a CSV with one row per run (model, seed, score ...), build one "
+            "score distribution per model (paired across models by --pair-by), "
+            "compare them with the probability of outperforming, and write the "
+            "same self-contained HTML report as `skperf report`."
+        ),
+    )
+    p.add_argument("scores", metavar="SCORES.csv", help="CSV file with a header row")
+    p.add_argument("--score", required=True, metavar="COLUMN", help="score column")
+    p.add_argument(
+        "--by", metavar="COLUMN", default=None, help="model column (default: one model)"
+    )
+    p.add_argument(
+        "--pair-by",
+        metavar="COLUMN",
+        default=None,
+        help="column pairing runs across models, e.g. the seed (each model needs "
+        "each value once)",
+    )
+    direction = p.add_mutually_exclusive_group()
+    direction.add_argument(
+        "--greater-is-better",
+        dest="greater_is_better",
+        action="store_true",
+        default=True,
+        help="higher scores are better (default)",
+    )
+    direction.add_argument(
+        "--lower-is-better",
+        dest="greater_is_better",
+        action="store_false",
+        help="lower scores are better (a loss or an error)",
+    )
+    p.add_argument(
+        "--out", default="report.html", help="HTML file to write (default: report.html)"
+    )
+    p.add_argument("--confidence", type=float, default=0.95, help="default: 0.95")
+    p.add_argument(
+        "--gamma",
+        type=float,
+        default=0.75,
+        help="meaningful probability of outperforming (default: 0.75)",
+    )
+    p.add_argument(
+        "--correction",
+        default="holm",
+        choices=["holm", "bonferroni", "fdr_bh", "none"],
+        help="multiple-comparison correction (default: holm)",
+    )
+    p.add_argument(
+        "--random-state",
+        type=int,
+        default=None,
+        help="seed of the bootstrap (default: drawn and printed)",
+    )
+    return p
+
+
+def _first_line(exc):
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _read(path):
+    import pandas as pd
+
+    if not os.path.isfile(path):
+        raise _Error(f"scores file not found: {path}")
+    try:
+        return pd.read_csv(path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise _Error(f"cannot read {path} as CSV: {_first_line(exc)}") from None
+
+
+def run(args):
+    """Run ``skperf summarize`` on parsed arguments; return the exit status."""
+    try:
+        return _run(args)
+    except _Error as exc:
+        msg = f"{PROG}: error: {exc}".replace("\n", " ")
+        if len(msg) > _MAX_LINE:
+            msg = msg[: _MAX_LINE - 3] + "..."
+        print(msg, file=sys.stderr)
+        return 2
+
+
+def _run(args):
+    from ._seeding import _root_entropy
+    from .report import ModelSelectionReport
+
+    if not 0 < args.confidence < 1:
+        raise _Error(f"--confidence must be in (0, 1); got {args.confidence:g}")
+    if not 0.5 < args.gamma < 1:
+        raise _Error(f"--gamma must be in (0.5, 1); got {args.gamma:g}")
+    frame = _read(args.scores)
+    correction = None if args.correction == "none" else args.correction
+    entropy = _root_entropy(args.random_state)
+    settings = {
+        "scores": os.path.basename(args.scores),
+        "runs": len(frame),
+        "score": args.score,
+        "by": args.by,
+        "pair_by": args.pair_by,
+        "greater_is_better": args.greater_is_better,
+        "random_state": entropy,
+    }
+    try:
+        report = ModelSelectionReport.from_frame(
+            frame,
+            score=args.score,
+            by=args.by,
+            pair_by=args.pair_by,
+            greater_is_better=args.greater_is_better,
+            settings=settings,
+            gamma=args.gamma,
+            confidence=args.confidence,
+            correction=correction,
+            random_state=entropy,
+        )
+    except (TypeError, ValueError) as exc:
+        raise _Error(f"{args.scores}: {_first_line(exc).replace('`', '')}") from None
+    try:
+        report.to_html(args.out)
+    except OSError as exc:
+        raise _Error(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    frame = report.to_frame(quantiles=())
+    pct = f"{report.confidence:.0%}"
+    print(
+        f"scores: {args.scores}: {len(frame)} model(s), "
+        f"{sum(d.n for d in report.raw_distributions.values())} runs; "
+        f"paired by {args.pair_by}"
+        if args.pair_by
+        else f"scores: {args.scores}: {len(frame)} model(s) (unpaired)"
+    )
+    for name, row in frame.iterrows():
+        print(
+            f"  {name}: n={row['n']}, mean {row['mean']:.4g} "
+            f"[{pct} CI {row['mean_low']:.4g}, {row['mean_high']:.4g}]"
+            f"{', tied with best' if row['tied_with_best'] else ''}"
+        )
+    print(f"best: {report.best}")
+    print(f"random_state={entropy} (pass --random-state {entropy} to reproduce)")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def main(argv=None):
+    """``skperf summarize`` on its own (``argv`` without the program name).
+
+    Parameters
+    ----------
+    argv : list of str or None, default=None
+        Arguments after ``summarize`` (``None``: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        Exit status: 0 on success, 2 on an error.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="skperf")
+    add_parser(parser.add_subparsers(dest="command"))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    return run(parser.parse_args(["summarize", *argv]))

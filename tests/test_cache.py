@@ -1,0 +1,376 @@
+"""RepeatedEvaluator(memory=...): cache, resume and extend, with fit counts.
+
+Fits are counted by a module-level estimator that appends a line to a file
+at every ``fit`` (loky and dask workers are separate processes).
+"""
+
+import os
+
+import joblib
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification
+from sklearn.linear_model import SGDClassifier
+
+from skperf import RepeatedEvaluator, compare_models, variance_sources
+from skperf._cache import _FOLDER
+
+
+class Interrupted(Exception):
+    """Stands for a run killed in the middle (raised with error_score='raise')."""
+
+
+class CountingClassifier(ClassifierMixin, BaseEstimator):
+    """An SGD classifier that logs every fit to ``log``.
+
+    With ``fail_flag`` naming an existing file, the fit raises
+    :class:`Interrupted` once ``fail_after`` fits have been logged.
+    """
+
+    def __init__(
+        self, log=None, alpha=1e-4, random_state=None, fail_flag=None, fail_after=0
+    ):
+        self.log = log
+        self.alpha = alpha
+        self.random_state = random_state
+        self.fail_flag = fail_flag
+        self.fail_after = fail_after
+
+    def fit(self, X, y):
+        with open(self.log, "a") as f:
+            f.write(f"{self.random_state}\n")
+        if self.fail_flag is not None and os.path.exists(self.fail_flag):
+            if _count(self.log) > self.fail_after:
+                raise Interrupted("killed")
+        self.model_ = SGDClassifier(
+            alpha=self.alpha, random_state=self.random_state, max_iter=20, tol=None
+        ).fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+    def decision_function(self, X):
+        return self.model_.decision_function(X)
+
+
+def _count(log):
+    if not os.path.exists(log):
+        return 0
+    with open(log) as f:
+        return sum(1 for _ in f)
+
+
+class Counter:
+    def __init__(self, path):
+        self.path = str(path)
+        self.seen = 0
+
+    def new(self):
+        """Fits logged since the last call."""
+        total = _count(self.path)
+        n, self.seen = total - self.seen, total
+        return n
+
+
+def _n_stored(location):
+    folder = os.path.join(location, "joblib", _FOLDER)
+    if not os.path.isdir(folder):
+        return 0
+    return sum(
+        os.path.exists(os.path.join(folder, d, "output.pkl"))
+        for d in os.listdir(folder)
+    )
+
+
+def _scores(ev):
+    return ev.results_.drop(columns=["cached"])
+
+
+@pytest.fixture
+def data():
+    return make_classification(n_samples=150, n_features=5, random_state=0)
+
+
+@pytest.fixture
+def setup(tmp_path):
+    counter = Counter(tmp_path / "fits.log")
+    return counter, CountingClassifier(log=counter.path), str(tmp_path / "cache")
+
+
+def _ev(est, memory, n_repeats=4, **kw):
+    kw = {"cv": 3, "random_state": 0, "refit": False, **kw}
+    return RepeatedEvaluator(est, n_repeats=n_repeats, memory=memory, **kw)
+
+
+class TestResume:
+    def test_first_run_then_fully_cached(self, data, setup):
+        X, y = data
+        counter, est, cache = setup
+        first = _ev(est, cache).fit(X, y)
+        assert counter.new() == 12
+        assert not first.results_["cached"].any()
+        assert _n_stored(cache) == 12
+        again = _ev(est, cache).fit(X, y)
+        assert counter.new() == 0
+        assert again.results_["cached"].all()
+        # identical results, fit times included (they are the stored ones)
+        pd.testing.assert_frame_equal(_scores(first), _scores(again))
+        # and identical to an uncached run, apart from the times
+        plain = _ev(est, None).fit(X, y)
+        assert counter.new() == 12
+        assert "cached" not in plain.results_
+        cols = ["repeat", "fold", "split_seed", "init_seed", "test_score", "error"]
+        pd.testing.assert_frame_equal(plain.results_[cols], again.results_[cols])
+        assert np.array_equal(
+            np.asarray(plain.distribution_), np.asarray(again.distribution_)
+        )
+        assert plain.distribution_.seeds.keys() == again.distribution_.seeds.keys()
+
+    def test_extend_10_to_30_fits_only_new_repeats(self, data, setup):
+        X, y = data
+        counter, est, cache = setup
+        ten = _ev(est, cache, n_repeats=10, cv=2).fit(X, y)
+        assert counter.new() == 20
+        thirty = _ev(est, cache, n_repeats=30, cv=2).fit(X, y)
+        assert counter.new() == 40  # the 20 new repeats x 2 folds
+        cached = thirty.results_["cached"].to_numpy()
+        assert cached[:20].all()
+        assert not cached[20:].any()
+        pd.testing.assert_frame_equal(
+            _scores(thirty).iloc[:20].reset_index(drop=True), _scores(ten)
+        )
+        plain = _ev(est, None, n_repeats=30, cv=2).fit(X, y)
+        assert np.array_equal(
+            np.asarray(plain.distribution_), np.asarray(thirty.distribution_)
+        )
+
+    def test_interrupted_parallel_run_resumes(self, data, setup, tmp_path):
+        X, y = data
+        counter, _, cache = setup
+        flag = tmp_path / "fail"
+        flag.touch()
+        est = CountingClassifier(log=counter.path, fail_flag=str(flag), fail_after=10)
+        kw = {"n_repeats": 10, "error_score": "raise", "n_jobs": 2}
+        with pytest.raises(Exception, match="killed"):
+            _ev(est, cache, **kw).fit(X, y)
+        started = counter.new()
+        stored = _n_stored(cache)
+        # the fits that finished before the interruption are all stored
+        assert 10 <= stored < 30
+        assert started >= 11
+        flag.unlink()
+        resumed = _ev(est, cache, **kw).fit(X, y)
+        assert counter.new() == 30 - stored  # only the missing fits
+        assert int(resumed.results_["cached"].sum()) == stored
+        plain = _ev(est, None, n_repeats=10, error_score="raise").fit(X, y)
+        assert counter.new() == 30
+        assert np.array_equal(
+            np.asarray(plain.distribution_), np.asarray(resumed.distribution_)
+        )
+
+    @pytest.mark.parametrize(
+        "change",
+        [
+            "param",
+            "data",
+            "target",
+            "scoring",
+            "random_state",
+            "cv",
+            "return_predictions",
+        ],
+    )
+    def test_a_change_in_the_key_fits_anew(self, data, setup, change):
+        X, y = data
+        counter, est, cache = setup
+        _ev(est, cache).fit(X, y)
+        assert counter.new() == 12
+        kw = {}
+        if change == "param":
+            est = est.set_params(alpha=1e-3)
+        elif change == "data":
+            X = X.copy()
+            X[0, 0] += 1e-9
+        elif change == "target":
+            y = y.copy()
+            y[:2] = 1 - y[:2]
+        elif change == "scoring":
+            kw["scoring"] = "accuracy"
+        elif change == "random_state":
+            kw["random_state"] = 1
+        elif change == "cv":
+            kw["cv"] = 2
+        else:
+            kw["return_predictions"] = True
+        ev = _ev(est, cache, **kw).fit(X, y)
+        n = 8 if change == "cv" else 12
+        assert counter.new() == n
+        assert not ev.results_["cached"].any()
+        # and that new evaluation is now cached too
+        _ev(est, cache, **kw).fit(X, y)
+        assert counter.new() == 0
+
+    def test_no_memory_fits_every_time(self, data, setup):
+        X, y = data
+        counter, est, _ = setup
+        _ev(est, None).fit(X, y)
+        _ev(est, None).fit(X, y)
+        _ev(est, joblib.Memory(None)).fit(X, y)
+        assert counter.new() == 36
+
+    def test_joblib_memory_object_and_clear(self, data, setup):
+        X, y = data
+        counter, est, cache = setup
+        memory = joblib.Memory(cache, verbose=0)
+        _ev(est, memory).fit(X, y)
+        _ev(est, cache).fit(X, y)  # the same folder as a path
+        assert counter.new() == 12
+        memory.clear(warn=False)
+        _ev(est, memory).fit(X, y)
+        assert counter.new() == 12
+
+    def test_bad_memory(self, data):
+        X, y = data
+        with pytest.raises((TypeError, ValueError), match="memory"):
+            RepeatedEvaluator(SGDClassifier(), memory=3).fit(X, y)
+
+    def test_unpicklable_scorer_is_a_clear_error(self, data, setup):
+        X, y = data
+        _, est, cache = setup
+
+        def local_scorer(est, X, y):
+            return est.score(X, y)
+
+        with pytest.raises(TypeError, match="memory: the scoring must be picklable"):
+            _ev(est, cache, scoring=local_scorer).fit(X, y)
+        _ev(est, None, scoring=local_scorer).fit(X, y)  # fine without memory
+
+    def test_failed_fits_are_cached_with_their_error(self, data, setup, tmp_path):
+        X, y = data
+        counter, _, cache = setup
+        flag = tmp_path / "fail"
+        flag.touch()
+        est = CountingClassifier(log=counter.path, fail_flag=str(flag), fail_after=11)
+        with pytest.warns(Warning, match="failed"):
+            first = _ev(est, cache).fit(X, y)
+        assert counter.new() == 12
+        assert first.results_["error"].notna().sum() == 1
+        flag.unlink()  # the cache assumes determinism: the failure is replayed
+        with pytest.warns(Warning, match="failed"):
+            again = _ev(est, cache).fit(X, y)
+        assert counter.new() == 0
+        pd.testing.assert_frame_equal(_scores(first), _scores(again))
+
+    def test_predictions_are_cached(self, data, setup):
+        X, y = data
+        counter, est, cache = setup
+        first = _ev(est, cache, return_predictions=True).fit(X, y)
+        again = _ev(est, cache, return_predictions=True).fit(X, y)
+        assert counter.new() == 12
+        for col in ("test_index", "y_pred", "y_score"):
+            for a, b in zip(
+                first.predictions_[col], again.predictions_[col], strict=True
+            ):
+                assert np.array_equal(a, b)
+                assert a.dtype == b.dtype
+
+
+def test_data_hashed_once_per_fit_call(data, setup, monkeypatch):
+    import skperf._cache as cache_mod
+
+    X, y = data
+    counter, est, cache = setup
+    calls = []
+    real = cache_mod.data_key
+    monkeypatch.setattr(cache_mod, "data_key", lambda *a: calls.append(1) or real(*a))
+    models = {
+        name: CountingClassifier(log=counter.path, alpha=a)
+        for name, a in [("a", 1e-4), ("b", 1e-3), ("c", 1e-2)]
+    }
+    compare_models(models, X, y, n_repeats=4, random_state=0, memory=cache, n_boot=500)
+    assert len(calls) == 1  # 3 models x 4 fits, one hash of the data
+    _ev(est, None).fit(X, y)
+    assert len(calls) == 1  # no memory: no hashing at all
+    _ev(est, cache).fit(X, y)
+    assert len(calls) == 2
+
+
+class TestPassThrough:
+    def test_compare_models(self, data, setup, tmp_path):
+        X, y = data
+        counter, est, cache = setup
+        models = {"a": est, "b": CountingClassifier(log=counter.path, alpha=1e-2)}
+        r1 = compare_models(
+            models, X, y, n_repeats=5, random_state=0, memory=cache, n_boot=200
+        )
+        assert counter.new() == 10
+        r2 = compare_models(
+            models, X, y, n_repeats=5, random_state=0, memory=cache, n_boot=200
+        )
+        assert counter.new() == 0
+        assert all(ev.results_["cached"].all() for ev in r2.evaluators.values())
+        pd.testing.assert_frame_equal(r1.to_frame(), r2.to_frame())
+        # a third model: only its fits run
+        models["c"] = CountingClassifier(log=counter.path, alpha=1e-1)
+        compare_models(
+            models, X, y, n_repeats=5, random_state=0, memory=cache, n_boot=200
+        )
+        assert counter.new() == 5
+
+    def test_variance_sources(self, data, setup):
+        X, y = data
+        counter, est, cache = setup
+        kw = {
+            "sources": ("split", "init"),
+            "n_repeats": 4,
+            "random_state": 0,
+            "n_boot": 500,
+        }
+        t1 = variance_sources(est, X, y, memory=cache, **kw)
+        first = counter.new()
+        assert first == 12  # split, init and all: 3 x 4 fits
+        t2 = variance_sources(est, X, y, memory=cache, **kw)
+        assert counter.new() == 0
+        pd.testing.assert_frame_equal(t1, t2)
+
+
+class TestDask:
+    def test_cache_on_a_shared_folder_under_dask(self, data, setup):
+        # worker processes on loopback write to the shared cache folder; a
+        # local rerun loads every fit, and an extension under dask fits only
+        # the new repeats; all results equal a local uncached run
+        distributed = pytest.importorskip("distributed")
+        X, y = data
+        counter, est, cache = setup
+        local = _ev(est, None, n_repeats=6).fit(X, y)
+        assert counter.new() == 18
+        with (
+            distributed.LocalCluster(
+                n_workers=1,
+                threads_per_worker=2,
+                processes=True,
+                host="127.0.0.1",
+                protocol="tcp://",
+                dashboard_address=None,
+            ) as cluster,
+            distributed.Client(cluster),
+            joblib.parallel_config("dask"),
+        ):
+            four = _ev(est, cache, n_repeats=4).fit(X, y)
+            assert counter.new() == 12
+            six = _ev(est, cache, n_repeats=6).fit(X, y)
+            assert counter.new() == 6
+        assert _n_stored(cache) == 18
+        again = _ev(est, cache, n_repeats=6).fit(X, y)
+        assert counter.new() == 0
+        assert again.results_["cached"].all()
+        cols = ["repeat", "fold", "split_seed", "init_seed", "test_score"]
+        pd.testing.assert_frame_equal(local.results_[cols], six.results_[cols])
+        pd.testing.assert_frame_equal(local.results_[cols], again.results_[cols])
+        pd.testing.assert_frame_equal(
+            local.results_[cols].iloc[:12], four.results_[cols].reset_index(drop=True)
+        )

@@ -1,0 +1,123 @@
+"""skperf.from_frame and ModelSelectionReport.from_frame: scores produced anywhere."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skperf import ModelSelectionReport, PerformanceDistribution, from_frame
+
+
+def _long(n=12, shifts=(("a", 0.0), ("b", 0.02), ("c", -0.01)), seed=0):
+    rng = np.random.default_rng(seed)
+    base = rng.normal(0.85, 0.02, n)  # shared per-seed effect: pairing matters
+    rows = [
+        {"model": m, "seed": s, "acc": base[s] + sh + rng.normal(0, 0.003)}
+        for m, sh in shifts
+        for s in range(n)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_pairs_by_key_whatever_the_row_order():
+    df = _long()
+    shuffled = df.sample(frac=1.0, random_state=1)
+    d1 = from_frame(df, score="acc", by="model", pair_by="seed")
+    d2 = from_frame(shuffled, score="acc", by="model", pair_by="seed")
+    assert set(d1) == {"a", "b", "c"}
+    for name in d1:
+        # rows sorted by the pair key: identical scores and seeds
+        assert np.array_equal(d1[name].scores, d2[name].scores)
+        assert np.array_equal(d1[name].seeds["pair"], np.arange(12))
+        assert d1[name].n == 12
+        assert d1[name].metric == "acc"
+    expected = df[df.model == "b"].sort_values("seed")["acc"].to_numpy()
+    assert np.array_equal(d2["b"].scores, expected)
+    c = d1["b"].compare(d1["a"], n_boot=500, random_state=0)
+    assert c.paired
+    # the same comparison, paired by hand
+    ref = PerformanceDistribution(expected, seeds={"s": np.arange(12)}).compare(
+        PerformanceDistribution(
+            df[df.model == "a"].sort_values("seed")["acc"].to_numpy(),
+            seeds={"s": np.arange(12)},
+        ),
+        n_boot=500,
+        random_state=0,
+    )
+    assert c.estimate == ref.estimate == 1.0
+    assert c.p_value == ref.p_value
+
+
+def test_string_keys_unpaired_and_single_model():
+    df = _long(n=5)
+    df["seed"] = "s" + df["seed"].astype(str)
+    d = from_frame(df, score="acc", by="model", pair_by="seed")
+    assert np.array_equal(d["a"].seeds["pair"], np.arange(5))
+    un = from_frame(df, score="acc", by="model")
+    assert un["a"].seeds is None
+    assert list(un["a"].scores) == list(df[df.model == "a"]["acc"])
+    one = from_frame(df[df.model == "a"], score="acc")
+    assert list(one) == ["acc"]
+    assert one["acc"].n == 5
+    low = from_frame(df, score="acc", by="model", greater_is_better=False)
+    assert not low["a"].greater_is_better
+
+
+@pytest.mark.parametrize(
+    ("edit", "kwargs", "match"),
+    [
+        (None, {"score": "nope"}, "'nope' not found; columns are: model, seed, acc"),
+        (None, {"score": "acc", "by": "nope"}, "`by` column 'nope' not found"),
+        (None, {"score": "acc", "by": "model", "pair_by": "x"}, "'x' not found"),
+        (
+            "text",
+            {"score": "acc", "by": "model"},
+            "not numeric: 1 value.*'oops' in row 3",
+        ),
+        ("nan", {"score": "acc", "by": "model"}, "1 missing value.*row 3"),
+        ("one", {"score": "acc", "by": "model"}, "model 'z' has 1 run; at least 2"),
+        (
+            "dup",
+            {"score": "acc", "by": "model", "pair_by": "seed"},
+            "duplicate pair key: model 'a' has seed=1",
+        ),
+        (
+            "gap",
+            {"score": "acc", "by": "model", "pair_by": "seed"},
+            "pair keys differ.*'b' lacks seed=3",
+        ),
+    ],
+)
+def test_bad_input(edit, kwargs, match):
+    df = _long(n=6)
+    if edit == "text":
+        df["acc"] = df["acc"].astype(object)
+        df.loc[3, "acc"] = "oops"
+    elif edit == "nan":
+        df.loc[3, "acc"] = np.nan
+    elif edit == "one":
+        df = pd.concat([df, pd.DataFrame([{"model": "z", "seed": 0, "acc": 0.5}])])
+    elif edit == "dup":
+        df.loc[2, "seed"] = 1
+    elif edit == "gap":
+        df = df[~((df.model == "b") & (df.seed == 3))]
+    with pytest.raises(ValueError, match=match):
+        from_frame(df, **kwargs)
+
+
+def test_not_a_frame():
+    with pytest.raises(TypeError, match="pandas DataFrame"):
+        from_frame({"acc": [1, 2]}, score="acc")
+
+
+def test_report_from_frame_matches_report_from_distributions():
+    df = _long(n=30)
+    r1 = ModelSelectionReport.from_frame(
+        df, score="acc", by="model", pair_by="seed", random_state=0, n_boot=500
+    )
+    dists = from_frame(df, score="acc", by="model", pair_by="seed")
+    r2 = ModelSelectionReport(dists, random_state=0, n_boot=500)
+    assert r1.best == r2.best == "b"
+    assert r1.tied_with_best == ["b"]
+    pd.testing.assert_frame_equal(r1.to_frame(), r2.to_frame())
+    assert all(c.paired for c in r1.comparisons.values())
+    assert r1.settings["pair_by"] == "seed"

@@ -1,0 +1,169 @@
+"""RepeatedEvaluator(return_predictions=True): kept predictions and what they give."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer, load_iris, make_regression
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
+from sklearn.model_selection import KFold, cross_val_predict
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+from sklearn.tree import DecisionTreeClassifier
+
+from skperf import RepeatedEvaluator
+from skperf.metrics import metric_ci
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    return load_breast_cancer(return_X_y=True)
+
+
+def _logreg():
+    return make_pipeline(StandardScaler(), LogisticRegression())
+
+
+def _fit(est, X, y, **kw):
+    kw = {"cv": 3, "n_repeats": 4, "random_state": 0, "refit": False, **kw}
+    return RepeatedEvaluator(est, return_predictions=True, **kw).fit(X, y)
+
+
+SCORERS = ["accuracy", "roc_auc", "neg_log_loss", "f1", "balanced_accuracy"]
+
+
+@pytest.mark.parametrize(
+    ("est", "scorers"),
+    [
+        (_logreg(), SCORERS),  # predict_proba and decision_function: both kept
+        (DecisionTreeClassifier(max_depth=3), SCORERS),  # predict_proba only
+        (LinearSVC(), ["accuracy", "roc_auc", "f1"]),  # decision_function only
+    ],
+)
+def test_predictions_reproduce_scores_exactly(cancer, est, scorers):
+    X, y = cancer
+    ev = _fit(est, X, y, scoring=scorers)
+    assert len(ev.predictions_) == len(ev.results_) == 12
+    for name in scorers:
+        replayed = np.asarray(ev.score_distribution(name))
+        assert np.array_equal(replayed, ev.results_[f"test_{name}"].to_numpy()), name
+    d = ev.score_distribution("roc_auc")
+    assert d.metric == "roc_auc"
+    for k in ev.distribution_.seeds:
+        assert np.array_equal(d.seeds[k], ev.distribution_.seeds[k])
+    assert np.array_equal(d.groups, ev.distribution_.groups)
+
+
+def test_columns_dtypes_and_default_score(cancer):
+    X, y = cancer
+    ev = _fit(_logreg(), X, y)
+    p = ev.predictions_
+    assert list(p.columns) == [
+        "repeat",
+        "fold",
+        "test_index",
+        "y_pred",
+        "y_score",
+        "y_decision",
+    ]
+    assert p["test_index"].iloc[0].dtype == np.int32
+    assert p["y_score"].iloc[0].dtype == np.float64
+    assert p["y_score"].iloc[0].shape == (len(p["test_index"].iloc[0]), 2)
+    assert p["y_decision"].iloc[0].ndim == 1
+    # scoring=None replays the estimator's score (accuracy)
+    assert np.array_equal(
+        np.asarray(ev.score_distribution(None)), ev.results_["test_score"].to_numpy()
+    )
+    # a metric that was never computed, checked by hand on fit 5
+    i = 5
+    test = p["test_index"].iloc[i]
+    bal = np.asarray(ev.score_distribution("balanced_accuracy"))[i]
+    assert bal == balanced_accuracy_score(y[test], p["y_pred"].iloc[i])
+    assert not hasattr(
+        RepeatedEvaluator(
+            _logreg(), n_repeats=2, cv=2, refit=False, random_state=0
+        ).fit(X, y),
+        "predictions_",
+    )
+
+
+def test_regression(cancer):
+    X, y = make_regression(n_samples=120, n_features=4, noise=5.0, random_state=0)
+    ev = _fit(Ridge(), X, y, scoring=["r2", "neg_mean_absolute_error"])
+    assert ev.predictions_["y_score"].isna().all()
+    for name in ("r2", "neg_mean_absolute_error"):
+        assert np.array_equal(
+            np.asarray(ev.score_distribution(name)),
+            ev.results_[f"test_{name}"].to_numpy(),
+        )
+    assert np.array_equal(
+        np.asarray(ev.score_distribution(None)), ev.results_["test_r2"].to_numpy()
+    )
+
+
+def test_oof_predictions_match_cross_val_predict(cancer):
+    X, y = cancer
+    est = _logreg()
+    ev = _fit(est, X, y, cv=KFold(5, shuffle=True, random_state=0), vary=["split"])
+    oof = ev.oof_predictions()
+    assert oof.shape == (4, len(y))
+    seeds = ev.results_.groupby("repeat")["split_seed"].first().to_numpy()
+    for r, seed in enumerate(seeds):
+        ref = cross_val_predict(
+            est, X, y, cv=KFold(5, shuffle=True, random_state=int(seed))
+        )
+        assert np.array_equal(oof[r], ref)
+    proba = ev.oof_predictions("y_score")
+    assert proba.shape == (4, len(y), 2)
+    ref = cross_val_predict(
+        est,
+        X,
+        y,
+        cv=KFold(5, shuffle=True, random_state=int(seeds[1])),
+        method="predict_proba",
+    )
+    np.testing.assert_array_equal(proba[1], ref)
+
+
+def test_oof_refuses_out_of_bootstrap(cancer):
+    X, y = cancer
+    ev = _fit(_logreg(), X, y, cv=None)
+    with pytest.raises(ValueError, match=r"partition the data.*cv=None.*do not"):
+        ev.oof_predictions()
+    with pytest.raises(ValueError, match="'y_pred', 'y_score' or 'y_decision'"):
+        ev.oof_predictions("proba")
+
+
+def test_repeat_metric_ci(cancer):
+    X, y = cancer
+    ev = _fit(_logreg(), X, y, cv=5)
+    table = ev.repeat_metric_ci("accuracy")
+    assert list(table.index) == [0, 1, 2, 3]
+    oof = ev.oof_predictions()
+    for r in range(4):
+        ci = metric_ci(y, oof[r], metric="accuracy")
+        assert table.loc[r, "estimate"] == pytest.approx(accuracy_score(y, oof[r]))
+        assert table.loc[r, "low"] == pytest.approx(ci.low)
+        assert table.loc[r, "high"] == pytest.approx(ci.high)
+        assert table.loc[r, "n"] == len(y)
+    auc = ev.repeat_metric_ci("roc_auc", kind="y_decision")
+    assert auc.loc[0, "estimate"] == pytest.approx(
+        roc_auc_score(y, ev.oof_predictions("y_decision")[0])
+    )
+    assert (auc["method"] == "delong").all()
+
+
+def test_multiclass_and_errors(cancer):
+    X, y = load_iris(return_X_y=True)
+    ev = _fit(DecisionTreeClassifier(), X, y, scoring=["accuracy", "roc_auc_ovr"])
+    assert np.array_equal(
+        np.asarray(ev.score_distribution("roc_auc_ovr")),
+        ev.results_["test_roc_auc_ovr"].to_numpy(),
+    )
+    plain = RepeatedEvaluator(
+        DecisionTreeClassifier(), n_repeats=2, cv=2, refit=False
+    ).fit(X, y)
+    with pytest.raises(ValueError, match="return_predictions=True"):
+        plain.score_distribution("accuracy")
+    with pytest.raises(TypeError, match="scorer name"):
+        ev.score_distribution(3)
