@@ -75,23 +75,20 @@ def data_key(X, y, params):
 
 
 @functools.cache
-def _code_key():
-    """Hash of the code that computes one fit's outcome.
+def _code_key(funcs):
+    """Hash of the code that computes one fit's outcome (``funcs``: a tuple).
 
     The skperf version alone does not change between development commits;
     a change to how a fit is fitted, scored or predicted must not load
     outcomes computed by the old code.
     """
-    from . import _evaluator, _predictions
-
-    funcs = [_evaluator._fit_and_score, _predictions.predict_test]
     try:
         return _hash([inspect.getsource(f) for f in funcs])
     except (OSError, TypeError):  # no source (e.g. a frozen install)
         return _hash([f.__code__.co_code for f in funcs])
 
 
-def _job_key(job, data):
+def _job_key(job, data, code):
     """Hash of everything of one evaluator that does not change per fit."""
     from . import __version__
 
@@ -110,7 +107,7 @@ def _job_key(job, data):
     return _hash(
         (
             __version__,
-            _code_key(),
+            _code_key(code),
             parts["estimator"],
             parts["scoring"],
             data,
@@ -121,10 +118,17 @@ def _job_key(job, data):
     )
 
 
-def fit_keys(jobs, tasks, data):
-    """One key per task (``None`` for tasks of an evaluator without memory)."""
+def fit_keys(jobs, tasks, data, code):
+    """One key per task (``None`` for tasks of an evaluator without memory).
+
+    ``code`` is the tuple of functions that compute a fit's outcome (passed
+    by the evaluator, so this module does not import it): their source is
+    part of every key.
+    """
     job_keys = [
-        _job_key(job, data) if check_memory(getattr(job.ev, "memory", None)) else None
+        _job_key(job, data, code)
+        if check_memory(getattr(job.ev, "memory", None))
+        else None
         for job in jobs
     ]
     keys = []

@@ -855,7 +855,8 @@ def _not_finite(scores):
 def _run(jobs, X, y, params, n_jobs, progress, verbose=0, data_key=None):
     """Run every task of every job in one ``Parallel`` call; results in order."""
     tasks = [(j, *t) for j, job in enumerate(jobs) for t in job.tasks()]
-    keys = _cache.fit_keys(jobs, tasks, data_key)  # cached fits are not dispatched
+    code = (_fit_and_score, _predictions.predict_test)
+    keys = _cache.fit_keys(jobs, tasks, data_key, code)  # cached: not dispatched
     stores, loaded = _cache.lookup(jobs, tasks, keys)
     calls = (
         delayed(_indexed)(

@@ -6,7 +6,7 @@ one call.
 """
 
 from ._auc import delong_paired, delong_placements, hanley_mcneil_var, roc_auc_ci
-from ._band import quantile_band
+from ._band import QuantileBand, quantile_band
 from ._mean import mean_ci
 from ._outperform import (
     noether_sample_size,
@@ -17,12 +17,17 @@ from ._outperform import (
 from ._planning import (
     expected_quantile_ci_length,
     repeats_needed,
-    requirement_sample_size,
 )
 from ._proportion import mcnemar, paired_proportion_difference_ci, proportion_ci
 from ._quantile import min_sample_size, quantile, quantile_ci
-from ._requirement import requirement, requirement_n_needed, requirement_power
-from ._results import Comparison, Interval, QuantileBand, QuantileCI, Requirement
+from ._requirement import (
+    Requirement,
+    requirement,
+    requirement_n_needed,
+    requirement_power,
+    requirement_sample_size,
+)
+from ._results import Comparison, Interval, QuantileCI
 from ._simultaneous import joint_coverage, simultaneous_quantile_ci
 
 __all__ = [

@@ -10,14 +10,15 @@ band (``epsilon = sqrt(log(2 / alpha) / (2 n))``, valid for every ``n``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats
 
-from ._results import QuantileBand
+from ._results import _ResultMixin
 from ._validation import _check_confidence, _check_method, _check_q, _check_sample
 
-__all__ = ["quantile_band"]
+__all__ = ["QuantileBand", "quantile_band"]
 
 _METHODS = frozenset({"auto", "ks", "dkw"})
 
@@ -174,3 +175,137 @@ def _plot_band(band, ax, orientation, **kwargs):
         ax.set_xlabel("level u")
         ax.set_ylabel("Q(u)")
     return ax
+
+
+@dataclass(frozen=True, eq=False)
+class QuantileBand(_ResultMixin):
+    """A confidence band holding for the whole quantile function at once.
+
+    Built by :func:`skperf.stats.quantile_band` and
+    :meth:`PerformanceDistribution.quantile_band`. With probability at least
+    ``confidence``, ``low(u) <= Q(u) <= high(u)`` for *every* level ``u`` in
+    (0, 1) simultaneously.
+
+    Parameters
+    ----------
+    q : ndarray
+        Levels at which the band is tabulated.
+    low, high : ndarray
+        Band at ``q`` (``-inf``/``inf`` where the sample says nothing).
+    confidence : float
+        Simultaneous confidence level.
+    method : str
+        ``"ks"`` (exact Kolmogorov-Smirnov) or ``"dkw"``
+        (Dvoretzky-Kiefer-Wolfowitz-Massart).
+    n : int
+        Sample size.
+    epsilon : float
+        Half-width of the band for the distribution function:
+        ``|F_n(x) - F(x)| <= epsilon`` for all ``x``.
+    sorted_scores : ndarray
+        The sorted sample (read-only), from which :meth:`at` reads the band
+        at any level.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf.stats import quantile_band
+    >>> band = quantile_band(np.random.default_rng(0).normal(size=100))
+    >>> print(band.method, round(band.epsilon, 4))
+    ks 0.134
+    >>> low, high = band.at([0.25, 0.5, 0.75])
+    >>> print(np.round(low, 2), np.round(high, 2))
+    [-1.18 -0.32  0.36] [-0.29  0.36  1.37]
+    """
+
+    q: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence: float
+    method: str
+    n: int
+    epsilon: float
+    sorted_scores: np.ndarray = field(repr=False)
+
+    def __post_init__(self):
+        for name in ("q", "low", "high", "sorted_scores"):
+            arr = np.array(getattr(self, name), dtype=float)
+            arr.flags.writeable = False
+            object.__setattr__(self, name, arr)
+        object.__setattr__(self, "confidence", float(self.confidence))
+        object.__setattr__(self, "epsilon", float(self.epsilon))
+        object.__setattr__(self, "n", int(self.n))
+
+    def at(self, q):
+        """The band at levels ``q``.
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Levels in (0, 1).
+
+        Returns
+        -------
+        low, high : float or ndarray
+            Bounds of the quantile function at ``q`` (floats for scalar
+            ``q``).
+        """
+        from ._validation import _check_q
+
+        u = _check_q(q)
+        low, high = _band_at(self.sorted_scores, np.atleast_1d(u), self.epsilon)
+        if u.ndim == 0:
+            return float(low[0]), float(high[0])
+        return low, high
+
+    def to_frame(self):
+        """Return one row per tabulated level: ``q``, ``low``, ``high``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``q``, ``low``, ``high``.
+        """
+        import pandas as pd
+
+        return pd.DataFrame({"q": self.q, "low": self.low, "high": self.high})
+
+    def to_dict(self):
+        """Return the fields as a plain dict (arrays as lists).
+
+        Returns
+        -------
+        dict
+            Field name to value (without the sorted scores).
+        """
+        out = super().to_dict()
+        out.pop("sorted_scores")
+        return out
+
+    def plot(self, ax=None, *, orientation="ecdf", **kwargs):
+        """Draw the band (needs matplotlib).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes or None, default=None
+            Axes to draw into (a new figure when ``None``).
+        orientation : {"ecdf", "quantile"}, default="ecdf"
+            ``"ecdf"``: scores on the x axis, levels on the y axis (to lay
+            over :meth:`PerformanceDistribution.plot`); ``"quantile"``:
+            levels on the x axis.
+        **kwargs
+            Passed to ``ax.fill_between`` (e.g. ``color``, ``alpha``).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn into.
+        """
+
+        return _plot_band(self, ax, orientation, **kwargs)
+
+    def __repr__(self):
+        return (
+            f"QuantileBand(confidence={self.confidence:g}, method={self.method!r}, "
+            f"n={self.n}, epsilon={self.epsilon:.4g}, levels={self.q.size})"
+        )

@@ -3,7 +3,7 @@
 - :func:`repeats_needed`: runs expected to give an interval of at most a
   given width for the mean (t interval, eq. 7) or a quantile (exact
   order-statistic interval, eq. 8), from the scores of a pilot run.
-- :func:`requirement_sample_size`: runs needed for the verdict "met" of a
+- :func:`~skperf.stats.requirement_sample_size` (in :mod:`._requirement`): runs needed for the verdict "met" of a
   requirement with a chosen power at a planning value of the share.
 - For comparisons: :func:`noether_sample_size` (Bouthillier et al.,
   App. C.3).
@@ -21,14 +21,12 @@ import numpy as np
 from scipy import stats
 
 from ._quantile import min_sample_size, quantile
-from ._requirement import _check_probability, _j_met, _n_needed
+from ._requirement import _N_MAX  # largest n the planners search
 from ._simultaneous import _pairs
 from ._validation import _check_confidence, _check_q, _check_sample
 
-__all__ = ["expected_quantile_ci_length", "repeats_needed", "requirement_sample_size"]
+__all__ = ["expected_quantile_ci_length", "repeats_needed"]
 
-#: largest n the planners search; beyond it they raise
-_N_MAX = 10_000_000
 #: points of the Beta distribution averaged for an expected order statistic
 _N_NODES = 256
 
@@ -253,80 +251,3 @@ def repeats_needed(x, width, *, q="mean", confidence=0.95, assurance=0.5):
         return _mean_n(float(np.std(xs, ddof=1)), width, confidence, assurance)
     q = float(_check_q(q))
     return _quantile_n(xs, width, q, confidence, assurance)
-
-
-def requirement_sample_size(share, *, probability=0.9, confidence=0.95, power=0.8):
-    """Compute the runs needed for the verdict "met" with probability ``power``.
-
-    Parameters
-    ----------
-    share : float
-        Planning value of the true probability that a run meets the
-        threshold (e.g. the share in a pilot run), in (``probability``, 1].
-    probability : float, default=0.9
-        Required probability of the requirement.
-    confidence : float, default=0.95
-        Confidence level of the verdict.
-    power : float, default=0.8
-        Wanted probability of the verdict "met", in (0, 1).
-
-    Returns
-    -------
-    int
-        The smallest ``n`` from which on (checked up to twice the first
-        ``n`` reaching ``power``) the exact probability of "met" is at
-        least ``power``. The power of an exact binomial decision is a
-        sawtooth in ``n``; this ``n`` does not sit on a tooth. Never below
-        ``n_needed`` (:func:`requirement_n_needed`).
-
-    Raises
-    ------
-    ValueError
-        When ``share <= probability``: then "met" comes at most at rate
-        ``1 - confidence``, whatever ``n``.
-
-    References
-    ----------
-    Lehmann & Paromau, "Beyond Point Estimates", Sec. 5.
-
-    Examples
-    --------
-    >>> from skperf.stats import requirement_sample_size
-    >>> requirement_sample_size(1.0)
-    29
-    >>> requirement_sample_size(0.97, power=0.8)
-    89
-    """
-    probability = _check_probability(probability)
-    confidence = _check_confidence(confidence)
-    power = _check_confidence(power, name="power")
-    if isinstance(share, bool) or not isinstance(share, numbers.Real):
-        raise TypeError(f"`share` must be a float in (probability, 1]; got {share!r}.")
-    share = float(share)
-    if not (probability < share <= 1):
-        raise ValueError(
-            f"`share` must be in (probability, 1] = ({probability:g}, 1]; got "
-            f"{share!r}. At a share at or below `probability` the verdict 'met' "
-            f"comes at most at rate {1 - confidence:.3g} for any n."
-        )
-    n0 = _n_needed(probability, confidence)
-    q = 1 - probability
-
-    def power_at(ns):
-        j = _j_met(ns, q, confidence)
-        return np.where(j >= 0, stats.binom.cdf(j, ns, 1 - share), 0.0)
-
-    lo = n0
-    first = None
-    while first is None:
-        ns = np.arange(lo, 2 * lo + 100)
-        ok = power_at(ns) >= power
-        if ok.any():
-            first = int(ns[np.argmax(ok)])
-        lo = 2 * lo + 100
-        if lo > _N_MAX:
-            raise ValueError(f"more than {_N_MAX} runs needed at share {share:g}.")
-    ns = np.arange(first, 2 * first + 1)
-    ok = power_at(ns) >= power
-    bad = np.flatnonzero(~ok)
-    return int(ns[bad[-1] + 1]) if bad.size else first

@@ -18,14 +18,23 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
-from ._results import Requirement
 from ._validation import _check_confidence, _check_method, _check_sample
 
-__all__ = ["requirement", "requirement_n_needed", "requirement_power"]
+#: Largest n the planners search; beyond it they raise.
+_N_MAX = 10_000_000
+
+__all__ = [
+    "Requirement",
+    "requirement",
+    "requirement_n_needed",
+    "requirement_power",
+    "requirement_sample_size",
+]
 
 _METHODS = frozenset({"auto", "exact"})
 _VERDICT_NAMES = np.array(["met", "not met", "inconclusive"], dtype=object)
@@ -313,3 +322,259 @@ def requirement(
         share_high=share_high,
         greater_is_better=gib,
     )
+
+
+def requirement_sample_size(share, *, probability=0.9, confidence=0.95, power=0.8):
+    """Compute the runs needed for the verdict "met" with probability ``power``.
+
+    Parameters
+    ----------
+    share : float
+        Planning value of the true probability that a run meets the
+        threshold (e.g. the share in a pilot run), in (``probability``, 1].
+    probability : float, default=0.9
+        Required probability of the requirement.
+    confidence : float, default=0.95
+        Confidence level of the verdict.
+    power : float, default=0.8
+        Wanted probability of the verdict "met", in (0, 1).
+
+    Returns
+    -------
+    int
+        The smallest ``n`` from which on (checked up to twice the first
+        ``n`` reaching ``power``) the exact probability of "met" is at
+        least ``power``. The power of an exact binomial decision is a
+        sawtooth in ``n``; this ``n`` does not sit on a tooth. Never below
+        ``n_needed`` (:func:`requirement_n_needed`).
+
+    Raises
+    ------
+    ValueError
+        When ``share <= probability``: then "met" comes at most at rate
+        ``1 - confidence``, whatever ``n``.
+
+    References
+    ----------
+    Lehmann & Paromau, "Beyond Point Estimates", Sec. 5.
+
+    Examples
+    --------
+    >>> from skperf.stats import requirement_sample_size
+    >>> requirement_sample_size(1.0)
+    29
+    >>> requirement_sample_size(0.97, power=0.8)
+    89
+    """
+    probability = _check_probability(probability)
+    confidence = _check_confidence(confidence)
+    power = _check_confidence(power, name="power")
+    if isinstance(share, bool) or not isinstance(share, numbers.Real):
+        raise TypeError(f"`share` must be a float in (probability, 1]; got {share!r}.")
+    share = float(share)
+    if not (probability < share <= 1):
+        raise ValueError(
+            f"`share` must be in (probability, 1] = ({probability:g}, 1]; got "
+            f"{share!r}. At a share at or below `probability` the verdict 'met' "
+            f"comes at most at rate {1 - confidence:.3g} for any n."
+        )
+    n0 = _n_needed(probability, confidence)
+    q = 1 - probability
+
+    def power_at(ns):
+        j = _j_met(ns, q, confidence)
+        return np.where(j >= 0, stats.binom.cdf(j, ns, 1 - share), 0.0)
+
+    lo = n0
+    first = None
+    while first is None:
+        ns = np.arange(lo, 2 * lo + 100)
+        ok = power_at(ns) >= power
+        if ok.any():
+            first = int(ns[np.argmax(ok)])
+        lo = 2 * lo + 100
+        if lo > _N_MAX:
+            raise ValueError(f"more than {_N_MAX} runs needed at share {share:g}.")
+    ns = np.arange(first, 2 * first + 1)
+    ok = power_at(ns) >= power
+    bad = np.flatnonzero(~ok)
+    return int(ns[bad[-1] + 1]) if bad.size else first
+
+
+#: Verdicts of :class:`Requirement`.
+VERDICTS = ("met", "not met", "inconclusive")
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """Verdict on "score at least ``threshold`` with probability at least ``probability``".
+
+    Built by :func:`skperf.stats.requirement` and
+    :meth:`PerformanceDistribution.requirement`. For losses
+    (``greater_is_better=False``) the statement is "score at most
+    ``threshold``".
+
+    Parameters
+    ----------
+    verdict : {"met", "not met", "inconclusive"}
+        ``"met"``: the one-sided lower confidence bound of the share of runs
+        meeting the threshold is at least ``probability``; ``"not met"``:
+        its upper confidence bound is below ``probability``; otherwise
+        ``"inconclusive"``.
+    threshold : float
+        The score every run should reach.
+    probability : float
+        Required probability of reaching it.
+    q : float
+        The quantile level the statement is about: ``1 - probability``
+        (``probability`` for losses).
+    bound : float
+        The one-sided confidence bound of the ``q``-quantile of the scores
+        that decided (an order statistic; may be infinite when ``n`` is too
+        small): the lower bound (upper for losses) for ``"met"`` and
+        ``"inconclusive"``, the opposite bound for ``"not met"``.
+    estimate : float
+        Share of runs meeting the threshold.
+    confidence : float
+        Confidence level of the one-sided bounds.
+    method : str
+        ``"exact"``: Clopper-Pearson bounds on the count of runs meeting the
+        threshold (dual to order-statistic bounds of the quantile).
+    n : int
+        Number of runs.
+    n_needed : int
+        Smallest ``n`` at which ``"met"`` is possible at all (every run
+        meeting the threshold): ``1 - probability**n >= confidence``.
+    n_meeting : int
+        Number of runs meeting the threshold.
+    share_low, share_high : float
+        One-sided Clopper-Pearson bounds (each at ``confidence``) of the
+        share of runs meeting the threshold.
+    greater_is_better : bool, default=True
+        Direction of the score.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skperf.stats import requirement
+    >>> r = requirement(np.linspace(0.91, 0.95, 40), 0.9, probability=0.9)
+    >>> r.verdict, r.n_needed
+    ('met', 29)
+    """
+
+    verdict: str
+    threshold: float
+    probability: float
+    q: float
+    bound: float
+    estimate: float
+    confidence: float
+    method: str
+    n: int
+    n_needed: int
+    n_meeting: int
+    share_low: float
+    share_high: float
+    greater_is_better: bool = True
+
+    def __post_init__(self):
+        if self.verdict not in VERDICTS:
+            raise ValueError(
+                f"`verdict` must be one of {VERDICTS}; got {self.verdict!r}."
+            )
+        for name in (
+            "threshold",
+            "probability",
+            "q",
+            "bound",
+            "estimate",
+            "confidence",
+            "share_low",
+            "share_high",
+        ):
+            object.__setattr__(self, name, float(getattr(self, name)))
+        for name in ("n", "n_needed", "n_meeting"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        object.__setattr__(self, "greater_is_better", bool(self.greater_is_better))
+
+    @property
+    def met(self):
+        """Whether the verdict is ``"met"``."""
+        return self.verdict == "met"
+
+    @property
+    def exit_code(self):
+        """Exit status of ``skperf check``: 0 met, 1 not met, 3 inconclusive."""
+        return {"met": 0, "not met": 1, "inconclusive": 3}[self.verdict]
+
+    def power(self, n=None, share=None):
+        """Probability of the verdict "met" at ``n`` runs if the true share is ``share``.
+
+        Parameters
+        ----------
+        n : int or None, default=None
+            Number of runs (default: this result's ``n``).
+        share : float or None, default=None
+            True share of runs meeting the threshold (default: the observed
+            ``estimate``).
+
+        Returns
+        -------
+        float
+            Exact binomial probability of ``"met"``.
+        """
+
+        return requirement_power(
+            self.n if n is None else n,
+            self.estimate if share is None else share,
+            probability=self.probability,
+            confidence=self.confidence,
+        )
+
+    def repeats_needed(self, power=0.8, share=None):
+        """Plan the runs needed for the verdict ``"met"`` with probability ``power``.
+
+        Parameters
+        ----------
+        power : float, default=0.8
+            Wanted probability of the verdict ``"met"``.
+        share : float or None, default=None
+            Planning value of the true share of runs meeting the threshold
+            (default: the observed ``estimate``, e.g. of a pilot run).
+
+        Returns
+        -------
+        int
+            See :func:`skperf.stats.requirement_sample_size`.
+        """
+
+        return requirement_sample_size(
+            self.estimate if share is None else share,
+            probability=self.probability,
+            confidence=self.confidence,
+            power=power,
+        )
+
+    def __str__(self):
+        op = ">=" if self.greater_is_better else "<="
+        side = "lower" if self.greater_is_better else "upper"
+        if self.verdict == "not met":
+            side = "upper" if self.greater_is_better else "lower"
+        stmt = f"P(score {op} {self.threshold:g}) >= {self.probability:g}"
+        text = (
+            f"{self.verdict}: {stmt}; {self.n_meeting}/{self.n} runs meet it "
+            f"(share {self.estimate:.3f}, {self.confidence:.0%} bounds "
+            f"[{self.share_low:.3f}, {self.share_high:.3f}]); {self.confidence:.0%} "
+            f"{side} bound of the {self.q:g}-quantile {self.bound:.4g}; n = {self.n}"
+        )
+        if self.n < self.n_needed:
+            text += f" (n >= {self.n_needed} needed for 'met' to be possible)"
+        return text
+
+    def __repr__(self):
+        return (
+            f"Requirement(verdict={self.verdict!r}, threshold={self.threshold:.4g}, "
+            f"probability={self.probability:g}, q={self.q:g}, bound={self.bound:.4g}, "
+            f"estimate={self.estimate:.4g}, confidence={self.confidence:g}, "
+            f"method={self.method!r}, n={self.n}, n_needed={self.n_needed})"
+        )
