@@ -701,7 +701,26 @@ class TestReadsFromEachModelsSide:
         assert not any("clipped" in n for n in r.notes)
 
     def test_a_warning_is_noted_once(self):
-        # both models have ties, different counts: one TiesWarning note
+        # both models fall back to the bootstrap at different n: one note
+        rng = np.random.default_rng(0)
+        dists = {
+            "a": PerformanceDistribution(rng.normal(0.8, 0.02, 8), metric="accuracy"),
+            "b": PerformanceDistribution(rng.normal(0.7, 0.02, 9), metric="accuracy"),
+        }
+        r = ModelSelectionReport(dists, random_state=0)
+        r.to_frame()
+        small = [n for n in r.notes if "SmallSampleWarning" in n]
+        assert len(small) == 1
+        assert small[0].startswith("a, b: SmallSampleWarning: n = 8/9 is too small")
+        assert (
+            "measured coverage at this n (nominal 0.95) is q = 0.1: 0.80-0.90"
+            in (small[0])
+        )
+        assert small[0].endswith("(x/y: one value per model, in the order named)")
+
+    def test_ties_are_silent_where_the_interval_is_exact(self):
+        # accuracy-like ties: the exact quantile interval stays valid, so no
+        # TiesWarning note (it only fires where ties change a guarantee)
         dists = {
             "a": PerformanceDistribution(
                 [0.8, 0.8, 0.8, 0.9, 0.85, 0.7, 0.75, 0.82] * 4, metric="accuracy"
@@ -712,11 +731,7 @@ class TestReadsFromEachModelsSide:
         }
         r = ModelSelectionReport(dists, random_state=0)
         r.to_frame()
-        ties = [n for n in r.notes if "TiesWarning" in n]
-        assert len(ties) == 1
-        assert ties[0].startswith("a, b: TiesWarning: The scores contain ties (")
-        assert "26/1 repeated value(s) among 32" in ties[0]
-        assert ties[0].endswith("(x/y: one value per model, in the order named)")
+        assert not [n for n in r.notes if "TiesWarning" in n]
 
 
 class TestSearchNamedOnlyWhenPresent:
