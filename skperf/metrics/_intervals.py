@@ -327,6 +327,7 @@ def metric_ci(
     groups=None,
     random_state=None,
     pos_label=None,
+    y_score=None,
 ):
     """Confidence interval for a metric of fixed predictions on one test set.
 
@@ -383,6 +384,14 @@ def metric_ci(
     pos_label : label, default=None
         Positive class of binary metrics; ``None`` means 1 (for labels
         {0, 1} or {-1, 1}).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes), default=None
+        Scores or probabilities for the score metrics (ROC AUC, log loss,
+        Brier score, scorer names that use ``predict_proba`` or
+        ``decision_function``), so that one call can take labels and scores
+        together: ``metric_ci(y, labels, y_score=proba, metric=["accuracy",
+        "roc_auc"])``. Label and regression metrics always read ``y_pred``;
+        score metrics read ``y_score`` when given, else ``y_pred``.
+        ``y_pred`` may be ``None`` when every metric reads ``y_score``.
 
     Returns
     -------
@@ -394,6 +403,14 @@ def metric_ci(
         list of metrics, a DataFrame with columns ``metric, estimate, low,
         high, method, n, n_boot, n_undefined``.
 
+    Raises
+    ------
+    ValueError
+        When ``y_true``, ``y_pred`` or ``y_score`` hold NaN, None or
+        infinite values, or a label metric (accuracy, recall, F1, ...)
+        receives continuous values (probabilities or scores) -- the error
+        names the argument and what it should hold.
+
     Warns
     -----
     UndefinedResamplesWarning
@@ -404,6 +421,25 @@ def metric_ci(
 
     Notes
     -----
+    ``method="auto"`` picks, per metric family, the method whose coverage
+    was measured to hold (``benchmarks/metric_coverage.py``, table in the
+    user guide "Intervals on a single test set"):
+
+    - proportions (accuracy, recall, precision, ...): Wilson;
+    - F1 and Jaccard: Wilson for ``J = TP / (TP + FP + FN)``, which is
+      binomial given the number of rows positive in ``y_true`` or
+      ``y_pred``, mapped to ``F1 = 2 J / (1 + J)`` (BCa covered 0.90 at
+      F1 = 0.95, n = 50);
+    - ROC AUC: ``"delong-logit"`` (DeLong's Wald interval covered 0.82 at
+      AUC 0.97 with 25 / 25 classes);
+    - means of per-row losses (MAE, MSE, RMSE, MAPE, log loss, Brier):
+      ``"studentized"`` bootstrap-t (BCa covered 0.86 for squared t5
+      errors at n = 30);
+    - anything else, and every metric with ``groups``: BCa.
+
+    Where the chosen method is known to fall short of the level, the
+    returned ``note`` states the measured coverage.
+
     The interval describes the uncertainty from the finite test set for a
     fixed model, not the variation from retraining. All methods assume
     independent rows unless ``groups`` is given. Confusion-matrix metrics
@@ -439,7 +475,7 @@ def metric_ci(
     if isinstance(metric, list | tuple):
         return _metric_ci_frame(
             y_true,
-            y_pred,
+            (y_pred, y_score),
             metric,
             confidence,
             method,
@@ -450,10 +486,11 @@ def metric_ci(
             pos_label,
         )
     spec = _resolve(metric)
-    _check_lengths(y_true, y_pred)
+    pred, name = _input_for(spec, y_pred, y_score)
+    _check_lengths(y_true, pred, names=(name,))
     groups = _check_groups(groups, len(y_true))
     method = _choose_method(spec, method, groups)
-    prep = _prepare(spec, y_true, y_pred, pos_label)
+    prep = _prepare(spec, y_true, pred, pos_label, pred_name=name)
     if method not in _BOOT_METHODS:
         return _analytic(prep, method, confidence)
     n_boot = _resolve_n_boot(confidence, n_boot)
@@ -461,9 +498,24 @@ def metric_ci(
     return _bootstrap_many([prep], [method], confidence, n_boot, strata, groups, rng)[0]
 
 
+def _input_for(spec, y_pred, y_score):
+    """The predictions ``spec`` reads (``y_score`` for score metrics) and their name."""
+    if spec.target in ("scores", "proba") and y_score is not None:
+        return y_score, "y_score"
+    if y_pred is None:
+        if y_score is None:
+            raise ValueError("`y_pred` is None; pass predictions (or `y_score=`).")
+        raise ValueError(
+            f"`metric={spec.name!r}` needs predicted labels or values in `y_pred`; "
+            "`y_pred` is None (`y_score` is read only by score metrics such as "
+            "'roc_auc', 'log_loss' or 'brier_score_loss')."
+        )
+    return y_pred, "y_pred"
+
+
 def _metric_ci_frame(
     y_true,
-    y_pred,
+    inputs,
     metrics,
     confidence,
     method,
@@ -478,11 +530,16 @@ def _metric_ci_frame(
 
     if len(metrics) == 0:
         raise ValueError("`metric` is an empty list; give at least one metric.")
-    _check_lengths(y_true, y_pred)
-    groups = _check_groups(groups, len(y_true))
     specs = [_resolve(m) for m in metrics]
+    picked = [_input_for(s, *inputs) for s in specs]
+    for pred, name in picked:
+        _check_lengths(y_true, pred, names=(name,))
+    groups = _check_groups(groups, len(y_true))
     methods = [_choose_method(s, method, groups) for s in specs]
-    preps = [_prepare(s, y_true, y_pred, pos_label) for s in specs]
+    preps = [
+        _prepare(s, y_true, pred, pos_label, pred_name=name)
+        for s, (pred, name) in zip(specs, picked, strict=True)
+    ]
     results = [None] * len(preps)
     boot_idx = [i for i, m in enumerate(methods) if m in _BOOT_METHODS]
     for i, m in enumerate(methods):

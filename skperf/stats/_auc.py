@@ -248,14 +248,20 @@ def _logit_interval(auc, var, m, n, confidence):
     ``logit(A) +/- t se(A) / (A (1 - A))`` mapped back with the logistic
     function, so both bounds lie in (0, 1) and the interval is asymmetric
     near 1, where the sampling distribution of the AUC is skewed. With
-    perfectly separated (or reversed) classes the DeLong variance is 0 and
-    the logit infinite: the estimate is then moved half a pair inward,
-    ``A' = (m n A + 1/2) / (m n + 1)``, and the Hanley-McNeil variance at
-    ``A'`` is used.
+    perfectly separated classes (AUC = 1) the logit is infinite; the lower
+    bound is then the exact bound from ``k = min(m, n)`` disjoint
+    positive-negative pairs: all of them are concordant with probability
+    ``theta^k`` when the AUC is ``theta``, and perfect separation implies
+    it, so ``theta^k >= alpha / 2`` gives ``(alpha / 2)^(1 / k)``, a
+    conservative bound (mirrored for AUC = 0).
     """
-    if var <= 0 or auc <= 0 or auc >= 1:
-        mn = m * n
-        auc = (mn * auc + 0.5) / (mn + 1)
+    alpha = 1 - confidence
+    k = min(m, n)
+    if auc >= 1:
+        return float((alpha / 2) ** (1 / k)), 1.0
+    if auc <= 0:
+        return 0.0, float(1 - (alpha / 2) ** (1 / k))
+    if var <= 0:  # e.g. all scores tied
         var = float(hanley_mcneil_var(auc, m, n))
     se = np.sqrt(var) / (auc * (1 - auc))
     q = stats.t.ppf(0.5 + confidence / 2, max(min(m, n) - 1, 1))
