@@ -195,9 +195,7 @@ def run(runs=1000, seed=0):
                         "runs": runs,
                     }
                 )
-                print(
-                    f"{metric:9s} {label:52s} {method:14s} {cov:.3f}", flush=True
-                )
+                print(f"{metric:9s} {label:52s} {method:14s} {cov:.3f}", flush=True)
     return rows
 
 

@@ -8,6 +8,7 @@ about how the score would change if the model were retrained.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -146,7 +147,12 @@ def _strata(preps, stratify, groups, y_true):
     return np.asarray(y_true)
 
 
-def _resolve_n_boot(confidence, n_boot, stacklevel=3):
+def _resolve_n_boot(confidence, n_boot, stacklevel=3, methods=()):
+    if isinstance(n_boot, str) and n_boot == "auto" and "studentized" in methods:
+        # the bootstrap-t reads quantiles of a heavy-tailed t*: 25 resamples
+        # beyond each bound (999 at 95 %) instead of 10 (Efron & Tibshirani
+        # 1993, ch. 12, recommend about 1000 for bootstrap-t intervals)
+        return max(math.ceil(round(50 / (1 - confidence), 9)) - 1, 99)
     n_boot, msg = _n_boot_for(confidence, n_boot)
     if msg:
         warnings.warn(msg, SmallSampleWarning, stacklevel=stacklevel)
@@ -466,8 +472,17 @@ def metric_ci(
     >>> y = rng.integers(0, 2, 200)
     >>> pred = np.where(rng.random(200) < 0.8, y, 1 - y)
     >>> ci = metric_ci(y, pred, metric="f1", random_state=0)
-    >>> print(ci.method, ci.n_boot, f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
-    bca 399 0.748 [0.673, 0.808]
+    >>> print(ci.method, ci.n, f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
+    wilson 129 0.748 [0.676, 0.808]
+
+    Labels and scores in one call (``y_score`` feeds the score metrics):
+
+    >>> proba = np.clip(0.3 + 0.4 * y + 0.3 * rng.random(200), 0, 1)
+    >>> df = metric_ci(y, pred, y_score=proba, metric=["accuracy", "roc_auc"])
+    >>> print(df[["metric", "method"]].to_string(index=False))
+      metric       method
+    accuracy       wilson
+     roc_auc delong-logit
     """
     confidence = _check_confidence(confidence)
     stratify = _check_stratify(stratify)
@@ -493,7 +508,7 @@ def metric_ci(
     prep = _prepare(spec, y_true, pred, pos_label, pred_name=name)
     if method not in _BOOT_METHODS:
         return _analytic(prep, method, confidence)
-    n_boot = _resolve_n_boot(confidence, n_boot)
+    n_boot = _resolve_n_boot(confidence, n_boot, methods=(method,))
     strata = _strata([prep], stratify, groups, prep.y_true)
     return _bootstrap_many([prep], [method], confidence, n_boot, strata, groups, rng)[0]
 
@@ -546,7 +561,9 @@ def _metric_ci_frame(
         if m not in _BOOT_METHODS:
             results[i] = _analytic(preps[i], m, confidence)
     if boot_idx:
-        n_boot = _resolve_n_boot(confidence, n_boot, stacklevel=4)
+        n_boot = _resolve_n_boot(
+            confidence, n_boot, stacklevel=4, methods=[methods[i] for i in boot_idx]
+        )
         bp = [preps[i] for i in boot_idx]
         strata = _strata(bp, stratify, groups, bp[0].y_true)
         res = _bootstrap_many(
@@ -672,7 +689,7 @@ def score_ci(
     >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_tr, y_tr)
     >>> ci = score_ci(model, X_te, y_te, scoring="roc_auc")
     >>> print(ci.method, f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
-    delong 0.991 [0.979, 1.000]
+    delong-logit 0.991 [0.964, 0.998]
     """
     from sklearn.base import is_classifier, is_regressor
 
@@ -820,8 +837,8 @@ def compare_predictions(
             f"`method={method!r}` assumes independent rows; with `groups` use "
             "'paired-bootstrap', which resamples whole groups."
         )
-    pa = _prepare(spec, y_true, y_pred_a, pos_label)
-    pb = _prepare(spec, y_true, y_pred_b, pos_label)
+    pa = _prepare(spec, y_true, y_pred_a, pos_label, pred_name="y_pred_a")
+    pb = _prepare(spec, y_true, y_pred_b, pos_label, pred_name="y_pred_b")
     n = pa.y_true.size
     if method == "mcnemar":
         ca = pa.y_true == pa.y_pred

@@ -490,8 +490,10 @@ def _check_finite(arr, name):
         bad = ~np.isfinite(arr)
     elif arr.dtype.kind == "O":
         bad = np.array(
-            [v is None or (isinstance(v, numbers.Number) and not np.isfinite(v))
-             for v in arr.ravel()],
+            [
+                v is None or (isinstance(v, numbers.Number) and not np.isfinite(v))
+                for v in arr.ravel()
+            ],
             dtype=bool,
         )
     else:

@@ -237,9 +237,7 @@ def _fit_and_632(estimator, X, y, scorer, seed, method, apparent=None):
     if apparent is not None:
         s_train, s_none = apparent
     else:
-        s_train = float(
-            scorer(est, _safe_indexing(X, train), _safe_indexing(y, train))
-        )
+        s_train = float(scorer(est, _safe_indexing(X, train), _safe_indexing(y, train)))
         s_none = None
         if method == ".632+":
             s_none = _no_information_score(scorer, est, X, y, seed)
@@ -259,7 +257,12 @@ def _default_scoring(estimator):
     the no-information value has a closed form instead of 20 random
     pairings that each call ``score`` again.
     """
-    from sklearn.base import ClassifierMixin, RegressorMixin, is_classifier, is_regressor
+    from sklearn.base import (
+        ClassifierMixin,
+        RegressorMixin,
+        is_classifier,
+        is_regressor,
+    )
 
     final = estimator
     while hasattr(final, "steps"):  # Pipeline.score is its final step's score

@@ -336,9 +336,7 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
     if method == "delong-logit":
         auc, v1, v0, m, n = _delong_components(y, s[0])
         low, high = _logit_interval(auc, v1 + v0, m, n, confidence)
-        return Interval(
-            auc, low, high, confidence=confidence, method=method, n=m + n
-        )
+        return Interval(auc, low, high, confidence=confidence, method=method, n=m + n)
     auc, var, m, n = _delong_var_blocks(y, s[0])
     if method == "hanley-mcneil":
         var = float(hanley_mcneil_var(auc, m, n))

@@ -217,7 +217,9 @@ class TestBadInput:
     def test_method(self):
         with pytest.raises(
             ValueError,
-            match=re.escape("`method` must be one of ['delong', 'hanley-mcneil']"),
+            match=re.escape(
+                "`method` must be one of ['delong', 'delong-logit', 'hanley-mcneil']"
+            ),
         ):
             roc_auc_ci([0, 1], [0.1, 0.2], method="bootstrap")
 
