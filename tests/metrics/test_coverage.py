@@ -129,13 +129,15 @@ class TestMeanLosses:
             (np.sqrt(mse.low), np.sqrt(mse.high))
         )
         assert (neg.low, neg.high) == pytest.approx((-rmse.high, -rmse.low))
-        assert "studentized" in mse.note and "measured coverage" in mse.note
+        assert "studentized" in mse.note
+        assert "measured coverage" in mse.note
 
     def test_brier_bounds_in_range(self):
         y = np.r_[np.ones(5, int), np.zeros(5, int)]
         p = np.r_[np.zeros(5), np.ones(5)]  # every prediction maximally wrong
         ci = metric_ci(y, p, metric="brier_score_loss", random_state=0)
-        assert ci.high <= 1.0 and ci.low >= 0.0
+        assert ci.high <= 1.0
+        assert ci.low >= 0.0
 
     def test_basic_interval_clipped_to_range(self):
         y = np.r_[np.ones(48, int), np.zeros(2, int)]

@@ -185,7 +185,7 @@ class TestApparentFromFullData:
     def test_632_mean_is_published_estimator(self):
         # .632 is linear in Err1: the mean over splits is 0.368 err + 0.632 mean(Err1)
         X, y = make_regression(n_samples=30, n_features=3, noise=20.0, random_state=0)
-        kw = dict(scoring="neg_mean_absolute_error", n_splits=7, random_state=2)
+        kw = {"scoring": "neg_mean_absolute_error", "n_splits": 7, "random_state": 2}
         d = bootstrap_632_score(Ridge(), X, y, method=".632", **kw)
         oob = bootstrap_632_score(Ridge(), X, y, method="oob", **kw)
         err = mean_absolute_error(y, Ridge().fit(X, y).predict(X))
@@ -207,7 +207,7 @@ class TestDefaultScoringIsFast:
         from skperf.model_selection import _bootstrap_632 as mod
 
         X, y = clf_data
-        kw = dict(n_splits=5, random_state=0, apparent=apparent)
+        kw = {"n_splits": 5, "random_state": 0, "apparent": apparent}
         ref = bootstrap_632_score(GaussianNB(), X, y, scoring="accuracy", **kw)
 
         def refuse(*args, **kwargs):
