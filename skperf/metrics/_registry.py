@@ -514,6 +514,12 @@ def _check_labels(spec, y_pred, name="y_pred"):
     kind = type_of_target(y_pred, input_name=name)
     if kind in ("continuous", "continuous-multioutput", "multiclass-multioutput"):
         sample = np.ravel(y_pred)[:3].tolist()
+        if name == "y_true":
+            raise ValueError(
+                f"`metric={spec.name!r}` needs class labels in `y_true`, but it "
+                f"holds {kind.replace('-', ' ')} values (e.g. {sample}). Use a "
+                "regression metric (e.g. 'mae', 'mse', 'r2') for continuous targets."
+            )
         raise ValueError(
             f"`metric={spec.name!r}` compares class labels, but `{name}` holds "
             f"{kind.replace('-', ' ')} values (e.g. {sample}), such as probabilities "
@@ -531,6 +537,8 @@ def _prepare_arrays(spec, y_true, y_pred, pos_label, pred_name="y_pred"):
         raise ValueError(f"`y_true` must be 1-D; got shape {y_true.shape}.")
     _check_finite(y_true, "y_true")
     _check_finite(y_pred, pred_name)
+    if spec.target in ("labels", "binary", "scores", "proba"):
+        _check_labels(spec, y_true, "y_true")
     if spec.target in ("labels", "binary"):
         _check_labels(spec, y_pred, pred_name)
     pos = None

@@ -50,6 +50,17 @@ class TestContinuousForLabelMetrics:
         ):
             metric_ci(y[:200], proba[:200], metric="f1_macro")
 
+    @pytest.mark.parametrize("metric", ["accuracy", "f1", "roc_auc", "log_loss"])
+    def test_continuous_y_true_rejected(self, metric):
+        rng = np.random.default_rng(0)
+        y = rng.normal(size=20)
+        pred = (rng.random(20) > 0.5).astype(int)
+        with pytest.raises(
+            ValueError,
+            match=re.escape(f"`metric={metric!r}` needs class labels in `y_true`"),
+        ):
+            metric_ci(y, pred, metric=metric)
+
     def test_integral_floats_are_labels(self):
         y = np.array([0, 1, 1, 0, 1])
         ci = metric_ci(y, y.astype(float), method="wilson")
