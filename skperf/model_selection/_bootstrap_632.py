@@ -251,26 +251,27 @@ def _fit_and_632(estimator, X, y, scorer, seed, method, apparent=None):
 def _default_scoring(estimator):
     """The scorer name equal to ``estimator.score``, or ``None``.
 
-    ``ClassifierMixin.score`` is accuracy and ``RegressorMixin.score`` is
-    R^2; when the (final step of the) estimator keeps that method, the named
+    scikit-learn's classifiers score by accuracy and its regressors by R^2
+    (``ClassifierMixin.score``, ``RegressorMixin.score``, or an override
+    that calls them, e.g. ``KNeighborsClassifier.score``). When the (final
+    step of the) estimator's ``score`` comes from scikit-learn, the named
     scorer gives the same numbers and its predictions can be captured, so
     the no-information value has a closed form instead of 20 random
-    pairings that each call ``score`` again.
+    pairings that each call ``score`` (and predict) again. A ``score``
+    defined elsewhere, or a search with its own ``scoring``, is kept.
     """
-    from sklearn.base import (
-        ClassifierMixin,
-        RegressorMixin,
-        is_classifier,
-        is_regressor,
-    )
+    from sklearn.base import is_classifier, is_regressor
 
     final = estimator
     while hasattr(final, "steps"):  # Pipeline.score is its final step's score
         final = final.steps[-1][1]
     score = getattr(type(final), "score", None)
-    if is_classifier(estimator) and score is ClassifierMixin.score:
+    module = getattr(score, "__module__", None) or ""
+    if not module.startswith("sklearn.") or hasattr(final, "scoring"):
+        return None
+    if is_classifier(estimator):
         return "accuracy"
-    if is_regressor(estimator) and score is RegressorMixin.score:
+    if is_regressor(estimator):
         return "r2"
     return None
 

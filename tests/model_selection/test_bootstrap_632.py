@@ -231,6 +231,39 @@ class TestDefaultScoringIsFast:
         d = bootstrap_632_score(pipe, X, y, n_splits=4, random_state=0)
         np.testing.assert_allclose(d.scores, ref.scores, rtol=1e-12)
 
+    def test_sklearn_override_calling_mixin(self, clf_data, monkeypatch):
+        # KNeighborsClassifier.score overrides ClassifierMixin.score (same value)
+        from sklearn.neighbors import KNeighborsClassifier
+
+        from skperf.model_selection import _bootstrap_632 as mod
+
+        X, y = clf_data
+        ref = bootstrap_632_score(
+            KNeighborsClassifier(3),
+            X,
+            y,
+            scoring="accuracy",
+            n_splits=3,
+            random_state=0,
+        )
+        monkeypatch.setattr(mod, "_permutation_no_information", None)
+        d = bootstrap_632_score(
+            KNeighborsClassifier(3), X, y, n_splits=3, random_state=0
+        )
+        np.testing.assert_array_equal(d.scores, ref.scores)
+
+    def test_search_keeps_its_own_scoring(self):
+        from sklearn.model_selection import GridSearchCV
+
+        from skperf.model_selection._bootstrap_632 import _default_scoring
+
+        search = GridSearchCV(
+            GaussianNB(), {"var_smoothing": [1e-9]}, scoring="f1_macro"
+        )
+        assert _default_scoring(search) is None
+        assert _default_scoring(GaussianNB()) == "accuracy"
+        assert _default_scoring(Ridge()) == "r2"
+
     def test_custom_score_method_is_kept(self, clf_data):
         X, y = clf_data
 
