@@ -359,14 +359,18 @@ def metric_ci(
         Confidence level in (0, 1).
     method : str, default="auto"
         ``"wald"``, ``"wilson"``, ``"clopper-pearson"`` (proportion metrics:
-        accuracy, error rate, recall, specificity, precision, npv);
-        ``"delong"``, ``"hanley-mcneil"`` (ROC AUC); ``"percentile"``,
+        accuracy, error rate, recall, specificity, precision, npv, and F1 /
+        Jaccard through ``TP / (TP + FP + FN)``); ``"delong-logit"``,
+        ``"delong"``, ``"hanley-mcneil"`` (ROC AUC); ``"studentized"``
+        (bootstrap-t, means of per-row losses); ``"percentile"``,
         ``"basic"``, ``"bca"`` (bootstrap over test rows, any metric).
-        ``"auto"``: Wilson for proportions, DeLong for ROC AUC, BCa
-        otherwise (and BCa over groups when ``groups`` is given).
+        ``"auto"``: Wilson for proportions and F1 / Jaccard, logit DeLong
+        for ROC AUC, studentized for mean losses, BCa otherwise (and BCa
+        over groups when ``groups`` is given); see Notes.
     n_boot : int or "auto", default="auto"
         Bootstrap resamples. ``"auto"``: the smallest ``B >= 51`` with at
-        least 10 resamples beyond each bound (399 at 95 %, 1999 at 99 %).
+        least 10 resamples beyond each bound (399 at 95 %, 1999 at 99 %);
+        25 beyond each bound for the studentized interval (999 at 95 %).
         An explicit value that leaves fewer warns (``SmallSampleWarning``)
         and is used as given; the confidence level is never changed.
     stratify : bool or "auto", default="auto"
@@ -457,7 +461,9 @@ def metric_ci(
     "Confidence Intervals for Model Performance", Sec. 2 (proportions),
     3.2-3.4 (AUC, bootstrap, stratified and clustered bootstrap); Rosen,
     "automatic bootstrap" (number of resamples, many metrics at once,
-    grouped resampling); Raschka, ch. 25, method 3.
+    grouped resampling); Raschka, ch. 25, method 3. Pepe (2003), Sec. 5.2
+    (logit-transformed AUC interval); Efron & Tibshirani (1993), ch. 12
+    (bootstrap-t).
 
     Examples
     --------
