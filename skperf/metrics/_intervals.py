@@ -119,6 +119,11 @@ def _check_groups(groups, n):
     if groups is None:
         return None
     groups = np.asarray(groups)
+    if groups.dtype.kind in "fc" and not np.all(np.isfinite(groups)):
+        raise ValueError(
+            "`groups` must be finite; found NaN or infinite group labels. Give "
+            "every row the label of its group (e.g. a patient id)."
+        )
     if groups.ndim != 1 or groups.shape[0] != n:
         raise ValueError(
             f"`groups` must be 1-D with one entry per row ({n}); got shape {groups.shape}."

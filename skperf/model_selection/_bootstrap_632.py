@@ -342,7 +342,7 @@ def bootstrap_632_score(
         1997, Sec. 3) -- the published estimator. ``"split"``: each split's
         own model, scored on its own (bootstrap) training rows, with
         ``gamma`` from its predictions on all rows (Raschka, ch. 25, and
-        skperf before 0.2); use it to study how the combination varies
+        earlier skperf versions); use it to study how the combination varies
         with the training sample, e.g. for an estimator whose fit on all
         rows is not representative of its fits on bootstrap samples.
 

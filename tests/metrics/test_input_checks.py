@@ -111,6 +111,11 @@ class TestNonFinite:
             compare_predictions(y, y, np.array([0, 1, np.nan, 0, 1]))
 
 
+def test_nan_groups():
+    with pytest.raises(ValueError, match=re.escape("`groups` must be finite")):
+        metric_ci([0, 1, 1, 0], [0, 1, 0, 0], groups=[1.0, np.nan, 2.0, 2.0])
+
+
 class TestLabelsAndScoresTogether:
     def test_y_score(self):
         rng = np.random.default_rng(1)
