@@ -8,7 +8,11 @@ Prints ratios measured in one run:
    (accuracy and log loss), with the largest absolute difference;
 3. linear time of the no-information value (issue: "the no-information
    rate in linear time"): growth exponent of its time from n = 10^4 to
-   10^6, PASS when <= 1.2 (quadratic would be 2).
+   10^6, PASS when <= 1.2 (quadratic would be 2);
+4. ``bootstrap_632_score(scoring=None)`` against ``scoring="accuracy"``
+   (issue 9, item 13: the default path was 20x slower, scoring
+   ``estimator.score`` on 20 random pairings per split), PASS when the
+   ratio is <= 1.5 and the scores are identical.
 
 Run: ``python benchmarks/bench_632.py`` (well under a minute).
 """
@@ -18,7 +22,11 @@ import time
 import numpy as np
 from sklearn.metrics import accuracy_score, log_loss
 
-from skperf.model_selection import OutOfBootstrap, StratifiedOutOfBootstrap
+from skperf.model_selection import (
+    OutOfBootstrap,
+    StratifiedOutOfBootstrap,
+    bootstrap_632_score,
+)
 from skperf.model_selection._bootstrap_632 import _no_information
 
 
@@ -107,6 +115,31 @@ def main():
             + f"; growth exponent {expo:.2f} (target <= 1.2) "
             + ("PASS" if expo <= 1.2 else "FAIL")
         )
+
+    from sklearn.datasets import make_classification
+    from sklearn.neighbors import KNeighborsClassifier
+
+    Xc, yc = make_classification(n_samples=2000, n_features=10, random_state=0)
+    knn = KNeighborsClassifier()
+    res = {}
+    for scoring in (None, "accuracy"):
+        res[scoring] = bootstrap_632_score(
+            knn, Xc, yc, scoring=scoring, n_splits=20, random_state=0
+        )
+        res[scoring, "t"] = _best(
+            lambda s=scoring: bootstrap_632_score(
+                knn, Xc, yc, scoring=s, n_splits=20, random_state=0
+            ),
+            repeat=2,
+        )
+    ratio = res[None, "t"] / res["accuracy", "t"]
+    same = np.array_equal(res[None].scores, res["accuracy"].scores)
+    print(
+        f"bootstrap_632_score .632+, KNN, n=2000, 20 splits: scoring=None "
+        f"{res[None, 't']:.2f} s, scoring='accuracy' {res['accuracy', 't']:.2f} s; "
+        f"ratio {ratio:.2f} (target <= 1.5), identical scores: {same} "
+        + ("PASS" if ratio <= 1.5 and same else "FAIL")
+    )
 
 
 if __name__ == "__main__":

@@ -49,6 +49,14 @@ class _MetricSpec:
     sign: float = 1.0
     description: str = ""
     aliases: tuple = field(default=())
+    # proportion metrics whose value is an increasing function of the
+    # proportion (F1 = 2 J / (1 + J) of the Jaccard index J)
+    proportion_map: object = None
+    # "mean loss" metrics: value = sign * post(mean of F[:, 0]) with F >= 0
+    mean_loss: bool = False
+    post: object = None
+    # range of the metric's values (bounds are clipped to it)
+    range: tuple = (-np.inf, np.inf)
 
 
 def _div(a, b):
@@ -185,6 +193,7 @@ for _name, (_num, _den, _aliases, _desc) in _PROPORTION_DEFS.items():
             proportion=_cell_counts(_num, _den),
             description=f"proportion of the {_desc}",
             aliases=_aliases,
+            range=(0.0, 1.0),
         )
     )
 
@@ -198,6 +207,7 @@ _register(
         proportion=lambda yt, yp, pos: (float((yt == yp).sum()), float(yt.size)),
         description="proportion of all rows",
         aliases=("accuracy_score",),
+        range=(0.0, 1.0),
     )
 )
 _register(
@@ -210,13 +220,12 @@ _register(
         proportion=lambda yt, yp, pos: (float((yt != yp).sum()), float(yt.size)),
         description="proportion of all rows",
         aliases=("error", "zero_one_loss", "misclassification_rate"),
+        range=(0.0, 1.0),
     )
 )
-for _name, _fn, _aliases in (
-    ("f1", lambda tp, fp, fn, tn: _div(2 * tp, 2 * tp + fp + fn), ("f1_score",)),
-    ("balanced_accuracy", _balanced, ("balanced_accuracy_score",)),
-    ("matthews_corrcoef", _mcc, ("mcc",)),
-    ("jaccard", lambda tp, fp, fn, tn: _div(tp, tp + fp + fn), ("jaccard_score",)),
+for _name, _fn, _aliases, _range in (
+    ("balanced_accuracy", _balanced, ("balanced_accuracy_score",), (0.0, 1.0)),
+    ("matthews_corrcoef", _mcc, ("mcc",), (-1.0, 1.0)),
 ):
     _register(
         _MetricSpec(
@@ -226,8 +235,40 @@ for _name, _fn, _aliases in (
             features=_cells,
             stat=_cell_stat(_fn),
             aliases=_aliases,
+            range=_range,
         )
     )
+# Jaccard J = TP / (TP + FP + FN): given the number of rows that are not true
+# negatives, TP is binomial, so J has a proportion interval on that
+# denominator; F1 = 2 J / (1 + J) is increasing in J and gets its bounds by
+# the same map.
+_register(
+    _MetricSpec(
+        "jaccard",
+        "sums",
+        "binary",
+        features=_cells,
+        stat=_cell_stat(lambda tp, fp, fn, tn: _div(tp, tp + fp + fn)),
+        proportion=_cell_counts((0,), (0, 1, 2)),
+        description="proportion of the rows positive in y_true or y_pred",
+        aliases=("jaccard_score",),
+        range=(0.0, 1.0),
+    )
+)
+_register(
+    _MetricSpec(
+        "f1",
+        "sums",
+        "binary",
+        features=_cells,
+        stat=_cell_stat(lambda tp, fp, fn, tn: _div(2 * tp, 2 * tp + fp + fn)),
+        proportion=_cell_counts((0,), (0, 1, 2)),
+        proportion_map=lambda j: 2 * j / (1 + j),
+        description="proportion of the rows positive in y_true or y_pred",
+        aliases=("f1_score",),
+        range=(0.0, 1.0),
+    )
+)
 
 for _name, _feat, _aliases, _post in (
     ("mean_absolute_error", _abs_err, ("mae",), None),
@@ -240,7 +281,15 @@ for _name, _feat, _aliases, _post in (
     )
     _register(
         _MetricSpec(
-            _name, "sums", "regression", features=_feat, stat=_stat, aliases=_aliases
+            _name,
+            "sums",
+            "regression",
+            features=_feat,
+            stat=_stat,
+            aliases=_aliases,
+            mean_loss=True,
+            post=_post,
+            range=(0.0, np.inf),
         )
     )
     _register(
@@ -251,6 +300,9 @@ for _name, _feat, _aliases, _post in (
             features=_feat,
             stat=_neg(_stat),
             sign=-1.0,
+            mean_loss=True,
+            post=_post,
+            range=(-np.inf, 0.0),
         )
     )
 _register(
@@ -261,11 +313,12 @@ _register(
         features=_r2_features,
         stat=_r2_stat,
         aliases=("r2_score",),
+        range=(-np.inf, 1.0),
     )
 )
-for _name, _neg_name, _feat, _aliases in (
-    ("log_loss", "neg_log_loss", _log_loss_features, ()),
-    ("brier_score_loss", "neg_brier_score", _brier_features, ("brier",)),
+for _name, _neg_name, _feat, _aliases, _hi in (
+    ("log_loss", "neg_log_loss", _log_loss_features, (), np.inf),
+    ("brier_score_loss", "neg_brier_score", _brier_features, ("brier",), 1.0),
 ):
     _register(
         _MetricSpec(
@@ -276,6 +329,8 @@ for _name, _neg_name, _feat, _aliases in (
             stat=_mean_stat,
             response=("predict_proba",),
             aliases=_aliases,
+            mean_loss=True,
+            range=(0.0, _hi),
         )
     )
     _register(
@@ -287,6 +342,8 @@ for _name, _neg_name, _feat, _aliases in (
             stat=_neg(_mean_stat),
             response=("predict_proba",),
             sign=-1.0,
+            mean_loss=True,
+            range=(-_hi, 0.0),
         )
     )
 _register(
@@ -296,6 +353,7 @@ _register(
         "scores",
         response=("decision_function", "predict_proba"),
         aliases=("roc_auc_score",),
+        range=(0.0, 1.0),
     )
 )
 
@@ -426,12 +484,63 @@ def _as_float(arr, name, spec):
         ) from None
 
 
-def _prepare_arrays(spec, y_true, y_pred, pos_label):
+def _check_finite(arr, name):
+    """ValueError naming ``name`` when ``arr`` holds NaN, None or inf."""
+    if arr.dtype.kind in "fc":
+        bad = ~np.isfinite(arr)
+    elif arr.dtype.kind == "O":
+        bad = np.array(
+            [
+                v is None or (isinstance(v, numbers.Number) and not np.isfinite(v))
+                for v in arr.ravel()
+            ],
+            dtype=bool,
+        )
+    else:
+        return
+    if bad.any():
+        where = np.flatnonzero(bad.ravel())
+        raise ValueError(
+            f"`{name}` must be finite; found {where.size} NaN, None or infinite "
+            f"value(s) (first at flat position {int(where[0])}). Remove or impute "
+            "those rows: a missing prediction is neither right nor wrong."
+        )
+
+
+def _check_labels(spec, y_pred, name="y_pred"):
+    """ValueError when a label metric receives continuous predictions."""
+    from sklearn.utils.multiclass import type_of_target
+
+    kind = type_of_target(y_pred, input_name=name)
+    if kind in ("continuous", "continuous-multioutput", "multiclass-multioutput"):
+        sample = np.ravel(y_pred)[:3].tolist()
+        if name == "y_true":
+            raise ValueError(
+                f"`metric={spec.name!r}` needs class labels in `y_true`, but it "
+                f"holds {kind.replace('-', ' ')} values (e.g. {sample}). Use a "
+                "regression metric (e.g. 'mae', 'mse', 'r2') for continuous targets."
+            )
+        raise ValueError(
+            f"`metric={spec.name!r}` compares class labels, but `{name}` holds "
+            f"{kind.replace('-', ' ')} values (e.g. {sample}), such as probabilities "
+            "or decision scores. Pass predicted labels (e.g. model.predict(X)) as "
+            f"`{name}`; scores go to `y_score=` for score metrics such as "
+            "'roc_auc', 'log_loss' or 'brier_score_loss'."
+        )
+
+
+def _prepare_arrays(spec, y_true, y_pred, pos_label, pred_name="y_pred"):
     """Validated arrays and the positive label for ``spec``."""
     y_true = np.asarray(y_true)
     y_pred = np.asarray(y_pred)
     if y_true.ndim != 1:
         raise ValueError(f"`y_true` must be 1-D; got shape {y_true.shape}.")
+    _check_finite(y_true, "y_true")
+    _check_finite(y_pred, pred_name)
+    if spec.target in ("labels", "binary", "scores", "proba"):
+        _check_labels(spec, y_true, "y_true")
+    if spec.target in ("labels", "binary"):
+        _check_labels(spec, y_pred, pred_name)
     pos = None
     if spec.target in ("binary", "scores", "proba"):
         if spec.target == "proba" and y_pred.ndim == 2 and np.unique(y_true).size > 2:
@@ -439,27 +548,25 @@ def _prepare_arrays(spec, y_true, y_pred, pos_label):
         else:
             pos = _pos_label(spec, y_true, y_pred, pos_label)
     if spec.target in ("scores", "proba", "regression"):
-        y_pred = _as_float(y_pred, "y_pred", spec)
+        y_pred = _as_float(y_pred, pred_name, spec)
         if spec.target == "scores" and y_pred.ndim == 2 and y_pred.shape[1] == 2:
             y_pred = y_pred[:, 1]
         if spec.target != "proba" and y_pred.ndim != 1:
             raise ValueError(
-                f"`y_pred` must be 1-D for `metric={spec.name!r}`; got shape {y_pred.shape}."
+                f"`{pred_name}` must be 1-D for `metric={spec.name!r}`; got shape {y_pred.shape}."
             )
-        if not np.all(np.isfinite(y_pred)):
-            raise ValueError("`y_pred` must be finite; found NaN or infinite values.")
     if spec.target == "regression":
         y_true = _as_float(y_true, "y_true", spec)
     if spec.target == "proba":
         lo, hi = float(y_pred.min()), float(y_pred.max())
         if lo < 0 or hi > 1:
             raise ValueError(
-                f"`y_pred` must hold probabilities in [0, 1] for `metric={spec.name!r}`; "
+                f"`{pred_name}` must hold probabilities in [0, 1] for `metric={spec.name!r}`; "
                 f"got values in [{lo:g}, {hi:g}]."
             )
         if y_pred.ndim == 2 and y_pred.shape[1] != np.unique(y_true).size:
             raise ValueError(
-                f"`y_pred` has {y_pred.shape[1]} probability columns but `y_true` "
+                f"`{pred_name}` has {y_pred.shape[1]} probability columns but `y_true` "
                 f"has {np.unique(y_true).size} classes."
             )
     if spec.target == "scores":
@@ -499,18 +606,31 @@ class _Prepared:
             from ._resample import _weighted_auc
 
             return float(_weighted_auc(self.positive, self.y_pred, np.ones((1, n)))[0])
-        return _call_loop(self.spec.func, self.y_true, self.y_pred)
+        return _call_loop(
+            self.spec.func, self.y_true, self.y_pred, strict=self.spec.name
+        )
 
 
-def _call_loop(func, y_true, y_pred):
-    """Call a metric; ValueError or an undefined-metric warning gives NaN."""
+def _call_loop(func, y_true, y_pred, strict=False):
+    """Call a metric; ValueError or an undefined-metric warning gives NaN.
+
+    With ``strict`` (the metric's name; on the original rows) a ValueError is
+    re-raised: it says the input does not fit the metric (e.g. continuous
+    predictions for a label metric), not that a resample lacks a class.
+    """
     from sklearn.exceptions import UndefinedMetricWarning
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", UndefinedMetricWarning)
         try:
             value = func(y_true, y_pred)
-        except (ValueError, ZeroDivisionError, UndefinedMetricWarning):
+        except ValueError as exc:
+            if strict:
+                raise ValueError(
+                    f"`metric={strict!r}` rejects the test-set predictions: {exc}"
+                ) from exc
+            return np.nan
+        except (ZeroDivisionError, UndefinedMetricWarning):
             return np.nan
     if (
         not isinstance(value, numbers.Real | np.floating | np.integer)
@@ -523,9 +643,9 @@ def _call_loop(func, y_true, y_pred):
     return float(value)
 
 
-def _prepare(spec, y_true, y_pred, pos_label=None):
+def _prepare(spec, y_true, y_pred, pos_label=None, pred_name="y_pred"):
     """Bind ``spec`` to the data (validated)."""
-    y_true, y_pred, pos = _prepare_arrays(spec, y_true, y_pred, pos_label)
+    y_true, y_pred, pos = _prepare_arrays(spec, y_true, y_pred, pos_label, pred_name)
     prep = _Prepared(spec, y_true, y_pred, pos)
     if spec.kind == "sums":
         prep.F = np.asarray(spec.features(y_true, y_pred, pos), dtype=float)

@@ -193,18 +193,8 @@ def _632_from_scores(s_train, s_test, s_none=None):
     return -err_plus, w
 
 
-def _fit_and_632(estimator, X, y, scorer, seed, method):
-    """Fit on one out-of-bootstrap split and return (score, train, test, gamma, w)."""
-    train, test = next(OutOfBootstrap(n_splits=1, random_state=int(seed)).split(X))
-    est = clone(estimator)
-    est.fit(_safe_indexing(X, train), _safe_indexing(y, train))
-    s_test = float(scorer(est, _safe_indexing(X, test), _safe_indexing(y, test)))
-    if method == "oob":
-        return s_test, np.nan, s_test, np.nan, 1.0
-    s_train = float(scorer(est, _safe_indexing(X, train), _safe_indexing(y, train)))
-    if method == ".632":
-        score, w = _632_from_scores(s_train, s_test)
-        return score, s_train, s_test, np.nan, w
+def _no_information_score(scorer, est, X, y, seed):
+    """No-information score of the fitted ``est`` on all rows (scorer scale)."""
     y_pred = _capture_response(scorer, est, X, y)
     s_none = None
     if y_pred is not None:
@@ -213,11 +203,82 @@ def _fit_and_632(estimator, X, y, scorer, seed, method):
     if s_none is None:
         rng = np.random.default_rng([int(seed), 632])
         s_none = _permutation_no_information(scorer, est, X, y, y_pred, rng)
+    return s_none
+
+
+def _apparent_full(estimator, X, y, scorer, method, seed):
+    """Apparent score and no-information score of the model fitted on all rows.
+
+    Efron & Tibshirani (1997), Sec. 3: ``err`` is the resubstitution error
+    of the rule fitted to the whole training set and ``gamma`` is estimated
+    from that rule's predictions (eq. 27).
+    """
+    est = clone(estimator).fit(X, y)
+    s_train = float(scorer(est, X, y))
+    s_none = None
+    if method == ".632+":
+        s_none = _no_information_score(scorer, est, X, y, seed)
+    return s_train, s_none
+
+
+def _fit_and_632(estimator, X, y, scorer, seed, method, apparent=None):
+    """Fit on one out-of-bootstrap split and return (score, train, test, gamma, w).
+
+    ``apparent``: ``None`` computes the apparent and no-information scores
+    from the split's own model (``apparent="split"``), a pair ``(s_train,
+    s_none)`` gives those of the model fitted on all rows.
+    """
+    train, test = next(OutOfBootstrap(n_splits=1, random_state=int(seed)).split(X))
+    est = clone(estimator)
+    est.fit(_safe_indexing(X, train), _safe_indexing(y, train))
+    s_test = float(scorer(est, _safe_indexing(X, test), _safe_indexing(y, test)))
+    if method == "oob":
+        return s_test, np.nan, s_test, np.nan, 1.0
+    if apparent is not None:
+        s_train, s_none = apparent
+    else:
+        s_train = float(scorer(est, _safe_indexing(X, train), _safe_indexing(y, train)))
+        s_none = None
+        if method == ".632+":
+            s_none = _no_information_score(scorer, est, X, y, seed)
+    if method == ".632":
+        score, w = _632_from_scores(s_train, s_test)
+        return score, s_train, s_test, np.nan, w
     score, w = _632_from_scores(s_train, s_test, s_none)
     return score, s_train, s_test, s_none, w
 
 
+def _default_scoring(estimator):
+    """The scorer name equal to ``estimator.score``, or ``None``.
+
+    scikit-learn's classifiers score by accuracy and its regressors by R^2
+    (``ClassifierMixin.score``, ``RegressorMixin.score``, or an override
+    that calls them, e.g. ``KNeighborsClassifier.score``). When the (final
+    step of the) estimator's ``score`` comes from scikit-learn, the named
+    scorer gives the same numbers and its predictions can be captured, so
+    the no-information value has a closed form instead of 20 random
+    pairings that each call ``score`` (and predict) again. A ``score``
+    defined elsewhere, or a search with its own ``scoring``, is kept.
+    """
+    from sklearn.base import is_classifier, is_regressor
+
+    final = estimator
+    while hasattr(final, "steps"):  # Pipeline.score is its final step's score
+        final = final.steps[-1][1]
+    score = getattr(type(final), "score", None)
+    module = getattr(score, "__module__", None) or ""
+    if not module.startswith("sklearn.") or hasattr(final, "scoring"):
+        return None
+    if is_classifier(estimator):
+        return "accuracy"
+    if is_regressor(estimator):
+        return "r2"
+    return None
+
+
 def _scorer_name(scoring, scorer):
+    if scoring is None:
+        return "score"
     if isinstance(scoring, str):
         return scoring
     parts = _scorer_parts(scorer)
@@ -238,20 +299,19 @@ def bootstrap_632_score(
     method=".632+",
     random_state=None,
     n_jobs=None,
+    apparent="full",
 ):
     """Out-of-bootstrap, .632 or .632+ scores, one per bootstrap split.
 
     For each of ``n_splits`` out-of-bootstrap splits (training rows drawn
     with replacement, test rows out-of-bag), a clone of ``estimator`` is
-    fitted on the training rows and scored on
-
-    - the out-of-bag rows: ``Err1``, the plain ``"oob"`` score;
-    - its own training rows (resubstitution, the apparent error ``err``);
-    - for ``".632+"``, all ``n`` rows with targets and predictions paired at
-      random: the no-information value ``gamma``;
-
-    and the split's score is Efron's ``.632`` combination or Efron &
-    Tibshirani's ``.632+`` combination of those.
+    fitted on the training rows and scored on the out-of-bag rows:
+    ``Err1``, the plain ``"oob"`` score. The ``.632`` and ``.632+``
+    estimators combine it with the apparent (resubstitution) error ``err``
+    and, for ``.632+``, the no-information value ``gamma`` (targets and
+    predictions paired at random). As in Efron (1983) and Efron &
+    Tibshirani (1997, Sec. 3), ``err`` and ``gamma`` come by default from
+    the model fitted on **all** the data, fitted and scored once.
 
     Parameters
     ----------
@@ -275,6 +335,16 @@ def bootstrap_632_score(
         any work is dispatched, so results do not depend on ``n_jobs``.
     n_jobs : int or None, default=None
         Number of jobs fitting splits in parallel (joblib).
+    apparent : {"full", "split"}, default="full"
+        Where the apparent error ``err`` and the no-information value
+        ``gamma`` come from (ignored for ``method="oob"``). ``"full"``: the
+        model fitted on all ``n`` rows, scored on them (Efron & Tibshirani
+        1997, Sec. 3) -- the published estimator. ``"split"``: each split's
+        own model, scored on its own (bootstrap) training rows, with
+        ``gamma`` from its predictions on all rows (Raschka, ch. 25, and
+        earlier skperf versions); use it to study how the combination varies
+        with the training sample, e.g. for an estimator whose fit on all
+        rows is not representative of its fits on bootstrap samples.
 
     Returns
     -------
@@ -307,20 +377,26 @@ def bootstrap_632_score(
       no-information and the out-of-bag error.
 
     mlxtend's ``bootstrap_point632_score`` gives the same value whenever
-    ``0 <= R <= 1``; it does not apply eq. 31 (its weight leaves
-    [0.632, 1] when ``Err1 < err`` or ``Err1 > gamma``) and it computes the
-    apparent error on all ``n`` rows, out-of-bag rows included, where this
-    function uses the split's own training rows (the resubstitution error
-    of the model fitted on them).
+    ``0 <= R <= 1`` and ``apparent="split"``; it does not apply eq. 31 (its
+    weight leaves [0.632, 1] when ``Err1 < err`` or ``Err1 > gamma``) and
+    it computes the apparent error of the split's model on all ``n`` rows,
+    out-of-bag rows included.
 
-    The published estimators average ``err`` and ``Err1`` over splits before
-    combining; here every split gets its own value (the model fitted on that
-    split, its resubstitution score and its no-information value), as in
-    Raschka, ch. 25, so that the spread over splits can be studied.
+    The published estimators average ``Err1`` over splits before
+    combining; here every split gets its own value (its own ``Err1``, with
+    the shared ``err`` and ``gamma`` of the full-data model), so that the
+    spread over splits can be studied. With ``method=".632"`` the mean of
+    the scores equals the published estimator (it is linear in ``Err1``);
+    with ``".632+"`` it is the mean of the per-split values.
+
+    ``scoring=None`` uses ``estimator.score``; when that is the plain
+    accuracy of a classifier or R^2 of a regressor (scikit-learn's mixins,
+    also as the last step of a pipeline) the named scorer is used, which
+    gives the same numbers with the closed-form no-information value.
 
     The no-information value ``gamma`` is the metric on all ``n^2`` pairs
-    of targets and predictions of the split's model on the full data,
-    computed without forming the pairs:
+    of targets and predictions of the model on the full data, computed
+    without forming the pairs:
 
     - targets with at most 64 distinct values (classification) and metrics
       accepting ``sample_weight`` (accuracy, balanced accuracy, F1,
@@ -370,18 +446,25 @@ def bootstrap_632_score(
         or n_splits < 1
     ):
         raise ValueError(f"`n_splits` must be an int >= 1; got {n_splits!r}.")
+    if apparent not in ("full", "split"):
+        raise ValueError(f"`apparent` must be 'full' or 'split'; got {apparent!r}.")
     if y is None:
         raise ValueError("`y` is required: the .632 estimators are supervised.")
     X, y = indexable(X, y)
-    scorer = check_scoring(estimator, scoring=scoring)
+    effective = _default_scoring(estimator) if scoring is None else scoring
+    scorer = check_scoring(estimator, scoring=effective)
     if not callable(scorer):  # pragma: no cover - check_scoring always returns one
         raise TypeError(f"`scoring` must give a single scorer; got {scoring!r}.")
     root = _seed_root(random_state)
     seeds = np.array(
         [c.generate_state(1)[0] for c in root.spawn(n_splits)], dtype=np.uint32
     )
+    fixed = None
+    if method != "oob" and apparent == "full":
+        fixed = _apparent_full(estimator, X, y, scorer, method, root.entropy % 2**32)
     out = Parallel(n_jobs=n_jobs)(
-        delayed(_fit_and_632)(estimator, X, y, scorer, seed, method) for seed in seeds
+        delayed(_fit_and_632)(estimator, X, y, scorer, seed, method, fixed)
+        for seed in seeds
     )
     scores = np.array([o[0] for o in out], dtype=float)
     return PerformanceDistribution(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import collections
 
 import numpy as np
-from scipy import special
+from scipy import special, stats
 
 from ._results import Interval
 from ._validation import _check_confidence, _check_method
@@ -221,6 +221,54 @@ def hanley_mcneil_var(auc, n_pos, n_neg):
     return var.item() if var.ndim == 0 else var
 
 
+def _delong_components(y, row):
+    """AUC, the two DeLong variance components and class counts.
+
+    ``var = s10 / m + s01 / n``: the first term from the positives'
+    placement values, the second from the negatives'.
+    """
+    m = int(np.count_nonzero(y))
+    n = row.size - m
+    *_, pos_b, neg_b, v10_b, v01_b = _tie_blocks(y, row, m, n)
+    auc = float(pos_b @ v10_b) / m
+
+    def var(counts, v, size):
+        if size < 2:
+            return 0.0
+        counts = counts.astype(float)
+        d = v - float(counts @ v) / size
+        return float(counts @ (d * d)) / (size - 1)
+
+    return auc, var(pos_b, v10_b, m) / m, var(neg_b, v01_b, n) / n, m, n
+
+
+def _logit_interval(auc, var, m, n, confidence):
+    """DeLong interval on the logit scale, t quantile with min(m, n) - 1 df.
+
+    ``logit(A) +/- t se(A) / (A (1 - A))`` mapped back with the logistic
+    function, so both bounds lie in (0, 1) and the interval is asymmetric
+    near 1, where the sampling distribution of the AUC is skewed. With
+    perfectly separated classes (AUC = 1) the logit is infinite; the lower
+    bound is then the exact bound from ``k = min(m, n)`` disjoint
+    positive-negative pairs: all of them are concordant with probability
+    ``theta^k`` when the AUC is ``theta``, and perfect separation implies
+    it, so ``theta^k >= alpha / 2`` gives ``(alpha / 2)^(1 / k)``, a
+    conservative bound (mirrored for AUC = 0).
+    """
+    alpha = 1 - confidence
+    k = min(m, n)
+    if auc >= 1:
+        return float((alpha / 2) ** (1 / k)), 1.0
+    if auc <= 0:
+        return 0.0, float(1 - (alpha / 2) ** (1 / k))
+    if var <= 0:  # e.g. all scores tied
+        var = float(hanley_mcneil_var(auc, m, n))
+    se = np.sqrt(var) / (auc * (1 - auc))
+    q = stats.t.ppf(0.5 + confidence / 2, max(min(m, n) - 1, 1))
+    center = np.log(auc / (1 - auc))
+    return float(special.expit(center - q * se)), float(special.expit(center + q * se))
+
+
 def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
     """Confidence interval for the ROC AUC of scores on one test set.
 
@@ -232,10 +280,14 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
         Scores, higher meaning more likely positive (ties allowed).
     confidence : float, default=0.95
         Confidence level in (0, 1).
-    method : {"delong", "hanley-mcneil"}, default="delong"
+    method : {"delong", "delong-logit", "hanley-mcneil"}, default="delong"
         ``"delong"``: nonparametric variance from placement values;
         ``"hanley-mcneil"``: variance from the exponential approximation.
-        Both give ``AUC +/- z se``, clipped to [0, 1].
+        Both give ``AUC +/- z se``, clipped to [0, 1]. ``"delong-logit"``:
+        the DeLong standard error on the logit scale with a t quantile on
+        ``min(n_pos, n_neg) - 1`` degrees of freedom, mapped back (always
+        inside (0, 1)); the method whose coverage holds near AUC = 1 and
+        with small classes (see Notes).
 
     Returns
     -------
@@ -245,9 +297,18 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
 
     Notes
     -----
-    The interval is asymptotic; with fewer than about 20 positives or
-    negatives it is unreliable (Sec. 3.4). When the classes are perfectly
-    separated the DeLong variance is 0 and the interval collapses to [1, 1].
+    The Wald intervals (``"delong"``, ``"hanley-mcneil"``) are symmetric
+    around the estimate while the AUC's sampling distribution is skewed
+    near 1; they under-cover there (measured at 95 %, binormal scores:
+    0.82 at AUC 0.97 with 25 positives / 25 negatives, 0.90 at AUC 0.90
+    with 20 / 180). When the classes are perfectly separated the DeLong
+    variance is 0 and the Wald interval collapses to [1, 1].
+    ``"delong-logit"`` covers 0.97 and 0.95 in the same two cases, 0.93 at
+    AUC 0.97 with 20 / 180 and 0.96 at AUC 0.8 with 50 / 50
+    (``benchmarks/metric_coverage.py``, 2000 runs); it still under-covers
+    at AUC 0.99 with 30 / 300 (0.91). The logit transformation of the AUC is the one
+    used for the DeLong interval by Pepe (2003, Sec. 5.2) and Qin &
+    Hotilovac (2008).
 
     References
     ----------
@@ -266,12 +327,16 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
     0.741 [0.645, 0.837]
     """
     confidence = _check_confidence(confidence)
-    method = _check_method(method, ("delong", "hanley-mcneil"))
+    method = _check_method(method, ("delong", "delong-logit", "hanley-mcneil"))
     y, s = _auc_iv(y_true, y_score)
     if s.shape[0] != 1:
         raise ValueError(f"`y_score` must be 1-D; got shape {np.shape(y_score)}.")
-    if method == "delong":
+    if method != "hanley-mcneil":
         _check_delong_sizes(y)
+    if method == "delong-logit":
+        auc, v1, v0, m, n = _delong_components(y, s[0])
+        low, high = _logit_interval(auc, v1 + v0, m, n, confidence)
+        return Interval(auc, low, high, confidence=confidence, method=method, n=m + n)
     auc, var, m, n = _delong_var_blocks(y, s[0])
     if method == "hanley-mcneil":
         var = float(hanley_mcneil_var(auc, m, n))

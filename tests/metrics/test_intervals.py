@@ -144,15 +144,24 @@ class TestAnalytic:
     def test_auto_methods(self):
         y, pred = _binary(3)
         assert metric_ci(y, pred).method == "wilson"
-        assert metric_ci(y, pred, metric="f1", random_state=0).method == "bca"
+        assert metric_ci(y, pred, metric="f1").method == "wilson"
+        assert metric_ci(y, pred, metric="mcc", random_state=0).method == "bca"
         score = y + np.random.default_rng(0).normal(size=y.size)
         ci = metric_ci(y, score, metric="roc_auc")
-        assert ci.method == "delong"
+        assert ci.method == "delong-logit"
         assert ci.n_boot is None
+        ci = metric_ci(np.zeros(30), score[:30], metric="mae", random_state=0)
+        assert (ci.method, ci.n_boot) == ("studentized", 999)
 
     def test_delong_on_published_data(self):
         d = pd.read_csv(shared_data("aSAH.csv"))
-        ci = metric_ci(d["outcome"], d["s100b"], metric="roc_auc", pos_label="Poor")
+        ci = metric_ci(
+            d["outcome"],
+            d["s100b"],
+            metric="roc_auc",
+            pos_label="Poor",
+            method="delong",
+        )
         assert (round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)) == (
             0.7314,
             0.6301,
@@ -260,13 +269,20 @@ class TestBootstrap:
 
     def test_n_boot_auto_and_warning(self):
         y, pred = _binary(4)
-        assert metric_ci(y, pred, metric="f1", random_state=0).n_boot == 399
         assert (
-            metric_ci(y, pred, metric="f1", confidence=0.99, random_state=0).n_boot
+            metric_ci(y, pred, metric="balanced_accuracy", random_state=0).n_boot == 399
+        )
+        assert (
+            metric_ci(
+                y, pred, metric="balanced_accuracy", confidence=0.99, random_state=0
+            ).n_boot
             == 1999
         )
         assert (
-            metric_ci(y, pred, metric="f1", confidence=0.5, random_state=0).n_boot == 51
+            metric_ci(
+                y, pred, metric="balanced_accuracy", confidence=0.5, random_state=0
+            ).n_boot
+            == 51
         )
         msg = (
             "n_boot=100 leaves about 2.5 resamples in each tail at confidence=0.95; "
@@ -274,7 +290,9 @@ class TestBootstrap:
             "n_boot='auto') for this level."
         )
         with pytest.warns(SmallSampleWarning, match=f"^{re.escape(msg)}$"):
-            ci = metric_ci(y, pred, metric="f1", n_boot=100, random_state=0)
+            ci = metric_ci(
+                y, pred, metric="balanced_accuracy", n_boot=100, random_state=0
+            )
         # used as given, level unchanged
         assert (ci.n_boot, ci.confidence) == (100, 0.95)
         msg = "n_boot=99 leaves about 0.5 resamples in each tail at confidence=0.99"
@@ -287,7 +305,9 @@ class TestBootstrap:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert (
-                metric_ci(y, pred, metric="f1", n_boot=199, confidence=0.9).n_boot
+                metric_ci(
+                    y, pred, metric="balanced_accuracy", n_boot=199, confidence=0.9
+                ).n_boot
                 == 199
             )
 
@@ -388,9 +408,9 @@ class TestBootstrap:
 
     def test_reproducible(self):
         y, pred = _binary(7)
-        a = metric_ci(y, pred, metric="f1", random_state=3)
-        b = metric_ci(y, pred, metric="f1", random_state=3)
-        c = metric_ci(y, pred, metric="f1", random_state=4)
+        a = metric_ci(y, pred, metric="balanced_accuracy", random_state=3)
+        b = metric_ci(y, pred, metric="balanced_accuracy", random_state=3)
+        c = metric_ci(y, pred, metric="balanced_accuracy", random_state=4)
         assert (a.low, a.high) == (b.low, b.high)
         assert (a.low, a.high) != (c.low, c.high)
 
@@ -433,8 +453,8 @@ class TestBootstrap:
             "n_boot",
             "n_undefined",
         ]
-        assert df["method"].tolist() == ["wilson", "wilson", "bca", "bca"]
-        assert df["n_boot"].tolist()[2:] == [399, 399]
+        assert df["method"].tolist() == ["wilson", "wilson", "wilson", "bca"]
+        assert df["n_boot"].tolist()[3:] == [399]
         assert df["estimate"].tolist() == pytest.approx(
             [
                 skm.accuracy_score(y, pred),
@@ -755,8 +775,8 @@ class TestBadInput:
     def test_unknown_method(self):
         msg = (
             "`method` must be one of ['auto', 'basic', 'bca', 'clopper-pearson', "
-            "'delong', 'hanley-mcneil', 'percentile', 'wald', 'wilson']; got "
-            "'jackknife'."
+            "'delong', 'delong-logit', 'hanley-mcneil', 'percentile', "
+            "'studentized', 'wald', 'wilson']; got 'jackknife'."
         )
         with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
             metric_ci([0, 1], [0, 1], method="jackknife")
@@ -772,7 +792,12 @@ class TestBadInput:
             ValueError,
             match=re.escape("`method='wilson'` applies to proportion metrics"),
         ):
-            metric_ci([0, 1, 1], [0, 1, 0], metric="f1", method="wilson")
+            metric_ci([0, 1, 1], [0, 1, 0], metric="mcc", method="wilson")
+        with pytest.raises(
+            ValueError,
+            match=re.escape("`method='studentized'` applies to means of per-row"),
+        ):
+            metric_ci([0, 1, 1], [0, 1, 0], method="studentized")
         with pytest.raises(
             ValueError,
             match=re.escape("`method='delong'` applies to metric='roc_auc' only"),

@@ -61,7 +61,14 @@ class TestHandComputation:
         X, y = clf_data
         est = DecisionTreeClassifier(max_depth=2, random_state=0)
         d = bootstrap_632_score(
-            est, X, y, scoring="accuracy", n_splits=8, method=method, random_state=1
+            est,
+            X,
+            y,
+            scoring="accuracy",
+            n_splits=8,
+            method=method,
+            random_state=1,
+            apparent="split",
         )
         assert isinstance(d, PerformanceDistribution)
         assert (d.n, d.metric, d.greater_is_better, d.name) == (
@@ -101,6 +108,7 @@ class TestHandComputation:
             scoring="neg_mean_squared_error",
             n_splits=5,
             random_state=0,
+            apparent="split",
         )
         assert d.metric == "neg_mean_squared_error"
         expected, bounds = [], []
@@ -134,6 +142,139 @@ class TestHandComputation:
         np.testing.assert_allclose(oob, err1, rtol=1e-12)
 
 
+class TestApparentFromFullData:
+    """Default: err and gamma of the model fitted on all rows (E&T 1997, Sec. 3)."""
+
+    @pytest.mark.parametrize("method", [".632", ".632+"])
+    def test_accuracy_hand_computation(self, clf_data, method):
+        X, y = clf_data
+        est = DecisionTreeClassifier(max_depth=2, random_state=0)
+        d = bootstrap_632_score(
+            est, X, y, scoring="accuracy", n_splits=6, method=method, random_state=3
+        )
+        full = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+        pred = full.predict(X)
+        err = 1 - np.mean(pred == y)  # resubstitution error on all 40 rows
+        gamma = np.mean(y[:, None] != pred[None, :])  # all n^2 pairs
+        assert err == pytest.approx(0.175)  # 7 of 40 rows wrong
+        assert gamma == pytest.approx(1073 / 1600)  # 1 - sum_k p_k q_k
+        expected = []
+        for seed in d.seeds["split"]:
+            train, test = next(OutOfBootstrap(1, random_state=int(seed)).split(X))
+            model = DecisionTreeClassifier(max_depth=2, random_state=0).fit(
+                X[train], y[train]
+            )
+            err1 = 1 - np.mean(model.predict(X[test]) == y[test])
+            e632, e632p = _naive_632(err, err1, gamma)
+            expected.append(e632 if method == ".632" else e632p)
+        np.testing.assert_allclose(1 - d.scores, expected, rtol=0, atol=1e-12)
+        split = bootstrap_632_score(
+            est,
+            X,
+            y,
+            scoring="accuracy",
+            n_splits=6,
+            method=method,
+            random_state=3,
+            apparent="split",
+        )
+        # the per-split apparent error of a model fitted on a bootstrap
+        # sample (duplicated rows) is not the full-data one
+        assert not np.allclose(split.scores, d.scores)
+
+    def test_632_mean_is_published_estimator(self):
+        # .632 is linear in Err1: the mean over splits is 0.368 err + 0.632 mean(Err1)
+        X, y = make_regression(n_samples=30, n_features=3, noise=20.0, random_state=0)
+        kw = {"scoring": "neg_mean_absolute_error", "n_splits": 7, "random_state": 2}
+        d = bootstrap_632_score(Ridge(), X, y, method=".632", **kw)
+        oob = bootstrap_632_score(Ridge(), X, y, method="oob", **kw)
+        err = mean_absolute_error(y, Ridge().fit(X, y).predict(X))
+        assert -d.mean() == pytest.approx(0.368 * err + 0.632 * -oob.mean(), rel=1e-12)
+
+    def test_bad_apparent(self, clf_data):
+        X, y = clf_data
+        with pytest.raises(ValueError, match="`apparent` must be 'full' or 'split'"):
+            bootstrap_632_score(GaussianNB(), X, y, apparent="all")
+
+
+class TestDefaultScoringIsFast:
+    """scoring=None uses the closed-form no-information value of accuracy / R^2."""
+
+    @pytest.mark.parametrize("apparent", ["full", "split"])
+    def test_classifier_equals_accuracy_without_random_pairings(
+        self, clf_data, monkeypatch, apparent
+    ):
+        from skperf.model_selection import _bootstrap_632 as mod
+
+        X, y = clf_data
+        kw = {"n_splits": 5, "random_state": 0, "apparent": apparent}
+        ref = bootstrap_632_score(GaussianNB(), X, y, scoring="accuracy", **kw)
+
+        def refuse(*args, **kwargs):
+            raise AssertionError("random pairings used")
+
+        monkeypatch.setattr(mod, "_permutation_no_information", refuse)
+        d = bootstrap_632_score(GaussianNB(), X, y, **kw)
+        np.testing.assert_allclose(d.scores, ref.scores, rtol=0, atol=1e-15)
+        assert d.metric == "score"
+
+    def test_regressor_pipeline_equals_r2(self, monkeypatch):
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        from skperf.model_selection import _bootstrap_632 as mod
+
+        X, y = make_regression(n_samples=30, n_features=3, noise=5.0, random_state=0)
+        pipe = make_pipeline(StandardScaler(), Ridge())
+        ref = bootstrap_632_score(pipe, X, y, scoring="r2", n_splits=4, random_state=0)
+        monkeypatch.setattr(mod, "_permutation_no_information", None)
+        d = bootstrap_632_score(pipe, X, y, n_splits=4, random_state=0)
+        np.testing.assert_allclose(d.scores, ref.scores, rtol=1e-12)
+
+    def test_sklearn_override_calling_mixin(self, clf_data, monkeypatch):
+        # KNeighborsClassifier.score overrides ClassifierMixin.score (same value)
+        from sklearn.neighbors import KNeighborsClassifier
+
+        from skperf.model_selection import _bootstrap_632 as mod
+
+        X, y = clf_data
+        ref = bootstrap_632_score(
+            KNeighborsClassifier(3),
+            X,
+            y,
+            scoring="accuracy",
+            n_splits=3,
+            random_state=0,
+        )
+        monkeypatch.setattr(mod, "_permutation_no_information", None)
+        d = bootstrap_632_score(
+            KNeighborsClassifier(3), X, y, n_splits=3, random_state=0
+        )
+        np.testing.assert_array_equal(d.scores, ref.scores)
+
+    def test_search_keeps_its_own_scoring(self):
+        from sklearn.model_selection import GridSearchCV
+
+        from skperf.model_selection._bootstrap_632 import _default_scoring
+
+        search = GridSearchCV(
+            GaussianNB(), {"var_smoothing": [1e-9]}, scoring="f1_macro"
+        )
+        assert _default_scoring(search) is None
+        assert _default_scoring(GaussianNB()) == "accuracy"
+        assert _default_scoring(Ridge()) == "r2"
+
+    def test_custom_score_method_is_kept(self, clf_data):
+        X, y = clf_data
+
+        class Odd(GaussianNB):
+            def score(self, X, y, sample_weight=None):
+                return 0.5
+
+        d = bootstrap_632_score(Odd(), X, y, n_splits=3, random_state=0)
+        np.testing.assert_allclose(d.scores, 0.5)
+
+
 def _mlxtend_632plus(train_err, test_err, gamma):
     """The .632+ error of mlxtend's bootstrap_point632_score, written out.
 
@@ -158,6 +299,7 @@ class TestAgainstMlxtend:
             scoring="accuracy",
             n_splits=12,
             random_state=5,
+            apparent="split",
         )
         n_in_range = 0
         for seed, score in zip(d.seeds["split"], d.scores, strict=True):

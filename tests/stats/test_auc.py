@@ -147,19 +147,57 @@ class TestDeLong:
         ci = roc_auc_ci([0, 0, 1, 1, 1, 0], [0.1, 0.2, 0.9, 0.8, 0.7, 0.95])
         assert ci.high == 1.0
         assert 0 <= ci.low < ci.estimate
+        # logit DeLong: exact lower bound from 10 disjoint concordant pairs
+        ci = roc_auc_ci(y, np.arange(20.0), method="delong-logit")
+        assert (ci.estimate, ci.high) == (1.0, 1.0)
+        assert ci.low == pytest.approx(0.025**0.1)
+        ci = roc_auc_ci(y, -np.arange(20.0), method="delong-logit", confidence=0.9)
+        assert (ci.low, ci.estimate) == (0.0, 0.0)
+        assert ci.high == pytest.approx(1 - 0.05**0.1)
 
-    def test_coverage_simulation(self, global_random_seed):
-        # binormal model, true AUC = Phi(1 / sqrt(2))
-        rng = np.random.default_rng(global_random_seed)
-        true = stats.norm.cdf(1 / np.sqrt(2))
-        runs, m = 300, 60
-        cover = 0
+    def test_logit_interval_by_hand(self):
+        from scipy import special
+
+        from skperf.stats import delong_placements
+
+        y = np.r_[np.zeros(6, int), np.ones(5, int)]
+        s = np.array([0.1, 0.3, 0.35, 0.5, 0.6, 0.9, 0.4, 0.7, 0.8, 0.85, 0.95])
+        auc, v10, v01 = delong_placements(y, s)
+        a = auc[0]
+        var = v10[0].var(ddof=1) / 5 + v01[0].var(ddof=1) / 6
+        se = np.sqrt(var) / (a * (1 - a))
+        q = stats.t.ppf(0.975, 4)  # min(5, 6) - 1 degrees of freedom
+        lo, hi = special.expit(special.logit(a) + np.array([-q, q]) * se)
+        ci = roc_auc_ci(y, s, method="delong-logit")
+        assert (ci.estimate, ci.low, ci.high) == pytest.approx((a, lo, hi), rel=1e-12)
+
+    @pytest.mark.parametrize(
+        ("auc", "m", "n", "bounds"),
+        [
+            # moderate AUC, balanced: every method near nominal
+            (0.76, 60, 60, {"delong": (0.92, 0.975), "delong-logit": (0.93, 0.985)}),
+            # near 1, small classes: the Wald interval measured 0.83 (0.82),
+            # the logit interval 0.96 (0.93)
+            (0.97, 25, 25, {"delong": (0.0, 0.88), "delong-logit": (0.935, 0.985)}),
+            (0.97, 20, 180, {"delong": (0.0, 0.87), "delong-logit": (0.915, 0.97)}),
+        ],
+    )
+    def test_coverage_simulation(self, auc, m, n, bounds):
+        # binormal scores with true AUC = Phi(d / sqrt(2)); 800 runs, fixed
+        # seed (MC s.e. about 0.008 at 0.95)
+        rng = np.random.default_rng(0)
+        d = np.sqrt(2) * stats.norm.ppf(auc)
+        y = np.r_[np.ones(m, int), np.zeros(n, int)]
+        hits = dict.fromkeys(bounds, 0)
+        runs = 800
         for _ in range(runs):
-            y = np.r_[np.zeros(m, int), np.ones(m, int)]
-            s = y + rng.normal(size=2 * m)
-            ci = roc_auc_ci(y, s)
-            cover += ci.low <= true <= ci.high
-        assert 0.90 <= cover / runs <= 0.985
+            s = np.r_[rng.normal(d, 1, m), rng.normal(0, 1, n)]
+            for method in bounds:
+                ci = roc_auc_ci(y, s, method=method)
+                hits[method] += ci.low <= auc <= ci.high
+                assert 0 <= ci.low <= ci.estimate <= ci.high <= 1
+        for method, (lo, hi) in bounds.items():
+            assert lo <= hits[method] / runs <= hi, (method, hits[method] / runs)
 
     @pytest.mark.slow
     def test_coverage_simulation_large(self):
@@ -217,7 +255,9 @@ class TestBadInput:
     def test_method(self):
         with pytest.raises(
             ValueError,
-            match=re.escape("`method` must be one of ['delong', 'hanley-mcneil']"),
+            match=re.escape(
+                "`method` must be one of ['delong', 'delong-logit', 'hanley-mcneil']"
+            ),
         ):
             roc_auc_ci([0, 1], [0.1, 0.2], method="bootstrap")
 
