@@ -1072,7 +1072,7 @@ class TestPairedSplits:
         assert res.estimate == 0.5
         models = {"lr": lr, "wrapped": _NoMixinClassifier(lr)}
         # the wrapper's own `score` is of unknown kind: scoring=None refuses
-        with pytest.raises(ValueError, match="unknown metric .* for 'wrapped'"):
+        with pytest.raises(ValueError, match=r"unknown metric .* for 'wrapped'"):
             compare_models(models, X, y, cv=5, n_repeats=4, random_state=0)
         report = compare_models(
             models,

@@ -150,7 +150,7 @@ def test_repeat_metric_ci(cancer):
     assert auc.loc[0, "estimate"] == pytest.approx(
         roc_auc_score(y, ev.oof_predictions("y_decision")[0])
     )
-    assert (auc["method"] == "delong").all()
+    assert (auc["method"] == "delong-logit").all()  # the auto method for AUC
 
 
 def test_multiclass_and_errors(cancer):
