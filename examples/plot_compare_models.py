@@ -76,7 +76,7 @@ print(f"wrote {out}")
 try:
     import matplotlib.pyplot as plt
 except ImportError:
-    print("matplotlib is not installed: pip install skperf[plot]")
+    print("matplotlib is not installed: pip install matplotlib")
 else:
     report.plot()
     plt.show()

@@ -120,7 +120,7 @@ print(
 try:
     import matplotlib.pyplot as plt
 except ImportError:
-    print("matplotlib is not installed: pip install skperf[plot]")
+    print("matplotlib is not installed: pip install matplotlib")
 else:
     fig, ax = plt.subplots(figsize=(6, 3))
     ax.boxplot(

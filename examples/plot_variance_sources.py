@@ -60,7 +60,7 @@ print((ratio.round(2)).to_string())
 try:
     import matplotlib.pyplot as plt
 except ImportError:
-    print("matplotlib is not installed: pip install skperf[plot]")
+    print("matplotlib is not installed: pip install matplotlib")
 else:
     from skperf import plot_variance_sources
 

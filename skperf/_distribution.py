@@ -1146,7 +1146,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             import matplotlib.pyplot as plt
         except ImportError as exc:  # pragma: no cover - depends on the env
             raise ImportError(
-                "PerformanceDistribution.plot needs matplotlib: pip install 'skperf[plot]'."
+                "PerformanceDistribution.plot needs matplotlib: pip install matplotlib."
             ) from exc
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 3.5))

@@ -142,7 +142,7 @@ def _plot_band(band, ax, orientation, **kwargs):
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - depends on the env
         raise ImportError(
-            "QuantileBand.plot needs matplotlib: pip install 'skperf[plot]'."
+            "QuantileBand.plot needs matplotlib: pip install matplotlib."
         ) from exc
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5))
