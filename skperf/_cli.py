@@ -6,11 +6,11 @@ resolved with :func:`importlib.import_module` and :func:`getattr` only; their
 keyword values are read with :func:`ast.literal_eval`. Nothing given on the
 command line is ever evaluated as code.
 
-Other subcommands register in :func:`_build_parser` (a subparser whose
-defaults set ``_run``, the function called with the parsed arguments) and can
-reuse the helpers here: :class:`_CLIError` (a usage error shown as one line,
-exit status 2), :func:`_one_line`, :func:`_read_csv`, :func:`_check_column`,
-:func:`_check_out` and :func:`_columns_hint`.
+Other subcommands register in :func:`_build_parser` (``check`` and
+``summarize`` live in their own modules) and share the helpers of
+:mod:`skperf._cli_common`: :class:`_CLIError` (a usage error shown as one
+line, exit status 2), :func:`_one_line`, :func:`_read_csv`,
+:func:`_check_column`, :func:`_check_out` and the summary table.
 """
 
 from __future__ import annotations
@@ -25,6 +25,17 @@ import sys
 import textwrap
 
 from ._cli_check import add_parser as _add_check_parser
+from ._cli_common import (
+    _check_column,
+    _check_out,
+    _CLIError,
+    _first_line,
+    _one_line,
+    _print_error,
+    _print_summary,
+    _read_csv,
+    _wrapped,
+)
 from ._cli_summarize import add_parser as _add_summarize_parser
 
 __all__ = ["main"]
@@ -32,12 +43,6 @@ __all__ = ["main"]
 PROG = "skperf report"
 
 DEFAULT_N_REPEATS = 35  # the Noether size for gamma = 0.75 at 95 % (App. C.3)
-
-#: an error line (``skperf report: error: ...``) is cut at this length
-MAX_LINE = 200
-
-#: printed text (not tables) wraps at this width
-WIDTH = 100
 
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 
@@ -57,40 +62,12 @@ _SCALE_SENSITIVE = (
 )
 
 
-class _CLIError(Exception):
-    """A usage error, shown as one line ``<prog>: error: ...`` (exit status 2)."""
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage block), exit status 2."""
 
     def error(self, message):
         line = _one_line(f"{self.prog}: error: {message} (see {self.prog} --help)")
         self.exit(2, line + "\n")
-
-
-def _one_line(text, limit=MAX_LINE):
-    """``text`` on one line (whitespace collapsed), cut to ``limit`` characters."""
-    text = " ".join(str(text).split())
-    if limit is not None and len(text) > limit:
-        text = text[: limit - 1].rstrip() + "…"
-    return text
-
-
-def _first_line(exc):
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
-
-
-def _wrapped(text, indent=""):
-    return textwrap.fill(
-        text,
-        width=WIDTH,
-        initial_indent=indent,
-        subsequent_indent=indent + "    ",
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
 
 
 # ----------------------------------------------------------------------
@@ -244,18 +221,6 @@ def _add_report_parser(sub):
 
 # ----------------------------------------------------------------------
 # helpers shared by subcommands
-def _check_out(path, option="--out"):
-    """Fail before any work when ``path`` cannot be written."""
-    if os.path.isdir(path):
-        raise _CLIError(f"{option} {path}: is a folder; give a file name")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        shown = os.path.dirname(path) or folder
-        raise _CLIError(f"{option} {path}: folder {shown!r} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise _CLIError(f"{option} {path}: folder is not writable")
-
-
 def _check_n_jobs(n_jobs, option="--n-jobs"):
     if n_jobs == 0:
         raise _CLIError(
@@ -267,49 +232,6 @@ def _check_n_jobs(n_jobs, option="--n-jobs"):
 def _check_random_state(random_state, option="--random-state"):
     if random_state is not None and random_state < 0:
         raise _CLIError(f"{option} must be an integer >= 0; got {random_state}")
-
-
-def _read_csv(path, option="--data"):
-    """A CSV file as a DataFrame; a missing or unreadable file is one line."""
-    import pandas as pd
-
-    if not os.path.isfile(path):
-        raise _CLIError(f"data file not found: {path}")
-    try:
-        return pd.read_csv(path)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise _CLIError(f"cannot read {path} as CSV: {_first_line(exc)}") from None
-
-
-def _columns_hint(columns, wanted=None, shown=4):
-    """``"did you mean 'x'? it has 14 columns: a, b, c, d, ..."`` (short)."""
-    import difflib
-
-    names = [str(c) for c in columns]
-
-    def short(name):
-        return name if len(name) <= 20 else name[:19] + "…"
-
-    text = ""
-    if wanted is not None:
-        close = difflib.get_close_matches(str(wanted), names, n=1, cutoff=0.6)
-        lower = {n.lower(): n for n in names}
-        if str(wanted).lower() in lower:
-            close = [lower[str(wanted).lower()]]
-        if close:
-            text = f"did you mean {close[0]!r}? "
-    text += f"it has {len(names)} column{'s' if len(names) != 1 else ''}: "
-    text += ", ".join(short(n) for n in names[:shown])
-    return text + (", ..." if len(names) > shown else "")
-
-
-def _check_column(frame, column, option, source):
-    """Fail in one line naming a few columns when ``column`` is not in ``frame``."""
-    if column not in frame.columns:
-        raise _CLIError(
-            f"{option} {column!r} is not a column of {source}; "
-            + _columns_hint(frame.columns, column)
-        )
 
 
 # ----------------------------------------------------------------------
@@ -689,47 +611,6 @@ def _check_features(X, y, models):
 
 
 # ----------------------------------------------------------------------
-def _summary(report):
-    from .report._format import (
-        _ci,
-        _markdown_table,
-        _p_best_cell,
-        _pval,
-        _score_format,
-        _zero_reason_scores,
-    )
-
-    frame = report.to_frame(quantiles=())
-    f = _score_format(report)
-    pct = f"{report.confidence:.0%}"
-    header = [
-        "model",
-        "n",
-        f"mean [{pct} CI]",
-        f"P(best > model) [{pct} CI]",
-        "p adj.",
-        "tied with best",
-    ]
-    rows = [
-        [
-            name,
-            str(r["n"]),
-            _ci(
-                r["mean"],
-                r["mean_low"],
-                r["mean_high"],
-                f,
-                _zero_reason_scores(report.distributions[name]),
-            ),
-            _p_best_cell(report, name, r),
-            _pval(r["p_adjusted"]),
-            "yes" if r["tied_with_best"] else "no",
-        ]
-        for name, r in frame.iterrows()
-    ]
-    return _markdown_table(header, rows)
-
-
 def _check_args(args):
     """Every check that needs no data, before anything is loaded or fitted."""
     from .stats._validation import _check_confidence
@@ -860,16 +741,7 @@ def _run_report(args):
         report.to_html(args.out)
     except OSError as exc:
         raise _CLIError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-    print()
-    print(_summary(report))
-    print()
-    tied = [n for n in report.tied_with_best if n != report.best]
-    print(
-        _wrapped(
-            f"best: {report.best}"
-            + (f"; not significantly worse: {', '.join(tied)}" if tied else "")
-        )
-    )
+    _print_summary(report)
     n_min = min(d.n for d in report.distributions.values())
     if report.n_models > 1 and n_min < report.noether_n:
         print(
@@ -928,6 +800,4 @@ def main(argv=None):
     try:
         return args._run(args)
     except _CLIError as exc:
-        prog = getattr(args, "_prog", "skperf")
-        print(_one_line(f"{prog}: error: {exc}"), file=sys.stderr)
-        return 2
+        return _print_error(getattr(args, "_prog", "skperf"), exc)

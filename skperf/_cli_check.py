@@ -13,27 +13,18 @@
 from __future__ import annotations
 
 import math
-import os
 import sys
+
+from ._cli_common import EXIT_USAGE, _CLIError, _print_error, _read_csv
 
 __all__ = ["add_parser", "run"]
 
 PROG = "skperf check"
 
-#: exit status for a usage error (as argparse)
-EXIT_USAGE = 2
-
-
-class _CheckError(Exception):
-    """A usage error, shown as one line ``skperf check: error: ...``."""
-
 
 def _one_line_error(message):
-    text = " ".join(str(message).split())
-    line = f"{PROG}: error: {text}"
-    if len(line) > 200:
-        line = line[:197] + "..."
-    print(line, file=sys.stderr)
+    """Print the usage error as one line and exit with status 2."""
+    _print_error(PROG, message)
     sys.exit(EXIT_USAGE)
 
 
@@ -96,19 +87,11 @@ def add_parser(subparsers):
 def _read_scores(path, column):
     import pandas as pd
 
-    if not os.path.isfile(path):
-        raise _CheckError(f"scores file not found: {path}")
-    try:
-        frame = pd.read_csv(path)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        first = str(exc).strip().splitlines()
-        raise _CheckError(
-            f"cannot read {path} as CSV: {first[0] if first else type(exc).__name__}"
-        ) from None
+    frame = _read_csv(path, what="scores")
     if column not in frame.columns:
         cols = ", ".join(map(str, frame.columns[:20]))
         more = " ..." if frame.shape[1] > 20 else ""
-        raise _CheckError(
+        raise _CLIError(
             f"score column {column!r} not found in {path}; columns are: {cols}{more}"
         )
     raw = frame[column]
@@ -116,12 +99,12 @@ def _read_scores(path, column):
     bad = values.isna() | ~values.apply(lambda v: math.isfinite(v) if v == v else False)
     if bad.any():
         i = int(bad.to_numpy().nonzero()[0][0])
-        raise _CheckError(
+        raise _CLIError(
             f"score column {column!r} has {int(bad.sum())} missing or non-numeric "
             f"value(s), the first in data row {i + 1}: {str(raw.iloc[i])[:30]!r}"
         )
     if len(values) < 2:
-        raise _CheckError(
+        raise _CLIError(
             f"{path} has {len(values)} run(s) in column {column!r}; at least 2 needed"
         )
     return values.to_numpy(dtype=float)
@@ -130,7 +113,7 @@ def _read_scores(path, column):
 def _check_level(value, flag):
     if not 0 < value < 1:
         hint = f" (did you mean {value / 100:g}?)" if 1 < value < 100 else ""
-        raise _CheckError(f"{flag} must be in (0, 1); got {value:g}{hint}")
+        raise _CLIError(f"{flag} must be in (0, 1); got {value:g}{hint}")
 
 
 def _format(r, column):
@@ -165,7 +148,7 @@ def run(args):
 
     try:
         if not math.isfinite(args.threshold):
-            raise _CheckError(f"--threshold must be finite; got {args.threshold}")
+            raise _CLIError(f"--threshold must be finite; got {args.threshold}")
         _check_level(args.probability, "--probability")
         _check_level(args.confidence, "--confidence")
         scores = _read_scores(args.scores, args.score)
@@ -175,7 +158,7 @@ def run(args):
         res = dist.requirement(
             args.threshold, probability=args.probability, confidence=args.confidence
         )
-    except (_CheckError, ValueError, TypeError) as exc:
+    except (_CLIError, ValueError, TypeError) as exc:
         _one_line_error(str(exc).replace("`", ""))
     print(_format(res, args.score))
     return res.exit_code

@@ -11,15 +11,17 @@ from __future__ import annotations
 import os
 import sys
 
+from ._cli_common import (
+    _CLIError,
+    _first_line,
+    _print_error,
+    _print_summary,
+    _read_csv,
+)
+
 __all__ = ["add_parser", "main", "run"]
 
 PROG = "skperf summarize"
-
-_MAX_LINE = 200
-
-
-class _Error(Exception):
-    """An error shown as one line (exit code 2)."""
 
 
 def add_parser(sub):
@@ -86,32 +88,12 @@ def add_parser(sub):
     return p
 
 
-def _first_line(exc):
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
-
-
-def _read(path):
-    import pandas as pd
-
-    if not os.path.isfile(path):
-        raise _Error(f"scores file not found: {path}")
-    try:
-        return pd.read_csv(path)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise _Error(f"cannot read {path} as CSV: {_first_line(exc)}") from None
-
-
 def run(args):
     """Run ``skperf summarize`` on parsed arguments; return the exit status."""
     try:
         return _run(args)
-    except _Error as exc:
-        msg = f"{PROG}: error: {exc}".replace("\n", " ")
-        if len(msg) > _MAX_LINE:
-            msg = msg[: _MAX_LINE - 3] + "..."
-        print(msg, file=sys.stderr)
-        return 2
+    except _CLIError as exc:
+        return _print_error(PROG, exc)
 
 
 def _run(args):
@@ -119,10 +101,10 @@ def _run(args):
     from .report import ModelSelectionReport
 
     if not 0 < args.confidence < 1:
-        raise _Error(f"--confidence must be in (0, 1); got {args.confidence:g}")
+        raise _CLIError(f"--confidence must be in (0, 1); got {args.confidence:g}")
     if not 0.5 < args.gamma < 1:
-        raise _Error(f"--gamma must be in (0.5, 1); got {args.gamma:g}")
-    frame = _read(args.scores)
+        raise _CLIError(f"--gamma must be in (0.5, 1); got {args.gamma:g}")
+    frame = _read_csv(args.scores, what="scores")
     correction = None if args.correction == "none" else args.correction
     entropy = _root_entropy(args.random_state)
     settings = {
@@ -148,27 +130,19 @@ def _run(args):
             random_state=entropy,
         )
     except (TypeError, ValueError) as exc:
-        raise _Error(f"{args.scores}: {_first_line(exc).replace('`', '')}") from None
+        raise _CLIError(f"{args.scores}: {_first_line(exc).replace('`', '')}") from None
     try:
         report.to_html(args.out)
     except OSError as exc:
-        raise _Error(f"cannot write {args.out}: {exc.strerror or exc}") from None
-    frame = report.to_frame(quantiles=())
-    pct = f"{report.confidence:.0%}"
+        raise _CLIError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     print(
-        f"scores: {args.scores}: {len(frame)} model(s), "
+        f"scores: {args.scores}: {report.n_models} model(s), "
         f"{sum(d.n for d in report.raw_distributions.values())} runs; "
         f"paired by {args.pair_by}"
         if args.pair_by
-        else f"scores: {args.scores}: {len(frame)} model(s) (unpaired)"
+        else f"scores: {args.scores}: {report.n_models} model(s) (unpaired)"
     )
-    for name, row in frame.iterrows():
-        print(
-            f"  {name}: n={row['n']}, mean {row['mean']:.4g} "
-            f"[{pct} CI {row['mean_low']:.4g}, {row['mean_high']:.4g}]"
-            f"{', tied with best' if row['tied_with_best'] else ''}"
-        )
-    print(f"best: {report.best}")
+    _print_summary(report)
     print(f"random_state={entropy} (pass --random-state {entropy} to reproduce)")
     print(f"wrote {args.out}")
     return 0

@@ -69,8 +69,13 @@ def test_end_to_end_subprocess(tmp_path):
     p = report.comparisons["mlp", "linear"]
     assert p.paired
     assert p.estimate == 1.0
-    mean = report.to_frame(quantiles=()).loc["mlp", "mean"]
-    assert f"mean {mean:.4g}" in res.stdout
+    # the summary table of `skperf report`, a row for every model (worse ones too)
+    from skperf._cli_common import _summary
+
+    assert _summary(report) in res.stdout
+    rows = [line for line in res.stdout.splitlines() if line.startswith("| ")]
+    assert [r.split("|")[1].strip() for r in rows] == ["model", "mlp", "linear"]
+    assert rows[2].split("|")[-2].strip() == "no"  # linear: not tied with best
     assert "mlp" in html
     assert "linear" in html
 
