@@ -10,6 +10,8 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from . import stats as _stats
 from .exceptions import DependentObservationsWarning
+from .stats._band import _pyplot
+from .stats._requirement import _requirement_kwargs
 from .stats._validation import _check_confidence, _check_rng, _check_sample
 
 __all__ = ["PerformanceDistribution"]
@@ -877,14 +879,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
     def _requirement_row(self, frame, requirement, confidence):
         import pandas as pd
 
-        if isinstance(requirement, dict):
-            kw = dict(requirement)
-        elif isinstance(requirement, tuple | list):
-            kw = dict(zip(("threshold", "probability"), requirement, strict=False))
-        else:
-            kw = {"threshold": requirement}
-        kw.setdefault("confidence", confidence)
-        r = self.requirement(**kw)
+        r = self.requirement(**_requirement_kwargs(requirement, confidence))
         op = ">=" if self.greater_is_better else "<="
         row = {
             "statistic": f"P(score {op} {r.threshold:g}) >= {r.probability:g}",
@@ -1142,12 +1137,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         matplotlib.axes.Axes
             The axes drawn into.
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError as exc:  # pragma: no cover - depends on the env
-            raise ImportError(
-                "PerformanceDistribution.plot needs matplotlib: pip install matplotlib."
-            ) from exc
+        plt = _pyplot("PerformanceDistribution.plot")
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 3.5))
         x = np.sort(self._scores)

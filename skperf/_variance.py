@@ -18,6 +18,7 @@ from scipy import stats as _sps
 from ._evaluator import RepeatedEvaluator, _fit_evaluators, _outer_cv
 from ._seeding import SOURCES, spawn_seeds
 from ._vary import _no_variation, _plan
+from .stats._band import _pyplot
 from .stats._bootstrap import _bootstrap, _percentile_bounds, _warn_n_boot
 from .stats._validation import _check_confidence, _check_rng
 
@@ -315,12 +316,7 @@ def plot_variance_sources(result, ax=None):
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['split', 'init']
     """
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "plot_variance_sources needs matplotlib: pip install matplotlib"
-        ) from exc
+    plt = _pyplot("plot_variance_sources")
     dists = result.attrs.get("distributions") if hasattr(result, "attrs") else result
     if not dists or not hasattr(dists, "items"):
         raise ValueError(

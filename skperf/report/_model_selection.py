@@ -21,6 +21,7 @@ from .._distribution import PerformanceDistribution
 from .._multiple import _check_correction, _worse_than_best
 from .._seeding import _root_entropy
 from ..stats._outperform import _check_gamma, noether_sample_size
+from ..stats._requirement import _requirement_kwargs
 from ..stats._validation import _check_confidence, _check_n_boot
 from ._format import _side_text
 from ._metrics import _bound_text, _metric_bounds, _shared_default_score
@@ -736,13 +737,7 @@ def _requirements(distributions, requirement, confidence):
     """Verdict of ``requirement`` per model (empty dict without one)."""
     if requirement is None:
         return {}
-    if isinstance(requirement, dict):
-        kw = dict(requirement)
-    elif isinstance(requirement, tuple | list):
-        kw = dict(zip(("threshold", "probability"), requirement, strict=False))
-    else:
-        kw = {"threshold": requirement}
-    kw.setdefault("confidence", confidence)
+    kw = _requirement_kwargs(requirement, confidence)
     return {name: d.requirement(**kw) for name, d in distributions.items()}
 
 

@@ -132,18 +132,27 @@ def quantile_band(x, *, confidence=0.95, method="auto", q=None):
     )
 
 
+def _pyplot(what):
+    """``matplotlib.pyplot``, imported lazily; ``what`` names the caller.
+
+    Raises ImportError ``"<what> needs matplotlib: pip install matplotlib."``
+    when it is not installed (the one place skperf imports pyplot for a plot
+    method).
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - depends on the env
+        raise ImportError(f"{what} needs matplotlib: pip install matplotlib.") from exc
+    return plt
+
+
 def _plot_band(band, ax, orientation, **kwargs):
     """Draw a band as a filled step region (matplotlib imported lazily)."""
     if orientation not in ("ecdf", "quantile"):
         raise ValueError(
             f"`orientation` must be 'ecdf' or 'quantile'; got {orientation!r}."
         )
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the env
-        raise ImportError(
-            "QuantileBand.plot needs matplotlib: pip install matplotlib."
-        ) from exc
+    plt = _pyplot("QuantileBand.plot")
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5))
     xs, eps, n = band.sorted_scores, band.epsilon, band.n

@@ -52,6 +52,22 @@ def _check_threshold(threshold):
     return float(threshold)
 
 
+def _requirement_kwargs(requirement, confidence):
+    """Keyword arguments of a ``requirement(...)`` call from its short forms.
+
+    ``requirement`` is a threshold, a ``(threshold, probability)`` tuple or a
+    dict of keywords; ``confidence`` is used unless the dict sets it.
+    """
+    if isinstance(requirement, dict):
+        kw = dict(requirement)
+    elif isinstance(requirement, tuple | list):
+        kw = dict(zip(("threshold", "probability"), requirement, strict=False))
+    else:
+        kw = {"threshold": requirement}
+    kw.setdefault("confidence", confidence)
+    return kw
+
+
 def _j_met(n, q, confidence):
     """Largest j with P(Bin(n, q) <= j) <= 1 - confidence (-1 if none).
 

@@ -21,7 +21,7 @@ ALLOWED = {
     "typing",
     "concurrent",
     "os",
-    # lazily, inside QuantileBand.plot only (stats/_band.py)
+    # lazily, in _pyplot only (stats/_band.py), for the plot methods
     "matplotlib",
 }
 
