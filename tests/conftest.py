@@ -1,5 +1,6 @@
 """Shared fixtures: ``global_random_seed`` as in scikit-learn's conftest."""
 
+import contextlib
 import os
 
 import pytest
@@ -33,3 +34,33 @@ def _matplotlib_agg():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+@pytest.fixture
+def dask_processes():
+    """A context manager running joblib on dask: one worker *process* on loopback.
+
+    Estimators, seeds and splits cross a process boundary (one process with
+    two threads starts in ~2 s, two processes take twice as long). Skips the
+    test without ``distributed``.
+    """
+    distributed = pytest.importorskip("distributed")
+    import joblib
+
+    @contextlib.contextmanager
+    def cluster():
+        with (
+            distributed.LocalCluster(
+                n_workers=1,
+                threads_per_worker=2,
+                processes=True,
+                host="127.0.0.1",
+                protocol="tcp://",
+                dashboard_address=None,
+            ) as local,
+            distributed.Client(local),
+            joblib.parallel_config("dask"),
+        ):
+            yield
+
+    return cluster

@@ -339,27 +339,15 @@ class TestPassThrough:
 
 
 class TestDask:
-    def test_cache_on_a_shared_folder_under_dask(self, data, setup):
+    def test_cache_on_a_shared_folder_under_dask(self, data, setup, dask_processes):
         # worker processes on loopback write to the shared cache folder; a
         # local rerun loads every fit, and an extension under dask fits only
         # the new repeats; all results equal a local uncached run
-        distributed = pytest.importorskip("distributed")
         X, y = data
         counter, est, cache = setup
         local = _ev(est, None, n_repeats=6).fit(X, y)
         assert counter.new() == 18
-        with (
-            distributed.LocalCluster(
-                n_workers=1,
-                threads_per_worker=2,
-                processes=True,
-                host="127.0.0.1",
-                protocol="tcp://",
-                dashboard_address=None,
-            ) as cluster,
-            distributed.Client(cluster),
-            joblib.parallel_config("dask"),
-        ):
+        with dask_processes():
             four = _ev(est, cache, n_repeats=4).fit(X, y)
             assert counter.new() == 12
             six = _ev(est, cache, n_repeats=6).fit(X, y)

@@ -517,25 +517,11 @@ class TestParallel:
         with joblib.parallel_config("threading", n_jobs=2):
             assert _score_cols(self._fit(X, y)).equals(ref)
 
-    def test_dask_processes(self, cancer):
-        # a LocalCluster with a worker *process* on loopback: estimators,
-        # seeds and splits cross a process boundary (one process with two
-        # threads starts in ~2 s, two processes take twice as long)
-        distributed = pytest.importorskip("distributed")
+    def test_dask_processes(self, cancer, dask_processes):
+        # estimators, seeds and splits cross a process boundary
         X, y = cancer
         ref = _score_cols(self._fit(X, y, n_jobs=1))
-        with (
-            distributed.LocalCluster(
-                n_workers=1,
-                threads_per_worker=2,
-                processes=True,
-                host="127.0.0.1",
-                protocol="tcp://",
-                dashboard_address=None,
-            ) as cluster,
-            distributed.Client(cluster),
-            joblib.parallel_config("dask"),
-        ):
+        with dask_processes():
             res = _score_cols(self._fit(X, y))
         assert res.equals(ref)
 
