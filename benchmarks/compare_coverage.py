@@ -21,7 +21,7 @@ import numpy as np
 from scipy import stats
 
 from skperf.stats import prob_outperform_ci
-from skperf.stats._outperform import _newcombe_bounds
+from skperf.stats._outperform import _newcombe_bounds, _u_null_pmf
 
 SIZES = (5, 10, 15, 20, 29, 50)
 PROBS = (0.5, 0.6, 0.75, 0.9, 0.95)
@@ -65,19 +65,6 @@ def paired_rates(n, method, confidence, p_tie):
         out.append((p, pmf[(low > 0.5) | (high < 0.5)].sum(), pmf[covered].sum()))
     null = out[0][1]
     return null, min(c for _, _, c in out)
-
-
-def _u_null_pmf(m, n):
-    size = m * n + 1
-    c = np.zeros(size)
-    c[0] = 1.0
-    for i in range(1, m + 1):
-        d = c.copy()
-        d[n + i :] -= c[: size - n - i]
-        pad = (-size) % i
-        d = np.concatenate([d, np.zeros(pad)]).reshape(-1, i).cumsum(axis=0)
-        c = d.ravel()[:size]
-    return c / c.sum()
 
 
 def newcombe_exact_null(n, confidence):

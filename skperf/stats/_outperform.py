@@ -352,6 +352,25 @@ def _hm_sd(theta, n_a, n_b):
     return np.sqrt(np.maximum(var, 0.0))
 
 
+def _u_null_pmf(m, n):
+    """Exact null pmf of the Mann-Whitney U (no ties): Gaussian binomial.
+
+    ``pmf[u] = P(U = u)`` for u = 0 .. m n under H0 with samples of sizes m
+    and n; for the exact rates of the unpaired interval (the tests and
+    ``benchmarks/compare_coverage.py``).
+    """
+    size = m * n + 1
+    c = np.zeros(size)
+    c[0] = 1.0
+    for i in range(1, m + 1):
+        d = c.copy()
+        d[n + i :] -= c[: size - n - i]  # times (1 - q^(n + i))
+        pad = (-size) % i  # divided by (1 - q^i): running sums with stride i
+        d = np.concatenate([d, np.zeros(pad)]).reshape(-1, i).cumsum(axis=0)
+        c = d.ravel()[:size]
+    return c / c.sum()
+
+
 def _newcombe_bounds(theta, n_a, n_b, confidence, n_iter=60):
     """Score interval of the Mann-Whitney probability (Newcombe 2006, method 5).
 

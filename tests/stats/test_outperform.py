@@ -10,6 +10,7 @@ from skperf.stats import (
     prob_outperform,
     prob_outperform_ci,
 )
+from skperf.stats._outperform import _u_null_pmf
 from skperf.stats._results import DECISIONS
 
 
@@ -450,20 +451,6 @@ class TestBootstrapNullRate:
     def test_clean_sweep_is_degenerate(self):
         _, low, high = prob_outperform_ci(np.ones(10), np.zeros(10), paired=True, rng=0)
         assert low == high == 1.0
-
-
-def _u_null_pmf(m, n):
-    """Exact null pmf of the Mann-Whitney U (no ties): Gaussian binomial."""
-    size = m * n + 1
-    c = np.zeros(size)
-    c[0] = 1.0
-    for i in range(1, m + 1):
-        d = c.copy()
-        d[n + i :] -= c[: size - n - i]  # times (1 - q^(n + i))
-        pad = (-size) % i  # divided by (1 - q^i): running sums with stride i
-        d = np.concatenate([d, np.zeros(pad)]).reshape(-1, i).cumsum(axis=0)
-        c = d.ravel()[:size]
-    return c / c.sum()
 
 
 class TestNewcombe:
