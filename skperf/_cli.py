@@ -26,8 +26,11 @@ import textwrap
 
 from ._cli_check import add_parser as _add_check_parser
 from ._cli_common import (
+    _add_report_options,
     _check_column,
     _check_out,
+    _check_random_state,
+    _check_report_options,
     _CLIError,
     _first_line,
     _one_line,
@@ -185,27 +188,7 @@ def _add_report_parser(sub):
         default=-1,
         help="parallel jobs (default: -1, all cores; -2: all but one)",
     )
-    rep.add_argument(
-        "--out", default="report.html", help="HTML file to write (default: report.html)"
-    )
-    rep.add_argument(
-        "--confidence",
-        type=float,
-        default=0.95,
-        help="confidence level (default: 0.95)",
-    )
-    rep.add_argument(
-        "--gamma",
-        type=float,
-        default=0.75,
-        help="meaningful probability of outperforming (default: 0.75)",
-    )
-    rep.add_argument(
-        "--correction",
-        default="holm",
-        choices=["holm", "bonferroni", "fdr_bh", "none"],
-        help="multiple-comparison correction (default: holm)",
-    )
+    _add_report_options(rep)
     rep.add_argument(
         "--require",
         metavar="T@P",
@@ -227,11 +210,6 @@ def _check_n_jobs(n_jobs, option="--n-jobs"):
             f"{option} must be a positive number of jobs, or negative to count back "
             "from all cores (-1: all); got 0"
         )
-
-
-def _check_random_state(random_state, option="--random-state"):
-    if random_state is not None and random_state < 0:
-        raise _CLIError(f"{option} must be an integer >= 0; got {random_state}")
 
 
 # ----------------------------------------------------------------------
@@ -613,17 +591,7 @@ def _check_features(X, y, models):
 # ----------------------------------------------------------------------
 def _check_args(args):
     """Every check that needs no data, before anything is loaded or fitted."""
-    from .stats._validation import _check_confidence
-
-    try:
-        _check_confidence(args.confidence, name="--confidence")
-    except (TypeError, ValueError) as exc:
-        raise _CLIError(str(exc).replace("`", "")) from None
-    if not 0.5 < args.gamma < 1:
-        raise _CLIError(
-            "--gamma must be in (0.5, 1) (a probability of outperforming that counts "
-            f"as meaningful, e.g. 0.75); got {args.gamma:g}"
-        )
+    _check_report_options(args)
     if args.n_repeats < 2:
         raise _CLIError(f"--n-repeats must be at least 2; got {args.n_repeats}")
     _check_n_jobs(args.n_jobs)

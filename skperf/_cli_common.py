@@ -57,6 +57,51 @@ def _wrapped(text, indent=""):
     )
 
 
+def _add_report_options(parser):
+    """``--out``, ``--confidence``, ``--gamma``, ``--correction`` (report, summarize)."""
+    parser.add_argument(
+        "--out", default="report.html", help="HTML file to write (default: report.html)"
+    )
+    parser.add_argument(
+        "--confidence",
+        type=float,
+        default=0.95,
+        help="confidence level (default: 0.95)",
+    )
+    parser.add_argument(
+        "--gamma",
+        type=float,
+        default=0.75,
+        help="meaningful probability of outperforming (default: 0.75)",
+    )
+    parser.add_argument(
+        "--correction",
+        default="holm",
+        choices=["holm", "bonferroni", "fdr_bh", "none"],
+        help="multiple-comparison correction (default: holm)",
+    )
+
+
+def _check_report_options(args):
+    """One-line errors for bad ``--confidence`` or ``--gamma``."""
+    from .stats._validation import _check_confidence
+
+    try:
+        _check_confidence(args.confidence, name="--confidence")
+    except (TypeError, ValueError) as exc:
+        raise _CLIError(str(exc).replace("`", "")) from None
+    if not 0.5 < args.gamma < 1:
+        raise _CLIError(
+            "--gamma must be in (0.5, 1) (a probability of outperforming that counts "
+            f"as meaningful, e.g. 0.75); got {args.gamma:g}"
+        )
+
+
+def _check_random_state(random_state, option="--random-state"):
+    if random_state is not None and random_state < 0:
+        raise _CLIError(f"{option} must be an integer >= 0; got {random_state}")
+
+
 def _check_out(path, option="--out"):
     """Fail before any work when ``path`` cannot be written."""
     if os.path.isdir(path):

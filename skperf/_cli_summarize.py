@@ -12,6 +12,9 @@ import os
 import sys
 
 from ._cli_common import (
+    _add_report_options,
+    _check_random_state,
+    _check_report_options,
     _CLIError,
     _first_line,
     _print_error,
@@ -63,22 +66,7 @@ def add_parser(sub):
         action="store_false",
         help="lower scores are better (a loss or an error)",
     )
-    p.add_argument(
-        "--out", default="report.html", help="HTML file to write (default: report.html)"
-    )
-    p.add_argument("--confidence", type=float, default=0.95, help="default: 0.95")
-    p.add_argument(
-        "--gamma",
-        type=float,
-        default=0.75,
-        help="meaningful probability of outperforming (default: 0.75)",
-    )
-    p.add_argument(
-        "--correction",
-        default="holm",
-        choices=["holm", "bonferroni", "fdr_bh", "none"],
-        help="multiple-comparison correction (default: holm)",
-    )
+    _add_report_options(p)
     p.add_argument(
         "--random-state",
         type=int,
@@ -100,10 +88,8 @@ def _run(args):
     from ._seeding import _root_entropy
     from .report import ModelSelectionReport
 
-    if not 0 < args.confidence < 1:
-        raise _CLIError(f"--confidence must be in (0, 1); got {args.confidence:g}")
-    if not 0.5 < args.gamma < 1:
-        raise _CLIError(f"--gamma must be in (0.5, 1); got {args.gamma:g}")
+    _check_report_options(args)
+    _check_random_state(args.random_state)
     frame = _read_csv(args.scores, what="scores")
     correction = None if args.correction == "none" else args.correction
     entropy = _root_entropy(args.random_state)

@@ -120,6 +120,8 @@ def test_lower_is_better(tmp_path, capsys):
             "`by` column 'nope' not found".replace("`", ""),
         ),
         ("garbage", ["--score", "acc"], "cannot read"),
+        ("ok", ["--random-state", "-1"], "--random-state must be an integer >= 0"),
+        ("ok", ["--gamma", "0.3"], "--gamma must be in (0.5, 1)"),
     ],
 )
 def test_one_line_errors(tmp_path, capsys, case, extra, message):
