@@ -876,6 +876,17 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                 warnings.warn(w.message, w.category, stacklevel=2)
         return frame
 
+    def _renamed(self, name):
+        """A copy named ``name`` (scores, metric, direction, groups, seeds kept)."""
+        return PerformanceDistribution(
+            self.scores,
+            metric=self.metric,
+            greater_is_better=self.greater_is_better,
+            name=name,
+            groups=self.groups,
+            seeds=self.seeds,
+        )
+
     def _requirement_row(self, frame, requirement, confidence):
         import pandas as pd
 

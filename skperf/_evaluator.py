@@ -1195,12 +1195,4 @@ def repeated_cross_val_score(
     ev.fit(X, y, groups=groups, **(params or {}))
     if name is None:
         return ev.distribution_
-    d = ev.distribution_
-    return PerformanceDistribution(
-        d.scores,
-        metric=d.metric,
-        greater_is_better=d.greater_is_better,
-        name=name,
-        groups=d.groups,
-        seeds=d.seeds,
-    )
+    return ev.distribution_._renamed(name)

@@ -47,14 +47,7 @@ def _check_distributions(distributions):
             raise TypeError(f"Model names must be str; got {name!r}.")
         if not isinstance(dist, PerformanceDistribution):
             dist = PerformanceDistribution(dist)
-        out[name] = PerformanceDistribution(
-            dist.scores,
-            metric=dist.metric,
-            greater_is_better=dist.greater_is_better,
-            name=name,
-            groups=dist.groups,
-            seeds=dist.seeds,
-        )
+        out[name] = dist._renamed(name)
     directions = {d.greater_is_better for d in out.values()}
     if len(directions) > 1:
         raise ValueError(

@@ -149,22 +149,11 @@ def _delong_var_blocks(y, row):
     The placement values are constant within a block of tied scores, so
     their means and variances follow from per-block counts, without
     placing the values back on the rows (several times faster than
-    :func:`_placements` for a single model).
+    :func:`_placements` for a single model); the sum of
+    :func:`_delong_components`.
     """
-    m = int(np.count_nonzero(y))
-    n = row.size - m
-    *_, pos_b, neg_b, v10_b, v01_b = _tie_blocks(y, row, m, n)
-    auc = float(pos_b @ v10_b) / m
-
-    def var(counts, v, size):
-        if size < 2:
-            return 0.0
-        counts = counts.astype(float)  # float dot products use BLAS
-        mean = float(counts @ v) / size
-        d = v - mean
-        return float(counts @ (d * d)) / (size - 1)
-
-    return auc, var(pos_b, v10_b, m) / m + var(neg_b, v01_b, n) / n, m, n
+    auc, s10, s01, m, n = _delong_components(y, row)
+    return auc, s10 + s01, m, n
 
 
 def _delong_cov(v10, v01):
@@ -235,7 +224,7 @@ def _delong_components(y, row):
     def var(counts, v, size):
         if size < 2:
             return 0.0
-        counts = counts.astype(float)
+        counts = counts.astype(float)  # float dot products use BLAS
         d = v - float(counts @ v) / size
         return float(counts @ (d * d)) / (size - 1)
 
