@@ -38,6 +38,7 @@ from ._cli_common import (
     _print_summary,
     _read_csv,
     _wrapped,
+    _write_html,
 )
 from ._cli_summarize import add_parser as _add_summarize_parser
 
@@ -705,10 +706,7 @@ def _run_report(args):
         )
     except (TypeError, ValueError) as exc:
         raise _CLIError(f"evaluation failed: {_first_line(exc)}") from None
-    try:
-        report.to_html(args.out)
-    except OSError as exc:
-        raise _CLIError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    _write_html(report, args.out)
     _print_summary(report)
     n_min = min(d.n for d in report.distributions.values())
     if report.n_models > 1 and n_min < report.noether_n:

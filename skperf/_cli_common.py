@@ -160,6 +160,14 @@ def _check_column(frame, column, option, source):
         )
 
 
+def _write_html(report, path):
+    """Write the report's HTML page; a failure is one line."""
+    try:
+        report.to_html(path)
+    except OSError as exc:
+        raise _CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def _summary(report):
     """The per-model summary of a ModelSelectionReport as a markdown table."""
     from .report._format import (

@@ -20,6 +20,7 @@ from ._cli_common import (
     _print_error,
     _print_summary,
     _read_csv,
+    _write_html,
 )
 
 __all__ = ["add_parser", "main", "run"]
@@ -117,10 +118,7 @@ def _run(args):
         )
     except (TypeError, ValueError) as exc:
         raise _CLIError(f"{args.scores}: {_first_line(exc).replace('`', '')}") from None
-    try:
-        report.to_html(args.out)
-    except OSError as exc:
-        raise _CLIError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    _write_html(report, args.out)
     print(
         f"scores: {args.scores}: {report.n_models} model(s), "
         f"{sum(d.n for d in report.raw_distributions.values())} runs; "
