@@ -17,9 +17,10 @@ Prints ratios measured in one run:
 Run: ``python benchmarks/bench_632.py`` (well under a minute).
 """
 
-import time
+import functools
 
 import numpy as np
+from _timing import best_of
 from sklearn.metrics import accuracy_score, log_loss
 
 from skperf.model_selection import (
@@ -29,14 +30,7 @@ from skperf.model_selection import (
 )
 from skperf.model_selection._bootstrap_632 import _no_information
 
-
-def _best(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+_best = functools.partial(best_of, repeat=3)
 
 
 def _stub_splits(n, n_splits, seed):

@@ -19,10 +19,10 @@ Usage: python benchmarks/bench_decisions.py
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+from _timing import best_of
 from scipy import stats
 
 from skperf import PerformanceDistribution
@@ -32,15 +32,6 @@ from skperf.stats._simultaneous import _pairs, _simultaneous_pairs
 
 LEVELS = {20: [0.25, 0.5, 0.75], 50: [0.1, 0.25, 0.5, 0.75, 0.9]}
 LEVELS[200] = [0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95]
-
-
-def best_of(func, repeat=5):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def speed(out):

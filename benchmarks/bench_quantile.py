@@ -16,8 +16,9 @@ Usage: python benchmarks/bench_quantile.py
 
 from __future__ import annotations
 
-import time
+import functools
 
+import _timing
 import numpy as np
 from scipy import stats
 
@@ -27,14 +28,7 @@ from skperf.stats._quantile import _exact_pair, _hutson_sorted
 LEVELS = np.array([0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95])
 
 
-def best_of(func, repeat=7):
-    """Minimum wall time of ``repeat`` calls (seconds)."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
+best_of = functools.partial(_timing.best_of, repeat=7)
 
 
 def hutson_loop(x, levels, confidence, n_boot, rng):
