@@ -204,7 +204,7 @@ def _add_report_parser(sub):
 
 
 # ----------------------------------------------------------------------
-# helpers shared by subcommands
+# checks of report options (the shared ones are in _cli_common)
 def _check_n_jobs(n_jobs, option="--n-jobs"):
     if n_jobs == 0:
         raise _CLIError(
