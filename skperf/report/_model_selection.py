@@ -746,6 +746,8 @@ class ModelSelectionReport:
         Returns
         -------
         ax : matplotlib Axes
+            The axes drawn on: per model the center line (labelled with the
+            model's median ROC AUC or average precision) and its band.
 
         Raises
         ------
