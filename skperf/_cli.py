@@ -115,6 +115,7 @@ def _add_report_parser(sub):
 
             examples:
               skperf report
+              skperf report --curves --out report.html
               skperf report --data data.csv --target label --drop id \\
                 --model "rf=sklearn.ensemble.RandomForestClassifier(max_depth=3)" \\
                 --model lr=sklearn.linear_model.LogisticRegression:C=0.5 \\
@@ -197,6 +198,17 @@ def _add_report_parser(sub):
         help=(
             "requirement 'score >= T with probability >= P' (<= T for losses), "
             "e.g. 0.9@0.9; the report gives its verdict per model"
+        ),
+    )
+    rep.add_argument(
+        "--curves",
+        action="store_true",
+        help=(
+            "keep every fit's test predictions and add each model's ROC and "
+            "precision-recall curves across repeats to the report (median and "
+            "pointwise 10%%-90%% band of the per-repeat curves); binary "
+            "classification with predict_proba or decision_function only, else "
+            "a note says why"
         ),
     )
     rep.set_defaults(_run=_run_report, _prog=PROG)
@@ -703,6 +715,7 @@ def _run_report(args):
             correction=correction,
             progress=True,
             requirement=requirement,
+            return_predictions=args.curves,
         )
     except (TypeError, ValueError) as exc:
         raise _CLIError(f"evaluation failed: {_first_line(exc)}") from None
@@ -721,8 +734,28 @@ def _run_report(args):
         from .report._format import _requirement_lines
 
         print("\n  ".join(_requirement_lines(report)))
+    if args.curves:
+        _print_curves(report)
     print(f"wrote {args.out}")
     return 0
+
+
+def _print_curves(report):
+    """One line per model: median ROC AUC and AP, or why there are no curves."""
+    import numpy as np
+
+    roc, pr = report.curves.get("roc", {}), report.curves.get("pr", {})
+    for name in roc:
+        print(
+            _wrapped(
+                f"curves: {name}: ROC AUC median {np.median(roc[name].area):.3f}, "
+                f"average precision median {np.median(pr[name].area):.3f} over "
+                f"{roc[name].n} repeats (bands in the report)"
+            )
+        )
+    for note in report.notes:
+        if "no ROC or precision-recall curves" in note:
+            print(_wrapped(f"note: {note}"))
 
 
 def _parse_require(text):

@@ -349,3 +349,60 @@ def pr_curves(evaluator, *, grid=101, band="quantile", level=0.8, pos_label=None
     return curve_band(
         y_true, y_scores, kind="pr", grid=grid, band=band, level=level, pos_label=pos
     )
+
+
+def _no_curves_reason(ev):
+    """Why a fitted evaluator's kept predictions give no curves, or None."""
+    meta = [m for m in ev._pred_meta["meta"] if m[1] is not None]
+    if not meta:
+        return None  # every fit failed: roc_curves says so
+    classes, kind, _ = meta[0]
+    if kind != "classifier" or classes is None:
+        return (
+            "they need a binary classifier with scores; the model is not a "
+            "classifier (e.g. a regression target)"
+        )
+    if len(classes) != 2:
+        return f"they need a binary target; the target has {len(classes)} classes"
+    if all(s is None for s in ev.predictions_["y_score"]):
+        return (
+            "they need scores; the model has neither predict_proba nor "
+            "decision_function"
+        )
+    return None
+
+
+def _model_curves(evaluators, **kwargs):
+    """ROC and PR bands of every evaluator that allows them, and why not.
+
+    Parameters
+    ----------
+    evaluators : dict of str to RepeatedEvaluator
+        Fitted with ``return_predictions=True``.
+    **kwargs : dict
+        Passed to :func:`roc_curves` and :func:`pr_curves`.
+
+    Returns
+    -------
+    curves : dict
+        ``{"roc": {name: CurveBand}, "pr": {name: CurveBand}}`` (only the
+        models with curves).
+    missing : list of (str, str)
+        ``(name, reason)`` for every model without curves.
+    """
+    curves = {"roc": {}, "pr": {}}
+    missing = []
+    for name, ev in evaluators.items():
+        reason = _no_curves_reason(ev)
+        if reason is None:
+            try:
+                roc = roc_curves(ev, **kwargs)
+                pr = pr_curves(ev, **kwargs)
+            except ValueError as exc:
+                reason = str(exc)
+            else:
+                curves["roc"][name] = roc
+                curves["pr"][name] = pr
+                continue
+        missing.append((name, reason))
+    return curves, missing

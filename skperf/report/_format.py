@@ -293,6 +293,33 @@ def _requirement_lines(report):
     return [head, *lines]
 
 
+def _curves_text(report):
+    """One line defining the curve bands of the report ("" without curves)."""
+    bands = [cb for c in report.curves.values() for cb in c.values()]
+    if not bands:
+        return ""
+    cb = bands[0]
+    if cb.band == "quantile":
+        band = (
+            f"the pointwise {(1 - cb.level) / 2:.0%} and {(1 + cb.level) / 2:.0%} "
+            "quantiles of the per-repeat curves (they describe the repeats at "
+            "hand; not a prediction interval for a new repeat)"
+        )
+    else:
+        band = (
+            f"the pointwise {cb.level:.0%} t prediction interval for the curve "
+            "of a new repeat"
+        )
+    models = ", ".join(report.curves.get("roc", report.curves.get("pr", {})))
+    return (
+        f"Curves ({models}; plot_curves, HTML report): one ROC and one "
+        f"precision-recall curve per repeat (n = {cb.n}, the repeat's test "
+        "predictions pooled) on a common grid; the center line is the pointwise "
+        f"{'median' if cb.band == 'quantile' else 'mean'}, the band {band}; "
+        "pointwise, not a band for the whole curve at once."
+    )
+
+
 def _markdown_report(report, quantiles):
     header, rows = _summary_table(report, quantiles)
     parts = [
@@ -318,6 +345,9 @@ def _markdown_report(report, quantiles):
         "",
         _markdown_table(["setting", "value"], _settings_items(report)),
     ]
+    curves = _curves_text(report)
+    if curves:
+        parts += ["", _wrap(curves)]
     if report.notes:
         parts += ["", "Notes:", ""] + [
             _wrap(_escape_md(n), indent="- ") for n in report.notes

@@ -144,6 +144,23 @@ def _plot_section(report, quantiles, plots):
     )
 
 
+def _curves_section(report):
+    """The ROC and precision-recall bands of every model, with their definition."""
+    from ._format import _curves_text
+
+    note = f'<p class="note">{escape(_curves_text(report))}</p>'
+    try:
+        from ._plot import _curves_png_base64
+
+        data = _curves_png_base64(report)
+    except ImportError:
+        return note
+    return (
+        '<img alt="ROC and precision-recall curves across repeats, one pointwise '
+        f'band per model" src="data:image/png;base64,{data}">{note}'
+    )
+
+
 def _html_report(report, quantiles, *, full=True, plots=True):
     header, rows = _summary_table(report, quantiles)
     classes = [
@@ -171,6 +188,8 @@ def _html_report(report, quantiles, *, full=True, plots=True):
         body += [f"<li>{escape(x)}</li>" for x in req[1:]] + ["</ul>"]
     if plots:
         body += ["<h2>Plots</h2>", _plot_section(report, quantiles, plots)]
+        if report.curves:
+            body.append(_curves_section(report))
     if report.n_models > 1:
         body += ["<h2>All pairwise comparisons</h2>", _pairs_table(report)]
     body += [

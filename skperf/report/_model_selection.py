@@ -247,6 +247,13 @@ class ModelSelectionReport:
         Entropy of the bootstrap seeds.
     requirements : dict of str to Requirement
         Verdict of ``requirement`` per model (empty without one).
+    curves : dict of str to dict of str to CurveBand
+        ``curves[kind][model]``, ``kind`` ``"roc"`` or ``"pr"``: the model's
+        ROC or precision-recall curves across repeats with their pointwise
+        band (:func:`~skperf.report.roc_curves`,
+        :func:`~skperf.report.pr_curves`), set by
+        ``compare_models(return_predictions=True)`` for binary classifiers
+        with scores; empty otherwise. Drawn by :meth:`plot_curves`.
 
     Notes
     -----
@@ -307,6 +314,7 @@ class ModelSelectionReport:
         self.random_state_ = _root_entropy(random_state)
         self.settings = dict(settings or {})
         self.evaluators = None
+        self.curves = {}
         self._frames = {}
         self._clipped = {}
         self._clip_index = None
@@ -715,6 +723,39 @@ class ModelSelectionReport:
 
         return _plot_report(self, axes=axes, quantiles=quantiles)
 
+    def plot_curves(self, kind="roc", ax=None):
+        """One curve band per model: ROC or precision-recall across repeats.
+
+        Each model's median curve with its pointwise band (by default the
+        10 % and 90 % pointwise quantiles of the per-repeat curves; see
+        :class:`~skperf.report.CurveBand`), all on one axes.
+
+        Parameters
+        ----------
+        kind : {"roc", "pr"}, default="roc"
+            ROC or precision-recall curves.
+        ax : matplotlib Axes or None, default=None
+            Axes to draw on (new figure when None).
+
+        Returns
+        -------
+        ax : matplotlib Axes
+            The axes drawn on: per model the center line (labelled with the
+            model's median ROC AUC or average precision) and its band.
+
+        Raises
+        ------
+        ValueError
+            If the report holds no curves (build it with
+            ``compare_models(..., return_predictions=True)`` on a binary
+            target) or ``kind`` is not ``"roc"`` or ``"pr"``.
+        ImportError
+            If matplotlib is not installed (``pip install matplotlib``).
+        """
+        from ._plot import _plot_curves
+
+        return _plot_curves(self, kind=kind, ax=ax)
+
     def __repr__(self):
         return (
             f"ModelSelectionReport(n_models={self.n_models}, best={self.best!r}, "
@@ -794,6 +835,7 @@ def compare_models(
     n_boot=2000,
     requirement=None,
     memory=None,
+    return_predictions=False,
 ):
     """Evaluate several models on shared seeds and compare them.
 
@@ -847,6 +889,14 @@ def compare_models(
     memory : None, str, os.PathLike or joblib.Memory, default=None
         Cache of the fits (see :class:`~skperf.RepeatedEvaluator`): a rerun,
         or one with more repeats or more models, fits only what is missing.
+    return_predictions : bool, default=False
+        Every model's evaluator keeps its test predictions (``predictions_``),
+        and the report keeps, per model, the ROC and precision-recall curves
+        across repeats with their pointwise band (``curves``, drawn by
+        :meth:`ModelSelectionReport.plot_curves` and in the HTML report).
+        Curves need a binary target and a model with ``predict_proba`` or
+        ``decision_function``; for any other model the report has no curves
+        and a note says why.
 
     Returns
     -------
@@ -938,6 +988,7 @@ def compare_models(
             n_jobs=n_jobs,
             refit=False,
             memory=memory,
+            return_predictions=return_predictions,
         )
         for name, est in estimators.items()
     }
@@ -987,4 +1038,21 @@ def compare_models(
         requirement=requirement,
     )
     report.evaluators = evaluators
+    if return_predictions:
+        _add_curves(report, evaluators)
     return report
+
+
+def _add_curves(report, evaluators):
+    """Set ``report.curves`` from the kept predictions; note models without."""
+    from ._curves import _model_curves
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        curves, missing = _model_curves(evaluators)
+    _record(caught, report.notes, "curves")
+    report.curves = {kind: c for kind, c in curves.items() if c}
+    for name, reason in missing:
+        report.notes.add(
+            name, f"no ROC or precision-recall curves: {reason.rstrip('.')}."
+        )

@@ -149,3 +149,87 @@ def _plot_png_base64(report, quantiles):
         if not re.search("http", text, flags=re.IGNORECASE):
             return text
     raise RuntimeError("could not encode the plot without the letters 'http'")
+
+
+def _check_curves(report, kind):
+    if kind not in ("roc", "pr"):
+        raise ValueError(f"`kind` must be 'roc' or 'pr'; got {kind!r}.")
+    if not report.curves.get(kind):
+        raise ValueError(
+            "The report holds no curves: build it with compare_models(..., "
+            "return_predictions=True) on a binary target, with models that have "
+            "predict_proba or decision_function (see the report's notes)."
+        )
+
+
+def _band_text(cb):
+    if cb.band == "quantile":
+        lo, hi = (1 - cb.level) / 2, (1 + cb.level) / 2
+        return f"pointwise {lo:.0%}-{hi:.0%} quantiles"
+    return f"pointwise {cb.level:.0%} t prediction interval"
+
+
+def _draw_curves(report, kind, ax):
+    bands = report.curves[kind]
+    what = "AUC" if kind == "roc" else "AP"
+    for name, cb in bands.items():
+        (line,) = ax.plot(
+            cb.grid,
+            cb.center,
+            lw=1.8,
+            label=f"{name} ({what} median {np.median(cb.area):.3f})",
+        )
+        ax.fill_between(cb.grid, cb.low, cb.high, color=line.get_color(), alpha=0.2)
+    first = next(iter(bands.values()))
+    center = "median" if first.band == "quantile" else "mean"
+    if kind == "roc":
+        ax.plot([0, 1], [0, 1], ls=":", color="0.5")
+        ax.set_xlabel("false positive rate")
+        ax.set_ylabel("true positive rate")
+        title = "ROC"
+    else:
+        ax.set_xlabel("recall")
+        ax.set_ylabel("precision (interpolated)")
+        title = "Precision-recall"
+    ax.set_title(
+        f"{title} over {first.n} repeats: {center} and\n"
+        f"{_band_text(first)} of the per-repeat curves",
+        fontsize=10,
+    )
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.legend(loc="lower right" if kind == "roc" else "lower left", fontsize=8)
+    ax.grid(alpha=0.3)
+    return ax
+
+
+def _plot_curves(report, kind="roc", ax=None):
+    _check_curves(report, kind)
+    _require_matplotlib()
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(5.5, 5), layout="constrained")
+    return _draw_curves(report, kind, ax)
+
+
+def _curves_png_base64(report):
+    """The ROC and precision-recall bands side by side, as base64 PNG text.
+
+    Encoded as :func:`_plot_png_base64` (no "http" in the text).
+    """
+    _require_matplotlib()
+    from matplotlib.figure import Figure
+
+    kinds = [k for k in ("roc", "pr") if report.curves.get(k)]
+    fig = Figure(figsize=(5.5 * len(kinds), 5), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(kinds)))
+    for kind, ax in zip(kinds, axes, strict=True):
+        _draw_curves(report, kind, ax)
+    for dpi in range(100, 120):  # a new dpi re-encodes every byte
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+        text = base64.b64encode(buf.getvalue()).decode("ascii")
+        if not re.search("http", text, flags=re.IGNORECASE):
+            return text
+    raise RuntimeError("could not encode the plot without the letters 'http'")

@@ -142,3 +142,289 @@ def test_band_coverage_of_a_new_repeat_monte_carlo():
     assert 0.74 <= cov_t.mean() <= 0.88
     assert cov_t.min() >= 0.66
     assert 0.57 <= cov_q.mean() <= 0.73
+
+
+# ----------------------------------------------------------------------
+# in the model-selection report: compare_models(return_predictions=True)
+@pytest.fixture(scope="module")
+def breast4():
+    X, y = load_breast_cancer(return_X_y=True)
+    return X[:, :4], y
+
+
+@pytest.fixture(scope="module")
+def curve_report(breast4):
+    from skperf import compare_models
+
+    X, y = breast4
+    models = {"nb": GaussianNB(), "lr": LogisticRegression(max_iter=200)}
+    return compare_models(
+        models, X, y, n_repeats=5, random_state=0, n_boot=200, return_predictions=True
+    )
+
+
+def _fields_equal(a, b):
+    assert (a.kind, a.band, a.level, a.n) == (b.kind, b.band, b.level, b.n)
+    for field in ("grid", "curves", "center", "low", "high", "area"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+
+
+def test_report_curves_are_roc_and_pr_curves_of_its_evaluators(curve_report, breast4):
+    report = curve_report
+    assert set(report.curves) == {"roc", "pr"}
+    for kind, fn in (("roc", roc_curves), ("pr", pr_curves)):
+        assert list(report.curves[kind]) == ["nb", "lr"]
+        for name, ev in report.evaluators.items():
+            assert hasattr(ev, "predictions_")
+            _fields_equal(report.curves[kind][name], fn(ev))
+    # the evaluators are the ordinary ones: the same seeds alone give the same
+    # curves, and each repeat's area is the AUC of its pooled test predictions
+    X, y = breast4
+    alone = RepeatedEvaluator(
+        GaussianNB(), n_repeats=5, random_state=0, refit=False, return_predictions=True
+    ).fit(X, y)
+    _fields_equal(report.curves["roc"]["nb"], roc_curves(alone))
+    _fields_equal(report.curves["pr"]["nb"], pr_curves(alone))
+    for r in range(5):
+        yt, s = _pooled(report.evaluators["lr"], r)
+        assert report.curves["roc"]["lr"].area[r] == roc_auc_score(yt, s)
+        assert report.curves["pr"]["lr"].area[r] == average_precision_score(yt, s)
+    for kind in ("roc", "pr"):
+        for cb in report.curves[kind].values():
+            assert cb.n == 5
+            assert 0.85 < np.median(cb.area) < 1.0
+            assert (cb.low <= cb.center).all()
+            assert (cb.center <= cb.high).all()
+    assert not any("curves" in n for n in report.notes)
+
+
+def test_report_without_return_predictions_has_no_curves(breast4):
+    from skperf import compare_models
+
+    X, y = breast4
+    report = compare_models(
+        {"nb": GaussianNB()}, X, y, n_repeats=3, random_state=0, n_boot=200
+    )
+    assert report.curves == {}
+    assert not hasattr(report.evaluators["nb"], "predictions_")
+    with pytest.raises(ValueError, match="return_predictions=True"):
+        report.plot_curves()
+
+
+def _images(html):
+    """The ``src`` of every ``<img>`` of an HTML page."""
+    from html.parser import HTMLParser
+
+    imgs = []
+
+    class Images(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag == "img":
+                imgs.append(dict(attrs)["src"])
+
+    Images().feed(html)
+    return imgs
+
+
+def test_html_embeds_one_more_figure_and_markdown_defines_the_band(
+    curve_report, breast4
+):
+    import base64
+
+    from skperf import ModelSelectionReport
+
+    html = curve_report.to_html()
+    imgs = _images(html)
+    # the same report without curves: one figure fewer
+    plain = ModelSelectionReport(curve_report.raw_distributions, random_state=0)
+    assert plain.curves == {}
+    assert len(_images(plain.to_html())) == 1
+    assert len(imgs) == 2
+    assert "ROC and precision-recall" in html
+    png = base64.b64decode(imgs[1].split(",", 1)[1])
+    assert png[:4] == b"\x89PNG"
+    assert "http" not in html.lower()
+    assert len(_images(curve_report.to_html(plots=False))) == 0
+    md = curve_report.to_markdown()
+    flat = " ".join(md.split())
+    assert flat.count("pointwise 10% and 90% quantiles of the per-repeat curves") == 1
+    assert "Curves (nb, lr;" in flat
+    assert "Curves (" not in plain.to_markdown()
+
+
+def test_plot_curves_draws_one_band_per_model(curve_report):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import PolyCollection
+
+    for kind in ("roc", "pr"):
+        ax = curve_report.plot_curves(kind)
+        bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+        assert len(bands) == 2
+        lines = [ln for ln in ax.get_lines() if ln.get_label().startswith(("nb", "lr"))]
+        assert [ln.get_label().split()[0] for ln in lines] == ["nb", "lr"]
+        for ln, cb in zip(lines, curve_report.curves[kind].values(), strict=True):
+            np.testing.assert_array_equal(ln.get_ydata(), cb.center)
+        plt.close(ax.figure)
+    with pytest.raises(ValueError, match="`kind` must be 'roc' or 'pr'"):
+        curve_report.plot_curves("det")
+
+
+def test_regression_target_gives_one_note_and_no_curves():
+    from sklearn.datasets import load_diabetes
+    from sklearn.linear_model import LinearRegression, Ridge
+
+    from skperf import compare_models
+
+    X, y = load_diabetes(return_X_y=True)
+    report = compare_models(
+        {"ridge": Ridge(), "ols": LinearRegression()},
+        X,
+        y,
+        n_repeats=3,
+        random_state=0,
+        n_boot=200,
+        return_predictions=True,
+    )
+    assert report.curves == {}
+    notes = [n for n in report.notes if "no ROC or precision-recall curves" in n]
+    expected = (
+        "ridge, ols: no ROC or precision-recall curves: they need a binary "
+        "classifier with scores; the model is not a classifier (e.g. a "
+        "regression target)."
+    )
+    assert notes == [expected]
+    assert len(_images(report.to_html())) == 1
+    assert "Curves (" not in report.to_markdown()
+
+
+class _PredictOnly:
+    """A classifier with predict only (no scores for a curve)."""
+
+    _estimator_type = "classifier"
+
+    def __init__(self):
+        pass
+
+    def get_params(self, deep=True):
+        return {}
+
+    def set_params(self, **params):
+        return self
+
+    def fit(self, X, y):
+        self.model_ = GaussianNB().fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+    def score(self, X, y):
+        return self.model_.score(X, y)
+
+    def __sklearn_tags__(self):
+        return GaussianNB().__sklearn_tags__()
+
+
+def test_models_without_scores_or_binary_target_are_noted(breast4):
+    from sklearn.datasets import load_iris
+
+    from skperf import compare_models
+
+    X, y = breast4
+    report = compare_models(
+        {"nb": GaussianNB(), "hard": _PredictOnly()},
+        X,
+        y,
+        n_repeats=3,
+        random_state=0,
+        n_boot=200,
+        return_predictions=True,
+    )
+    assert list(report.curves["roc"]) == ["nb"]
+    assert list(report.curves["pr"]) == ["nb"]
+    expected = (
+        "hard: no ROC or precision-recall curves: they need scores; the model has "
+        "neither predict_proba nor decision_function."
+    )
+    assert [n for n in report.notes if "curves" in n] == [expected]
+    X, y = load_iris(return_X_y=True)
+    report = compare_models(
+        {"nb": GaussianNB()},
+        X,
+        y,
+        n_repeats=3,
+        random_state=0,
+        n_boot=200,
+        return_predictions=True,
+    )
+    assert report.curves == {}
+    expected = (
+        "nb: no ROC or precision-recall curves: they need a binary target; the "
+        "target has 3 classes."
+    )
+    assert [n for n in report.notes if "curves" in n] == [expected]
+
+
+def test_cli_curves_end_to_end(tmp_path, capsys, monkeypatch):
+    import skperf.report
+    from skperf._cli import main
+
+    kept = {}
+    compare = skperf.report.compare_models
+
+    def spy(*args, **kwargs):
+        kept["report"] = compare(*args, **kwargs)
+        kept["kwargs"] = kwargs
+        return kept["report"]
+
+    monkeypatch.setattr(skperf.report, "compare_models", spy)
+    out = tmp_path / "r.html"
+    args = [
+        "report",
+        "--curves",
+        "--n-repeats",
+        "3",
+        "--random-state",
+        "0",
+        "--n-jobs",
+        "1",
+        "--model",
+        "lr=sklearn.linear_model.LogisticRegression:max_iter=200",
+        "--model",
+        "nb=sklearn.naive_bayes.GaussianNB",
+        "--out",
+        str(out),
+    ]
+    assert main(args) == 0
+    stdout = " ".join(capsys.readouterr().out.split())
+    report = kept["report"]
+    assert kept["kwargs"]["return_predictions"] is True
+    assert list(report.curves["roc"]) == ["lr", "nb"]
+    for name, ev in report.evaluators.items():
+        roc = roc_curves(ev)
+        _fields_equal(report.curves["roc"][name], roc)
+        assert (
+            f"curves: {name}: ROC AUC median {np.median(roc.area):.3f}, average "
+            f"precision median {np.median(pr_curves(ev).area):.3f} over 3 repeats"
+        ) in stdout
+        assert np.median(roc.area) > 0.97
+    assert len(_images(out.read_text(encoding="utf-8"))) == 2
+    # without --curves: no predictions kept, one figure
+    assert main([a for a in args if a != "--curves"]) == 0
+    assert kept["kwargs"]["return_predictions"] is False
+    assert "curves:" not in capsys.readouterr().out
+    assert len(_images(out.read_text(encoding="utf-8"))) == 1
+
+
+def test_cli_help_documents_curves(capsys):
+    from skperf._cli import main
+
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--curves" in help_text
+    assert "precision-recall curves across repeats" in help_text
