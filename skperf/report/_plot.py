@@ -129,6 +129,17 @@ def _plot_report(report, axes=None, quantiles=(0.1, 0.5, 0.9)):
     return fig
 
 
+def _png_base64(fig):
+    """A figure as base64 PNG text that never contains "http" (any case)."""
+    for dpi in range(100, 120):  # a new dpi re-encodes every byte
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+        text = base64.b64encode(buf.getvalue()).decode("ascii")
+        if not re.search("http", text, flags=re.IGNORECASE):
+            return text
+    raise RuntimeError("could not encode the plot without the letters 'http'")
+
+
 def _plot_png_base64(report, quantiles):
     """The report's figure as base64 PNG text, drawn without pyplot.
 
@@ -142,13 +153,7 @@ def _plot_png_base64(report, quantiles):
     fig = Figure(figsize=_figsize(report), layout="constrained")
     axes = fig.subplots(1, 2, width_ratios=[3, 2])
     _plot_report(report, axes=axes, quantiles=quantiles)
-    for dpi in range(100, 120):  # a new dpi re-encodes every byte
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
-        text = base64.b64encode(buf.getvalue()).decode("ascii")
-        if not re.search("http", text, flags=re.IGNORECASE):
-            return text
-    raise RuntimeError("could not encode the plot without the letters 'http'")
+    return _png_base64(fig)
 
 
 def _check_curves(report, kind):
@@ -226,10 +231,4 @@ def _curves_png_base64(report):
     axes = np.atleast_1d(fig.subplots(1, len(kinds)))
     for kind, ax in zip(kinds, axes, strict=True):
         _draw_curves(report, kind, ax)
-    for dpi in range(100, 120):  # a new dpi re-encodes every byte
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
-        text = base64.b64encode(buf.getvalue()).decode("ascii")
-        if not re.search("http", text, flags=re.IGNORECASE):
-            return text
-    raise RuntimeError("could not encode the plot without the letters 'http'")
+    return _png_base64(fig)
