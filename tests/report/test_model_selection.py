@@ -620,13 +620,14 @@ def test_neg_mean_squared_error_best_is_lowest_error():
     assert "greater is better" in r.to_markdown()
 
 
+@pytest.fixture(scope="module")
+def clear():
+    # b is clearly worse than a in every pair: significant and meaningful
+    return ModelSelectionReport(_paired({"a": 0.0, "b": -0.03}), random_state=0)
+
+
 class TestReadsFromEachModelsSide:
     """Issue 9, item 10: the report reads from each model's side."""
-
-    @pytest.fixture(scope="class")
-    def clear(self):
-        # b is clearly worse than a in every pair: significant and meaningful
-        return ModelSelectionReport(_paired({"a": 0.0, "b": -0.03}), random_state=0)
 
     def test_vs_best_column(self, clear):
         frame = clear.to_frame()
