@@ -424,7 +424,8 @@ def metric_ci(
         When ``y_true``, ``y_pred`` or ``y_score`` hold NaN, None or
         infinite values, or a label metric (accuracy, recall, F1, ...)
         receives continuous values (probabilities or scores) -- the error
-        names the argument and what it should hold.
+        names the argument and what it should hold; or when ``y_score`` is
+        given but no metric reads it.
 
     Warns
     -----
@@ -512,6 +513,7 @@ def metric_ci(
             pos_label,
         )
     spec = _resolve(metric)
+    _check_y_score_read([spec], y_score)
     pred, name = _input_for(spec, y_pred, y_score)
     _check_lengths(y_true, pred, names=(name,))
     groups = _check_groups(groups, len(y_true))
@@ -522,6 +524,18 @@ def metric_ci(
     n_boot = _resolve_n_boot(confidence, n_boot, methods=(method,))
     strata = _strata([prep], stratify, groups, prep.y_true)
     return _bootstrap_many([prep], [method], confidence, n_boot, strata, groups, rng)[0]
+
+
+def _check_y_score_read(specs, y_score):
+    """ValueError when ``y_score`` is given but no metric reads it."""
+    if y_score is None or any(s.target in ("scores", "proba") for s in specs):
+        return
+    names = [s.name for s in specs]
+    raise ValueError(
+        f"`y_score` is given but no metric in {names} reads it (label and "
+        "regression metrics read `y_pred`); add a score metric such as "
+        "'roc_auc', 'log_loss' or 'brier_score_loss', or drop `y_score`."
+    )
 
 
 def _input_for(spec, y_pred, y_score):
@@ -557,6 +571,7 @@ def _metric_ci_frame(
     if len(metrics) == 0:
         raise ValueError("`metric` is an empty list; give at least one metric.")
     specs = [_resolve(m) for m in metrics]
+    _check_y_score_read(specs, inputs[1])
     picked = [_input_for(s, *inputs) for s in specs]
     for pred, name in picked:
         _check_lengths(y_true, pred, names=(name,))

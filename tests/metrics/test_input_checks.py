@@ -159,3 +159,11 @@ class TestLabelsAndScoresTogether:
             ValueError, match=re.escape("`y_true` and `y_score` must have the same")
         ):
             metric_ci([0, 1, 1], [0, 1, 1], y_score=[0.1, 0.2], metric="roc_auc")
+
+    def test_y_score_that_no_metric_reads(self):
+        # a y_score given only to label metrics was silently ignored (even
+        # with the wrong length); it is refused
+        y, labels = [0, 1, 1, 0], [0, 1, 0, 0]
+        for metric in ("accuracy", ["accuracy", "f1"]):
+            with pytest.raises(ValueError, match=re.escape("no metric in")):
+                metric_ci(y, labels, y_score=[0.2, 0.9, 0.4], metric=metric)
