@@ -168,6 +168,13 @@ def _replicates(prepared, n_boot, rng, strata=None, groups=None):
     """
     n = prepared[0].y_true.size
     units = _Units(n, strata=strata, groups=groups)
+    if units.n_units < 2:
+        # every resample would repeat the one unit: a zero-width interval
+        what = "groups" if groups is not None else "rows"
+        raise ValueError(
+            f"A bootstrap interval needs at least 2 {what} to resample; got "
+            f"{units.n_units}. Use a larger test set (or more groups)."
+        )
     seed = rng.integers(0, 2**63, size=4)
     sums = [p for p in prepared if p.spec.kind == "sums"]
     others = [p for p in prepared if p.spec.kind != "sums"]

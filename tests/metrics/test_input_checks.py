@@ -167,3 +167,8 @@ class TestLabelsAndScoresTogether:
         for metric in ("accuracy", ["accuracy", "f1"]):
             with pytest.raises(ValueError, match=re.escape("no metric in")):
                 metric_ci(y, labels, y_score=[0.2, 0.9, 0.4], metric=metric)
+
+
+def test_paired_bootstrap_of_one_row_refused():
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        compare_predictions([1.0], [2.0], [3.0], metric="mae")
