@@ -239,11 +239,14 @@ def _studentized_bounds(p, boot_mean, boot_sq, confidence):
         with np.errstate(invalid="ignore", divide="ignore"):
             t = (boot_mean - mean) / se_b
         # a resample of identical rows has se* = 0: t* = +/-inf (kept as a
-        # huge finite value so that quantiles stay defined), 0 / 0 dropped
-        t = np.nan_to_num(t[~np.isnan(t)], posinf=1e12, neginf=-1e12)
+        # huge finite value so that quantiles stay defined), 0 / 0 dropped;
+        # a quantile at that value leaves the bound unbounded, not 1e12 * se
+        big = 1e12
+        t = np.nan_to_num(t[~np.isnan(t)], posinf=big, neginf=-big)
         alpha = 1 - confidence
         q_lo, q_hi = np.quantile(t, [alpha / 2, 1 - alpha / 2])
-        low, high = mean - q_hi * se, mean - q_lo * se
+        low = -np.inf if q_hi >= big else mean - q_hi * se
+        high = np.inf if q_lo <= -big else mean - q_lo * se
     else:
         low = high = mean
     low, high = float(np.clip(low, 0.0, hi_mean)), float(np.clip(high, 0.0, hi_mean))

@@ -167,3 +167,23 @@ def test_full_study():
     assert _loss_coverage("mae", ln, np.exp(0.5), 30, 2000) >= 0.925
     assert _auc_coverage(0.97, 25, 25, "auto", 4000) >= 0.945
     assert _auc_coverage(0.90, 20, 180, "auto", 4000) >= 0.93
+
+
+def test_studentized_unbounded_when_t_star_is():
+    # n = 3: 1 in 9 resamples repeats one row (se* = 0, t* infinite), more
+    # than the 2.5 % beyond each bound: the upper bound is infinite (it was
+    # reported as 1e12 * se, e.g. 2.5e11), clipped to the range for Brier
+    e = np.array([0.3, 1.1, 2.9])
+    ci = metric_ci(np.zeros(3), e, metric="mae", random_state=0)
+    assert (ci.low, ci.high) == (0.0, np.inf)
+    ci = metric_ci(np.zeros(3), e, metric="neg_mean_absolute_error", random_state=0)
+    assert ci.low == -np.inf
+    ci = metric_ci([0, 1, 0], [0.2, 0.3, 0.9], metric="brier_score_loss")
+    assert ci.high == 1.0
+
+
+@pytest.mark.parametrize("method", ["studentized", "bca", "percentile"])
+def test_bootstrap_of_one_row_refused(method):
+    # every resample repeats the one row: it gave a zero-width interval
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        metric_ci([1.0], [2.0], metric="mae", method=method)
