@@ -16,7 +16,8 @@ Scenarios
 * ``accuracy``: each prediction right with probability ``p``.
 * ``mae`` with lognormal(0, 1) absolute errors (true e^0.5); ``mse`` with
   t5 errors (true 5/3, squared t5 is heavy-tailed: infinite fourth moment)
-  and with normal errors (true 1); ``log_loss`` of a calibrated model.
+  and with normal errors (true 1); ``log_loss`` and ``brier_score_loss``
+  of a calibrated model.
 
 Writes docs/metric_coverage.csv, shown by a csv-table in
 docs/test_set_intervals.rst.
@@ -103,6 +104,18 @@ def _logloss(n):
     return "calibrated Beta(0.7, 0.7) probabilities", n, true, draw
 
 
+def _brier(n):
+    # calibrated probabilities p ~ Beta(a, a): Brier score E[p (1 - p)]
+    a = 0.7
+    true = a * a / (2 * a * (2 * a + 1))
+
+    def draw(rng):
+        p = rng.beta(a, a, n)
+        return (rng.random(n) < p).astype(int), p
+
+    return "calibrated Beta(0.7, 0.7) probabilities", n, true, draw
+
+
 def scenarios():
     """(metric, methods, scenario builders)."""
     auc_methods = ("delong-logit", "delong", "hanley-mcneil", "percentile", "bca")
@@ -151,6 +164,7 @@ def scenarios():
             ],
         ),
         ("log_loss", loss_methods, [_logloss(30), _logloss(100)]),
+        ("brier_score_loss", loss_methods, [_brier(30), _brier(100)]),
     ]
 
 
