@@ -149,11 +149,21 @@ def _delong_var_blocks(y, row):
     The placement values are constant within a block of tied scores, so
     their means and variances follow from per-block counts, without
     placing the values back on the rows (several times faster than
-    :func:`_placements` for a single model); the sum of
-    :func:`_delong_components`.
+    :func:`_placements` for a single model).
     """
-    auc, s10, s01, m, n = _delong_components(y, row)
-    return auc, s10 + s01, m, n
+    m = int(np.count_nonzero(y))
+    n = row.size - m
+    *_, pos_b, neg_b, v10_b, v01_b = _tie_blocks(y, row, m, n)
+    auc = float(pos_b @ v10_b) / m
+
+    def var(counts, v, size):
+        if size < 2:
+            return 0.0
+        counts = counts.astype(float)  # float dot products use BLAS
+        d = v - float(counts @ v) / size
+        return float(counts @ (d * d)) / (size - 1)
+
+    return auc, var(pos_b, v10_b, m) / m + var(neg_b, v01_b, n) / n, m, n
 
 
 def _delong_cov(v10, v01):
@@ -208,27 +218,6 @@ def hanley_mcneil_var(auc, n_pos, n_neg):
     var = (a * (1 - a) + (m - 1) * (q1 - a**2) + (n - 1) * (q2 - a**2)) / (m * n)
     var = np.maximum(var, 0.0)
     return var.item() if var.ndim == 0 else var
-
-
-def _delong_components(y, row):
-    """AUC, the two DeLong variance components and class counts.
-
-    ``var = s10 / m + s01 / n``: the first term from the positives'
-    placement values, the second from the negatives'.
-    """
-    m = int(np.count_nonzero(y))
-    n = row.size - m
-    *_, pos_b, neg_b, v10_b, v01_b = _tie_blocks(y, row, m, n)
-    auc = float(pos_b @ v10_b) / m
-
-    def var(counts, v, size):
-        if size < 2:
-            return 0.0
-        counts = counts.astype(float)  # float dot products use BLAS
-        d = v - float(counts @ v) / size
-        return float(counts @ (d * d)) / (size - 1)
-
-    return auc, var(pos_b, v10_b, m) / m, var(neg_b, v01_b, n) / n, m, n
 
 
 def _logit_interval(auc, var, m, n, confidence):
@@ -322,11 +311,10 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
         raise ValueError(f"`y_score` must be 1-D; got shape {np.shape(y_score)}.")
     if method != "hanley-mcneil":
         _check_delong_sizes(y)
-    if method == "delong-logit":
-        auc, v1, v0, m, n = _delong_components(y, s[0])
-        low, high = _logit_interval(auc, v1 + v0, m, n, confidence)
-        return Interval(auc, low, high, confidence=confidence, method=method, n=m + n)
     auc, var, m, n = _delong_var_blocks(y, s[0])
+    if method == "delong-logit":
+        low, high = _logit_interval(auc, var, m, n, confidence)
+        return Interval(auc, low, high, confidence=confidence, method=method, n=m + n)
     if method == "hanley-mcneil":
         var = float(hanley_mcneil_var(auc, m, n))
     half = special.ndtri(0.5 + confidence / 2) * np.sqrt(var)
