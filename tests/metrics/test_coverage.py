@@ -210,3 +210,25 @@ def test_bootstrap_of_one_row_refused(method):
     # every resample repeats the one row: it gave a zero-width interval
     with pytest.raises(ValueError, match="at least 2 rows"):
         metric_ci([1.0], [2.0], metric="mae", method=method)
+
+
+def test_studentized_bounds_by_hand():
+    # the vectorized bootstrap-t (per-resample variance from the means of the
+    # loss and of its square) against a loop over resamples written out
+    from skperf.metrics._intervals import _studentized_bounds
+    from skperf.metrics._registry import _prepare, _resolve
+
+    rng = np.random.default_rng(5)
+    e = rng.standard_t(4, 25)
+    p = _prepare(_resolve("mse"), np.zeros(25), e)
+    loss = e**2
+    idx = rng.integers(0, 25, size=(2000, 25))
+    res = loss[idx]
+    low, high = _studentized_bounds(p, res.mean(axis=1), (res**2).mean(axis=1), 0.95)
+    se = loss.std(ddof=1) / 5
+    t = [(r.mean() - loss.mean()) / (r.std(ddof=1) / 5) for r in res]
+    q_lo, q_hi = np.quantile(t, [0.025, 0.975])
+    want = (max(loss.mean() - q_hi * se, 0.0), loss.mean() - q_lo * se)
+    assert (low, high) == pytest.approx(want, rel=1e-9)
+    # bootstrap-t is asymmetric where the percentile interval is not
+    assert high - loss.mean() > loss.mean() - low
