@@ -515,18 +515,19 @@ def metric_ci(
             rng,
             pos_label,
         )
-    spec = _resolve(metric)
-    _check_y_score_read([spec], y_score)
-    pred, name = _input_for(spec, y_pred, y_score)
-    _check_lengths(y_true, pred, names=(name,))
-    groups = _check_groups(groups, len(y_true))
-    method = _choose_method(spec, method, groups)
-    prep = _prepare(spec, y_true, pred, pos_label, pred_name=name)
-    if method not in _BOOT_METHODS:
-        return _analytic(prep, method, confidence)
-    n_boot = _resolve_n_boot(confidence, n_boot, methods=(method,))
-    strata = _strata([prep], stratify, groups, prep.y_true)
-    return _bootstrap_many([prep], [method], confidence, n_boot, strata, groups, rng)[0]
+    return _intervals(
+        y_true,
+        (y_pred, y_score),
+        [_resolve(metric)],
+        confidence,
+        method,
+        n_boot,
+        stratify,
+        groups,
+        rng,
+        pos_label,
+        warn_level=4,
+    )[0]
 
 
 def _check_y_score_read(specs, y_score):
@@ -574,6 +575,50 @@ def _metric_ci_frame(
     if len(metrics) == 0:
         raise ValueError("`metric` is an empty list; give at least one metric.")
     specs = [_resolve(m) for m in metrics]
+    results = _intervals(
+        y_true,
+        inputs,
+        specs,
+        confidence,
+        method,
+        n_boot,
+        stratify,
+        groups,
+        rng,
+        pos_label,
+        warn_level=5,
+    )
+    return pd.DataFrame(
+        {
+            "metric": [s.name for s in specs],
+            "estimate": [r.estimate for r in results],
+            "low": [r.low for r in results],
+            "high": [r.high for r in results],
+            "method": [r.method for r in results],
+            "n": [r.n for r in results],
+            "n_boot": pd.array([r.n_boot for r in results], dtype="Int64"),
+            "n_undefined": [r.n_undefined for r in results],
+        }
+    )
+
+
+def _intervals(
+    y_true,
+    inputs,
+    specs,
+    confidence,
+    method,
+    n_boot,
+    stratify,
+    groups,
+    rng,
+    pos_label,
+    warn_level,
+):
+    """Intervals of ``specs``, bootstrap ones from shared resamples.
+
+    ``warn_level``: stack level of warnings that points at the user's call.
+    """
     _check_y_score_read(specs, inputs[1])
     picked = [_input_for(s, *inputs) for s in specs]
     for pred, name in picked:
@@ -591,7 +636,10 @@ def _metric_ci_frame(
             results[i] = _analytic(preps[i], m, confidence)
     if boot_idx:
         n_boot = _resolve_n_boot(
-            confidence, n_boot, stacklevel=4, methods=[methods[i] for i in boot_idx]
+            confidence,
+            n_boot,
+            stacklevel=warn_level,
+            methods=[methods[i] for i in boot_idx],
         )
         bp = [preps[i] for i in boot_idx]
         strata = _strata(bp, stratify, groups, bp[0].y_true)
@@ -603,22 +651,11 @@ def _metric_ci_frame(
             strata,
             groups,
             rng,
-            warn_level=4,
+            warn_level=warn_level,
         )
         for i, r in zip(boot_idx, res, strict=True):
             results[i] = r
-    return pd.DataFrame(
-        {
-            "metric": [s.name for s in specs],
-            "estimate": [r.estimate for r in results],
-            "low": [r.low for r in results],
-            "high": [r.high for r in results],
-            "method": [r.method for r in results],
-            "n": [r.n for r in results],
-            "n_boot": pd.array([r.n_boot for r in results], dtype="Int64"),
-            "n_undefined": [r.n_undefined for r in results],
-        }
-    )
+    return results
 
 
 def _predictions(estimator, X, spec):
