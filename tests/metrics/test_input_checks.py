@@ -172,3 +172,13 @@ class TestLabelsAndScoresTogether:
 def test_paired_bootstrap_of_one_row_refused():
     with pytest.raises(ValueError, match="at least 2 rows"):
         compare_predictions([1.0], [2.0], [3.0], metric="mae")
+
+
+@pytest.mark.parametrize("method", ["delong", "paired-bootstrap"])
+def test_compare_auc_single_class_refused(method):
+    y = np.ones(8, int)
+    s = np.linspace(0, 1, 8)
+    with pytest.raises(ValueError, match=re.escape("needs both classes in `y_true`")):
+        compare_predictions(y, s, s[::-1], metric="roc_auc", method=method)
+    with pytest.raises(ValueError, match=re.escape("needs both classes in `y_true`")):
+        metric_ci(y, None, y_score=s, metric="roc_auc")
