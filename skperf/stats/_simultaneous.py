@@ -17,6 +17,8 @@ allowed counts (no simulation). The pointwise confidence is raised from
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy import stats
 
@@ -157,6 +159,8 @@ def joint_coverage(n, q, k, l):
     >>> print(round(joint_coverage(20, [0.25, 0.5, 0.75], [2, 6, 11], [10, 15, 19]), 4))
     0.901
     """
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 2:
+        raise ValueError(f"`n` must be an int >= 2; got {n!r}.")
     q = np.atleast_1d(_check_q(q))
     k = np.atleast_1d(np.asarray(k, dtype=np.int64))
     l = np.atleast_1d(np.asarray(l, dtype=np.int64))

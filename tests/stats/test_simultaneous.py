@@ -58,6 +58,8 @@ class TestJointCoverage:
             joint_coverage(10, [0.5], [5], [11])
         with pytest.raises(ValueError, match="distinct levels"):
             joint_coverage(10, [0.5, 0.5], [2, 3], [8, 9])
+        with pytest.raises(ValueError, match=re.escape("`n` must be an int >= 2")):
+            joint_coverage(20.7, [0.5], [6], [15])  # used to truncate to n = 20
 
 
 class TestIntervals:
