@@ -22,7 +22,7 @@ import numbers
 import numpy as np
 from scipy import stats
 
-from ._quantile import min_sample_size, quantile, quantile_ci
+from ._quantile import _exact_pair, quantile
 from ._results import QuantileCI
 from ._validation import _check_confidence, _check_q, _check_sample
 
@@ -56,14 +56,10 @@ def _pairs(n, q, confidence):
     """Shortest exact pairs (k, l) at ``confidence``; (1, n) where none exists."""
     k = np.ones(q.size, dtype=np.int64)
     l = np.full(q.size, n, dtype=np.int64)
-    valid = np.atleast_1d(min_sample_size(q, confidence)) <= n
-    if valid.any():
-        # the exact interval of 1, ..., n holds the order-statistic indices
-        ci = quantile_ci(
-            np.arange(1.0, n + 1), q[valid], confidence=confidence, method="exact"
-        )
-        k[valid] = np.rint(np.atleast_1d(ci.low)).astype(np.int64)
-        l[valid] = np.rint(np.atleast_1d(ci.high)).astype(np.int64)
+    for j, v in enumerate(q):
+        pair = _exact_pair(int(n), float(v), float(confidence))  # None: eq. 9 fails
+        if pair is not None:
+            k[j], l[j] = pair[0], pair[1]
     return k, l
 
 
