@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 
@@ -151,6 +152,7 @@ def _q_ok(xs, n, q, confidence, width, assurance):
 def _quantile_n(xs, width, q, confidence, assurance):
     n_min = min_sample_size(q, confidence)
 
+    @functools.cache  # the windows below overlap: evaluate each n once
     def ok(m):
         return _q_ok(xs, m, q, confidence, width, assurance)
 
