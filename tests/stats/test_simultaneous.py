@@ -126,7 +126,16 @@ class TestIntervals:
         msg = "n = 20 is too small for simultaneous 0.95 intervals"
         with pytest.raises(ValueError, match=re.escape(msg)) as err:
             simultaneous_quantile_ci(np.arange(20.0), [0.1, 0.5, 0.9])
-        assert "it needs n >= " in str(err.value)
+        assert "it needs n >= 35." in str(err.value)
+        # the minimum, from the recursion: [X_(1), X_(n)] covers from n = 35 on
+        for q, n in [([0.1, 0.5, 0.9], 35), ([0.002, 0.5], 1497)]:
+            k, m = [1] * len(q), len(q)
+            assert joint_coverage(n, q, k, [n] * m) >= 0.95
+            assert joint_coverage(n - 1, q, k, [n - 1] * m) < 0.95
+        # a far tail level: the message comes at once (the search by
+        # recursion took minutes)
+        with pytest.raises(ValueError, match=re.escape("it needs n >= 1497.")):
+            simultaneous_quantile_ci(np.arange(20.0), [0.002, 0.5])
 
     def test_distribution_method(self):
         d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 60))
