@@ -22,7 +22,7 @@ import numpy as np
 from scipy import stats
 
 from skperf.stats import mean_ci
-from skperf.stats._mean import _bootstrap_min_n
+from skperf.stats._mean import _BOOT_MIN_N
 
 SIZES = (2, 3, 5, 7, 10, 15, 20, 25, 30, 50, 100)
 CONFIDENCES = (0.90, 0.95)
@@ -57,7 +57,7 @@ def table(n_runs=4000, n_boot=2000, seed=0):
             x, mu = draw(name, (runs, n), rng)
             for conf in CONFIDENCES:
                 for method in METHODS:
-                    if method != "t" and n < _bootstrap_min_n(method, conf):
+                    if method != "t" and n < _BOOT_MIN_N[method]:
                         ci = _raw_bootstrap(x, conf, method, n_boot, rng)
                     else:
                         ci = mean_ci(
@@ -83,12 +83,12 @@ def _raw_bootstrap(x, conf, method, n_boot, rng):
     """The interval mean_ci would give without its minimum-n check."""
     from skperf.stats import _mean
 
-    saved = _mean._bootstrap_min_n
+    saved = _mean._BOOT_MIN_N
     try:
-        _mean._bootstrap_min_n = lambda method, confidence: 2
+        _mean._BOOT_MIN_N = dict.fromkeys(saved, 2)
         return mean_ci(x, confidence=conf, method=method, n_boot=n_boot, rng=rng)
     finally:
-        _mean._bootstrap_min_n = saved
+        _mean._BOOT_MIN_N = saved
 
 
 def main():

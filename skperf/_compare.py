@@ -35,7 +35,12 @@ from .stats._outperform import (
     prob_outperform_ci,
 )
 from .stats._results import Comparison, Interval
-from .stats._validation import _check_confidence, _check_method, _check_rng
+from .stats._validation import (
+    _check_confidence,
+    _check_method,
+    _check_rng,
+    _check_sample,
+)
 
 __all__ = ["compare"]
 
@@ -51,6 +56,14 @@ def _check_distribution(x, name):
             f"{', '.join(missing)}); got {type(x).__name__}. Wrap arrays of scores "
             "in PerformanceDistribution(...) or call PerformanceDistribution.compare."
         )
+    return x
+
+
+def _check_scores(scores, name):
+    """1-D finite float scores, at least 2 (the duck-typed input is not validated)."""
+    x = _check_sample(scores, min_n=2, name=f"{name}.scores")
+    if x.ndim != 1:
+        raise ValueError(f"`{name}.scores` must be 1-D; got shape {x.shape}.")
     return x
 
 
@@ -98,6 +111,7 @@ def _resolve_paired(a, b, paired):
 def _compare_iv(a, b, gamma, confidence, paired, method, n_boot, random_state):
     a = _check_distribution(a, "a")
     b = _check_distribution(b, "b")
+    x, y = _check_scores(a.scores, "a"), _check_scores(b.scores, "b")
     if a.metric is not None and b.metric is not None and a.metric != b.metric:
         raise ValueError(
             f"Cannot compare different metrics: {a.metric!r} and {b.metric!r}."
@@ -133,7 +147,7 @@ def _compare_iv(a, b, gamma, confidence, paired, method, n_boot, random_state):
     rng = None
     if method == "bootstrap" or random_state is not None:
         rng = _check_rng(random_state)
-    return a, b, gamma, confidence, paired, method, grouping, n_boot, rng
+    return a, b, x, y, gamma, confidence, paired, method, grouping, n_boot, rng
 
 
 def _count(k, noun):
@@ -415,7 +429,8 @@ def compare(
     Raises
     ------
     ValueError
-        For different metrics, a score compared with a loss, ``paired=True``
+        For scores that are not finite, not 1-D or fewer than 2, different
+        metrics, a score compared with a loss, ``paired=True``
         with unequal lengths or mismatching seeds, ``gamma`` outside
         (0.5, 1), ``method="sign"`` unpaired or ``"newcombe"`` paired, or
         an exact method with dependent scores.
@@ -529,10 +544,9 @@ def compare(
     >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}]")
     0.867 [0.693, 0.962]
     """
-    a, b, gamma, confidence, paired, method, grouping, n_boot, rng = _compare_iv(
+    a, b, x, y, gamma, confidence, paired, method, grouping, n_boot, rng = _compare_iv(
         a, b, gamma, confidence, paired, method, n_boot, random_state
     )
-    x, y = np.asarray(a.scores, dtype=float), np.asarray(b.scores, dtype=float)
     if grouping is not None:
         warnings.warn(
             grouping[3][0].upper() + grouping[3][1:] + ".",

@@ -713,6 +713,20 @@ class TestLayering:
         assert res.estimate == pytest.approx(13 / 16)
         assert res.method == "newcombe"
 
+        # duck-typed scores are validated like PerformanceDistribution's: a NaN
+        # used to give decision "better" with a NaN mean difference
+        good = ns([0.0, 0.5, 1.5, 2.5])
+        with pytest.raises(ValueError, match=r"`a.scores` must be finite; found 1 NaN"):
+            compare(ns([1.0, np.nan, 3.0, 4.0]), good)
+        with pytest.raises(ValueError, match=r"`b.scores` must be finite.*1 infinite"):
+            compare(good, ns([1.0, np.inf, 3.0, 4.0]), paired=False)
+        with pytest.raises(ValueError, match=r"`a.scores` must have at least 2.*got 1"):
+            compare(ns([1.0]), ns([0.0]))
+        with pytest.raises(ValueError, match=r"`a.scores` must have at least 2.*got 0"):
+            compare(ns([]), good)
+        with pytest.raises(ValueError, match=r"`a.scores` must be 1-D"):
+            compare(ns(np.ones((4, 2))), good)
+
 
 @pytest.mark.parametrize("paired", [True, False])
 def test_sides_mirror(paired):

@@ -36,14 +36,9 @@ _METHODS = ("t", "bootstrap", "bca", "corrected-t")
 _BOOT_MIN_N = {"bootstrap": 20, "bca": 20}
 
 
-def _bootstrap_min_n(method, confidence):
-    """Smallest n for which ``method`` ("bootstrap" or "bca") is allowed."""
-    return _BOOT_MIN_N[method]
-
-
-def _check_bootstrap_n(n, method, confidence):
+def _check_bootstrap_n(n, method):
     """Raise when the bootstrap interval cannot hold its level at this n."""
-    need = _bootstrap_min_n(method, confidence)
+    need = _BOOT_MIN_N[method]
     if n < need:
         raise ValueError(
             f"n = {n} is too small for method={method!r}: the bootstrap interval "
@@ -161,7 +156,7 @@ def _mean_ci_iv(x, confidence, method, n_boot, rng, n_train, n_test, axis):
             f"method={method!r}."
         )
     if method in ("bootstrap", "bca"):
-        _check_bootstrap_n(x.shape[-1], method, confidence)
+        _check_bootstrap_n(x.shape[-1], method)
         n_boot = _warn_n_boot(confidence, n_boot, stacklevel=4)
         rng = _check_rng(rng)
     else:

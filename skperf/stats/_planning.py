@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 
@@ -107,7 +108,12 @@ def expected_quantile_ci_length(x, n, q, *, confidence=0.95):
     0.0066
     """
     xs = np.sort(_check_sample(x, min_n=2))
-    q = float(_check_q(q))
+    if xs.ndim != 1:
+        raise ValueError(f"`x` must be 1-D; got shape {xs.shape}.")
+    q_arr = _check_q(q)
+    if q_arr.size != 1:
+        raise ValueError(f"`q` must be one level in (0, 1); got {q!r}.")
+    q = float(q_arr)
     confidence = _check_confidence(confidence)
     need = min_sample_size(q, confidence)
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < need:
@@ -146,6 +152,7 @@ def _q_ok(xs, n, q, confidence, width, assurance):
 def _quantile_n(xs, width, q, confidence, assurance):
     n_min = min_sample_size(q, confidence)
 
+    @functools.cache  # the windows below overlap: evaluate each n once
     def ok(m):
         return _q_ok(xs, m, q, confidence, width, assurance)
 
@@ -249,5 +256,7 @@ def repeats_needed(x, width, *, q="mean", confidence=0.95, assurance=0.5):
         if q != "mean":
             raise ValueError(f"`q` must be 'mean' or a level in (0, 1); got {q!r}.")
         return _mean_n(float(np.std(xs, ddof=1)), width, confidence, assurance)
-    q = float(_check_q(q))
-    return _quantile_n(xs, width, q, confidence, assurance)
+    q_arr = _check_q(q)
+    if q_arr.size != 1:
+        raise ValueError(f"`q` must be 'mean' or one level in (0, 1); got {q!r}.")
+    return _quantile_n(xs, width, float(q_arr), confidence, assurance)

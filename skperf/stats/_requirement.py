@@ -40,10 +40,6 @@ _METHODS = frozenset({"auto", "exact"})
 _VERDICT_NAMES = np.array(["met", "not met", "inconclusive"], dtype=object)
 
 
-def _check_probability(probability, name="probability"):
-    return _check_confidence(probability, name=name)
-
-
 def _check_threshold(threshold):
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"`threshold` must be a real number; got {threshold!r}.")
@@ -157,7 +153,7 @@ def requirement_n_needed(probability=0.9, confidence=0.95):
     >>> requirement_n_needed(0.9, 0.95), requirement_n_needed(0.95, 0.95)
     (29, 59)
     """
-    probability = _check_probability(probability)
+    probability = _check_confidence(probability, name="probability")
     confidence = _check_confidence(confidence)
     return _n_needed(probability, confidence)
 
@@ -190,7 +186,7 @@ def requirement_power(n, share, *, probability=0.9, confidence=0.95):
     >>> print(round(requirement_power(60, 0.9, probability=0.9), 3))
     0.014
     """
-    probability = _check_probability(probability)
+    probability = _check_confidence(probability, name="probability")
     confidence = _check_confidence(confidence)
     n = np.asarray(n)
     if n.dtype.kind not in "iu" or np.any(n < 1):
@@ -208,7 +204,7 @@ def _requirement_iv(x, threshold, probability, confidence, method, greater_is_be
     if x.ndim != 1:
         raise ValueError(f"`x` must be 1-D; got shape {x.shape}.")
     threshold = _check_threshold(threshold)
-    probability = _check_probability(probability)
+    probability = _check_confidence(probability, name="probability")
     confidence = _check_confidence(confidence)
     method = _check_method(method, _METHODS)
     if not isinstance(greater_is_better, bool | np.bool_):
@@ -382,7 +378,7 @@ def requirement_sample_size(share, *, probability=0.9, confidence=0.95, power=0.
     >>> requirement_sample_size(0.97, power=0.8)
     89
     """
-    probability = _check_probability(probability)
+    probability = _check_confidence(probability, name="probability")
     confidence = _check_confidence(confidence)
     power = _check_confidence(power, name="power")
     if isinstance(share, bool) or not isinstance(share, numbers.Real):

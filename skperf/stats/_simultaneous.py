@@ -17,10 +17,12 @@ allowed counts (no simulation). The pointwise confidence is raised from
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy import stats
 
-from ._quantile import min_sample_size, quantile, quantile_ci
+from ._quantile import _exact_pair, quantile
 from ._results import QuantileCI
 from ._validation import _check_confidence, _check_q, _check_sample
 
@@ -54,14 +56,10 @@ def _pairs(n, q, confidence):
     """Shortest exact pairs (k, l) at ``confidence``; (1, n) where none exists."""
     k = np.ones(q.size, dtype=np.int64)
     l = np.full(q.size, n, dtype=np.int64)
-    valid = np.atleast_1d(min_sample_size(q, confidence)) <= n
-    if valid.any():
-        # the exact interval of 1, ..., n holds the order-statistic indices
-        ci = quantile_ci(
-            np.arange(1.0, n + 1), q[valid], confidence=confidence, method="exact"
-        )
-        k[valid] = np.rint(np.atleast_1d(ci.low)).astype(np.int64)
-        l[valid] = np.rint(np.atleast_1d(ci.high)).astype(np.int64)
+    for j, v in enumerate(q):
+        pair = _exact_pair(int(n), float(v), float(confidence))  # None: eq. 9 fails
+        if pair is not None:
+            k[j], l[j] = pair[0], pair[1]
     return k, l
 
 
@@ -105,12 +103,21 @@ def _simultaneous_pairs(n, q, confidence):
 
 
 def _min_n(q, confidence):
-    n = 2
+    """Smallest n at which [X_(1), X_(n)] at every level covers jointly.
+
+    ``q`` sorted: the counts are non-decreasing, so the event is ``N_1 >= 1``
+    and ``N_m <= n - 1``, of probability ``1 - (1 - q_1)^n - q_m^n + (q_m -
+    q_1)^n`` (eq. 9 for one level); the recursion took minutes at n ~ 3000.
+    """
+    lo, hi = q[0], q[-1]
+    start = 2
     while True:
-        k, l = np.ones(q.size, dtype=np.int64), np.full(q.size, n, dtype=np.int64)
-        if _joint_coverage(n, q, k, l) >= confidence - _TOL:
-            return n
-        n += 1
+        ns = np.arange(start, 2 * start + 100)
+        cov = 1 - (1 - lo) ** ns - hi**ns + (hi - lo) ** ns
+        ok = np.flatnonzero(cov >= confidence - _TOL)
+        if ok.size:
+            return int(ns[ok[0]])
+        start = 2 * start + 100
 
 
 def _too_small_message(n, q, confidence):
@@ -157,6 +164,8 @@ def joint_coverage(n, q, k, l):
     >>> print(round(joint_coverage(20, [0.25, 0.5, 0.75], [2, 6, 11], [10, 15, 19]), 4))
     0.901
     """
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 2:
+        raise ValueError(f"`n` must be an int >= 2; got {n!r}.")
     q = np.atleast_1d(_check_q(q))
     k = np.atleast_1d(np.asarray(k, dtype=np.int64))
     l = np.atleast_1d(np.asarray(l, dtype=np.int64))

@@ -143,8 +143,23 @@ def test_distribution_method_and_plot():
         ({"confidence": 95}, "Did you mean 0.95?"),
         ({"method": "owen"}, "`method` must be one of ['auto', 'dkw', 'ks']"),
         ({"q": [0.5, 1.0]}, "`q` must be in (0, 1)"),
+        ({"q": [np.nan]}, "`q` must be in (0, 1)"),
     ],
 )
 def test_bad_input(kwargs, msg):
     with pytest.raises(ValueError, match=re.escape(msg)):
         quantile_band(np.arange(10.0), **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("x", "msg"),
+    [
+        ([0.9, np.nan, 0.8], "`x` must be finite; found 1 NaN"),
+        ([0.9, -np.inf, 0.8], "`x` must be finite; found 0 NaN and 1 infinite"),
+        ([0.9], "`x` must have at least 2 values; got 1"),
+        (np.ones((3, 3)), "`x` must be 1-D; got shape (3, 3)"),
+    ],
+)
+def test_bad_scores(x, msg):
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        quantile_band(x)

@@ -146,6 +146,8 @@ class TestQuantile:
             ({"width": "a"}, TypeError, "`width` must be a positive number"),
             ({"q": "median"}, ValueError, "`q` must be 'mean' or a level in (0, 1)"),
             ({"q": 1.5}, ValueError, "`q` must be in (0, 1)"),
+            ({"q": [0.5, 0.9]}, ValueError, "`q` must be 'mean' or one level"),
+            ({"width": float("nan")}, ValueError, "`width` must be a positive finite"),
             ({"assurance": 1.5}, ValueError, "`assurance` must be in (0, 1)"),
         ],
     )
@@ -153,6 +155,16 @@ class TestQuantile:
         kw = {"width": 0.01} | kwargs
         with pytest.raises(exc, match=re.escape(msg)):
             repeats_needed(np.linspace(0, 1, 10), **kw)
+
+    def test_bad_pilot(self):
+        with pytest.raises(ValueError, match=r"`x` must be finite; found 1 NaN"):
+            repeats_needed([0.9, np.nan, 0.8], 0.01)
+        with pytest.raises(ValueError, match=r"`x` must have at least 2 values"):
+            repeats_needed([0.9], 0.01, q=0.5)
+        with pytest.raises(ValueError, match=r"`x` must be 1-D"):
+            expected_quantile_ci_length(np.ones((3, 4)), 50, 0.5)
+        with pytest.raises(ValueError, match=r"`q` must be one level"):
+            expected_quantile_ci_length(np.arange(10.0), 50, [0.5, 0.6])
 
 
 class TestRequirementSampleSize:

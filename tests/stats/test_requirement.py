@@ -228,6 +228,19 @@ class TestResult:
         with pytest.raises(exc, match=re.escape(msg)):
             requirement(np.linspace(0, 1, 10), **kw)
 
+    @pytest.mark.parametrize(
+        ("x", "msg"),
+        [
+            ([0.95, np.nan, 0.97], "`x` must be finite; found 1 NaN"),
+            ([0.95, np.inf, 0.97], "`x` must be finite; found 0 NaN and 1 infinite"),
+            ([0.95], "`x` must have at least 2 values; got 1"),
+            (np.ones((3, 3)), "`x` must be 1-D; got shape (3, 3)"),
+        ],
+    )
+    def test_bad_scores(self, x, msg):
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            requirement(x, 0.9)
+
 
 @pytest.mark.parametrize(("n", "rate"), [(60, 0.053), (100, 0.0576), (200, 0.0566)])
 def test_no_sharper_method(n, rate):

@@ -58,6 +58,8 @@ class TestJointCoverage:
             joint_coverage(10, [0.5], [5], [11])
         with pytest.raises(ValueError, match="distinct levels"):
             joint_coverage(10, [0.5, 0.5], [2, 3], [8, 9])
+        with pytest.raises(ValueError, match=re.escape("`n` must be an int >= 2")):
+            joint_coverage(20.7, [0.5], [6], [15])  # used to truncate to n = 20
 
 
 class TestIntervals:
@@ -71,8 +73,11 @@ class TestIntervals:
         k0, l0 = _pairs(n, q, c)  # pointwise
         assert np.all(l - k >= l0 - k0)  # never narrower than pointwise
         kb, lb = _pairs(n, q, 1 - (1 - c) / q.size)  # Bonferroni
-        assert (l - k).sum() <= (lb - kb).sum()
+        assert (l - k).sum() < (lb - kb).sum()  # 29 < 31 ... 401 < 412
         assert level <= 1 - (1 - c) / q.size
+        # the smallest pointwise level: 1 % less error per level falls short
+        k2, l2 = _pairs(n, q, 1 - (1 - level) * 1.01)
+        assert joint_coverage(n, q, k2, l2) < c
 
     @pytest.mark.parametrize("n", [20, 50, 200])
     @pytest.mark.parametrize("name", ["normal", "beta", "accuracy"])
@@ -121,7 +126,16 @@ class TestIntervals:
         msg = "n = 20 is too small for simultaneous 0.95 intervals"
         with pytest.raises(ValueError, match=re.escape(msg)) as err:
             simultaneous_quantile_ci(np.arange(20.0), [0.1, 0.5, 0.9])
-        assert "it needs n >= " in str(err.value)
+        assert "it needs n >= 35." in str(err.value)
+        # the minimum, from the recursion: [X_(1), X_(n)] covers from n = 35 on
+        for q, n in [([0.1, 0.5, 0.9], 35), ([0.002, 0.5], 1497)]:
+            k, m = [1] * len(q), len(q)
+            assert joint_coverage(n, q, k, [n] * m) >= 0.95
+            assert joint_coverage(n - 1, q, k, [n - 1] * m) < 0.95
+        # a far tail level: the message comes at once (the search by
+        # recursion took minutes)
+        with pytest.raises(ValueError, match=re.escape("it needs n >= 1497.")):
+            simultaneous_quantile_ci(np.arange(20.0), [0.002, 0.5])
 
     def test_distribution_method(self):
         d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 60))
