@@ -214,17 +214,22 @@ def score_distribution(ev, scoring, *, name=None):
             "`scoring` must be a scikit-learn scorer name or a callable "
             f"scorer(estimator, X, y); got {scoring!r}."
         )
-    scores = []
+    # a failed fit scores error_score, kept when numeric and dropped when
+    # NaN: exactly the fits of distribution_ (whose seeds and groups are reused)
+    fill = np.nan if isinstance(ev.error_score, str) else float(ev.error_score)
+    scores = np.full(ok.size, fill)
     for i in np.flatnonzero(ok):
         test = ev.predictions_["test_index"].iloc[i]
         est = _replay(ev, i)
-        scores.append(float(scorer(est, np.zeros((len(test), 1)), y[test])))
+        scores[i] = float(scorer(est, np.zeros((len(test), 1)), y[test]))
+    if np.isnan(fill):
+        scores = scores[ok]
     base = ev.distribution_
     metric = (
         name if name is not None else (scoring if isinstance(scoring, str) else "score")
     )
     return PerformanceDistribution(
-        np.asarray(scores),
+        scores,
         metric=metric,
         greater_is_better=True,
         name=base.name,

@@ -167,3 +167,26 @@ def test_multiclass_and_errors(cancer):
         plain.score_distribution("accuracy")
     with pytest.raises(TypeError, match="scorer name"):
         ev.score_distribution(3)
+
+
+@pytest.mark.parametrize("error_score", [np.nan, 0.0])
+def test_score_distribution_with_failed_fits_matches_distribution(error_score):
+    # a failed fit scores error_score in every metric: kept when numeric, out
+    # when NaN, exactly as in distribution_ (whose seeds it reuses)
+    from sklearn.exceptions import FitFailedWarning
+
+    from skperf.utils._testing import FailingClassifier
+
+    X, y = load_iris(return_X_y=True)
+    with pytest.warns(FitFailedWarning):
+        ev = _fit(
+            FailingClassifier(fail=3), X, y, n_repeats=12, error_score=error_score
+        )
+    failed = ev.results_["error"].notna().to_numpy()
+    assert 0 < failed.sum() < 36
+    d = ev.score_distribution("accuracy")
+    assert (
+        d.n == ev.distribution_.n == (12 * 3 if error_score == 0 else (~failed).sum())
+    )
+    np.testing.assert_array_equal(d.scores, ev.distribution_.scores)
+    np.testing.assert_array_equal(d.seeds["init"], ev.distribution_.seeds["init"])
