@@ -8,8 +8,8 @@ under a :func:`joblib.hash` (sha1) key of everything that determines it:
 - the estimator's parameters (``joblib.hash(clone(estimator))``);
 - the data (``X``, ``y`` and the fit parameters), hashed ONCE per ``fit``
   call, not per fit;
-- the scorers, ``error_score``, ``return_train_score`` and
-  ``return_predictions``;
+- the scorers, whether ``error_score="raise"``, ``return_train_score``
+  and ``return_predictions``;
 - the fit's seed parameters (the ints given to every ``random_state``) and
   its split (the fingerprint of its train and test indices that the
   evaluator computes once per split, ``results_["split_id"]``).
@@ -111,7 +111,9 @@ def _job_key(job, data, code):
             parts["estimator"],
             parts["scoring"],
             data,
-            repr(ev.error_score),
+            # a number or NaN is filled in when collecting, not in the stored
+            # outcome; only "raise" changes what a fit does
+            isinstance(ev.error_score, str),
             bool(ev.return_train_score),
             bool(getattr(ev, "return_predictions", False)),
         )

@@ -264,6 +264,16 @@ class TestResume:
             again = _ev(est, cache).fit(X, y)
         assert counter.new() == 0
         pd.testing.assert_frame_equal(_scores(first), _scores(again))
+        # a numeric error_score is applied to the stored failure: no refit
+        with pytest.warns(Warning, match="error_score=0 in the distribution"):
+            zero = _ev(est, cache, error_score=0).fit(X, y)
+        assert counter.new() == 0
+        failed = zero.results_["error"].notna().to_numpy()
+        assert zero.distribution_.n == 12
+        assert np.asarray(zero.distribution_)[failed].tolist() == [0.0]
+        # "raise" must not replay a stored failure as a warning: fitted anew
+        _ev(est, cache, error_score="raise").fit(X, y)
+        assert counter.new() == 12
 
     def test_predictions_are_cached(self, data, setup):
         X, y = data
