@@ -675,6 +675,27 @@ def _ignores_groups(splitter):
     return type(splitter) in known
 
 
+def _check_iterable_groups(splits, groups):
+    """Warn when fixed ``(train, test)`` splits put a group on both sides.
+
+    Such splits cannot use ``groups``; the ones given are checked instead of
+    being silently ignored.
+    """
+    groups = np.asarray(groups)
+    leaky = sum(
+        np.intersect1d(groups[train], groups[test]).size > 0 for train, test in splits
+    )
+    if leaky:
+        warnings.warn(
+            f"`groups` were given, but {leaky} of the {len(splits)} (train, test) "
+            "splits of the iterable `cv` have a group in both the training and the "
+            "test set, which makes the scores optimistic. Build the splits with a "
+            "group splitter (e.g. GroupKFold), or pass one as cv.",
+            GroupsIgnoredWarning,
+            stacklevel=_external_stacklevel(),
+        )
+
+
 def _split_id(train, test):
     """64-bit fingerprint of one split (its train and test index arrays).
 
@@ -721,6 +742,8 @@ class _Job:
                 stacklevel=_external_stacklevel(),
             )
             groups = None  # the splitter ignores them (no second warning)
+        if groups is not None and kind == "iterable":
+            _check_iterable_groups(splitter, groups)
         if kind == "iterable" and "split" in explicit:
             raise ValueError(
                 "`vary` includes 'split' but `cv` is a fixed iterable of (train, "

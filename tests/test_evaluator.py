@@ -24,6 +24,7 @@ from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import log_loss
 from sklearn.model_selection import (
     GridSearchCV,
+    GroupKFold,
     GroupShuffleSplit,
     KFold,
     RandomizedSearchCV,
@@ -1021,6 +1022,22 @@ class TestGroups:
                     n_repeats=2,
                     random_state=0,
                 )
+
+    def test_iterable_cv_splitting_groups_warns(self, patients):
+        X, y, groups = patients
+        kw = {"groups": groups, "n_repeats": 2, "random_state": 0, "vary": "init"}
+        tree = DecisionTreeClassifier(max_features=1)  # init varies
+        leaky = list(KFold(4, shuffle=True, random_state=0).split(X))
+        with pytest.warns(GroupsIgnoredWarning, match="4 of the 4 ") as rec:
+            d = repeated_cross_val_score(tree, X, y, cv=leaky, **kw)
+        assert len(rec) == 1
+        assert rec[0].filename == __file__
+        assert d.mean() > 0.9  # the optimistic number the warning is about
+        honest = list(GroupKFold(4).split(X, y, groups))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            d = repeated_cross_val_score(tree, X, y, cv=honest, **kw)
+        assert 0.35 < d.mean() < 0.65
 
     def test_compare_models_and_variance_sources_draw_groups(self, patients):
         X, y, groups = patients
