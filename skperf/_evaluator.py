@@ -217,7 +217,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
     skperf.exceptions.GroupsIgnoredWarning
         When ``groups`` are given but ``cv`` is a splitter known to ignore
         them (``OutOfBootstrap``, ``StratifiedOutOfBootstrap``, an int,
-        ``KFold``, ``StratifiedKFold``, ``ShuffleSplit`` ...).
+        ``KFold``, ``StratifiedKFold``, ``ShuffleSplit`` ...), or an iterable
+        of splits that puts a group in both the training and the test set.
 
     See Also
     --------
@@ -1143,7 +1144,8 @@ def repeated_cross_val_score(
     groups : array-like of shape (n_samples,) or None, default=None
         Group labels passed to the splitter. With ``cv=None``, whole groups
         are drawn (``GroupOutOfBootstrap(n_splits=1)``); a splitter that
-        ignores groups warns (``GroupsIgnoredWarning``).
+        ignores groups, or given splits with a group on both sides, warn
+        (``GroupsIgnoredWarning``).
     scoring : str, callable, list, tuple, dict or None, default=None
         Scorer; with several, the first one's distribution is returned.
     cv : int, cross-validation generator, iterable or None, default=None
