@@ -151,7 +151,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         ``np.nan`` excludes the failed fits (with a ``FitFailedWarning``
         giving their count and the first error). When every fit fails, the
         error is raised, with the type of the fits' error when they all share
-        it; ``results_`` is set in every case.
+        it; ``results_`` is set in every case. An infinite number is
+        rejected (a distribution holds finite scores).
     return_train_score : bool, default=False
         Also record ``train_<scorer>`` columns in ``results_``.
     progress : bool, default=False
@@ -726,6 +727,12 @@ class _Job:
 
     def __init__(self, ev, X, y, groups, stacklevel=2):
         est = ev.estimator
+        if not isinstance(ev.error_score, str) and np.isinf(ev.error_score):
+            # it would be kept in the distribution, which takes finite scores
+            raise ValueError(
+                "`error_score` must be 'raise', NaN or a finite number; got "
+                f"{ev.error_score!r}."
+            )
         varied, explicit = _check_vary(ev.vary)
         kind, splitter = _outer_cv(ev.cv, est, y, groups)
         if groups is not None and kind != "iterable" and _ignores_groups(splitter):

@@ -1182,6 +1182,28 @@ class TestFailedScorers:
         assert 0 < bad.sum() < 10
         assert ev.distribution_.n == 12 - bad.sum()
 
+    def test_non_finite_score_raises_under_error_score_raise(self, ids_data):
+        X, y = ids_data
+
+        def scorer(est, X, y):
+            return np.nan
+
+        msg = r"non-finite test score \(score=nan\) on a test set of \d+ rows"
+        with pytest.raises(ValueError, match=msg):
+            RepeatedEvaluator(
+                DummyClassifier(), scoring=scorer, n_repeats=3, error_score="raise"
+            ).fit(X, y)
+
+    @pytest.mark.parametrize("error_score", [np.inf, -np.inf])
+    def test_infinite_error_score_rejected_before_fitting(self, ids_data, error_score):
+        X, y = ids_data
+        ev = RepeatedEvaluator(
+            FailingClassifier(), n_repeats=3, error_score=error_score
+        )
+        with pytest.raises(ValueError, match="`error_score` must be 'raise', NaN or"):
+            ev.fit(X, y)
+        assert not hasattr(ev, "results_")  # nothing was fitted
+
     def test_results_survive_when_the_distribution_fails(self, ids_data):
         X, y = ids_data
         seeds = spawn_seeds(0, 5)[1]["split"]
