@@ -651,7 +651,17 @@ def _outer_cv(cv, estimator, y, groups=None):
         return "random", _shuffled_kfold(cv, True, y)
     if hasattr(cv, "split"):
         return ("random" if _is_random_splitter(cv) else "fixed"), cv
-    return "iterable", [(np.asarray(tr), np.asarray(te)) for tr, te in cv]
+    return "iterable", [(_indices(tr), _indices(te)) for tr, te in cv]
+
+
+def _indices(split):
+    """Row indices of one side of a given split (a boolean mask becomes indices).
+
+    ``n_train``/``n_test``, the split fingerprint and the kept test indices
+    all count rows.
+    """
+    split = np.asarray(split)
+    return np.flatnonzero(split) if split.dtype == bool else split
 
 
 def _sklearn_ignoring_groups():

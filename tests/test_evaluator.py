@@ -7,6 +7,7 @@ import warnings
 
 import joblib
 import numpy as np
+import pandas as pd
 import pytest
 import sklearn
 from scipy import stats
@@ -312,6 +313,26 @@ class TestVary:
         ref = cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=splits)
         assert ev.results_.shape[0] == 6
         assert abs(ev.distribution_.mean() - ref.mean()) < 0.1
+
+    def test_iterable_cv_of_boolean_masks_counts_rows(self, iris):
+        X, y = iris
+        splits = list(KFold(3, shuffle=True, random_state=0).split(X))
+        masks = []
+        for train, _ in splits:
+            mask = np.zeros(len(y), bool)
+            mask[train] = True
+            masks.append((mask, ~mask))
+        kw = {"n_repeats": 2, "random_state": 0, "vary": "init", "refit": False}
+        est = DecisionTreeClassifier(max_features=1)
+        ev = RepeatedEvaluator(est, cv=masks, return_predictions=True, **kw).fit(X, y)
+        ref = RepeatedEvaluator(est, cv=splits, **kw).fit(X, y)
+        assert ev.results_["n_train"].tolist() == [100] * 6
+        assert ev.results_["n_test"].tolist() == [50] * 6
+        pd.testing.assert_frame_equal(
+            ev.results_.drop(columns=["fit_time", "score_time"]),
+            ref.results_.drop(columns=["fit_time", "score_time"]),
+        )
+        np.testing.assert_array_equal(ev.predictions_["test_index"][1], splits[1][1])
 
     def test_splitter_reseeded(self, ids_data):
         X, y = ids_data
