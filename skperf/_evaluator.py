@@ -635,6 +635,11 @@ class _Single:
         return {self.name: self.scorer(est, X, y)}
 
 
+def _is_iterable_cv(cv):
+    """Whether ``cv`` is an iterable of ``(train, test)`` splits (not a splitter)."""
+    return cv is not None and not isinstance(cv, Integral) and not hasattr(cv, "split")
+
+
 def _outer_cv(cv, estimator, y, groups=None):
     """``(kind, splitter)``: kind is ``"random"``, ``"fixed"`` or ``"iterable"``.
 
@@ -735,8 +740,9 @@ def _check_n_scores(ev, n_scores, per_repeat):
 class _Job:
     """Everything one evaluator needs to build its tasks and collect them."""
 
-    def __init__(self, ev, X, y, groups, stacklevel=2):
+    def __init__(self, ev, X, y, groups, stacklevel=2, cv=None):
         est = ev.estimator
+        cv = ev.cv if cv is None else cv
         if not isinstance(ev.error_score, str) and np.isinf(ev.error_score):
             # it would be kept in the distribution, which takes finite scores
             raise ValueError(
@@ -744,7 +750,7 @@ class _Job:
                 f"{ev.error_score!r}."
             )
         varied, explicit = _check_vary(ev.vary)
-        kind, splitter = _outer_cv(ev.cv, est, y, groups)
+        kind, splitter = _outer_cv(cv, est, y, groups)
         if groups is not None and kind != "iterable" and _ignores_groups(splitter):
             what = (
                 f"cv={ev.cv!r} (a {type(splitter).__name__})"
@@ -1105,9 +1111,16 @@ def _fit_evaluators(
     # warnings point at the caller's caller (compare_models -> user code);
     # fit passes 3 (fit, its _fit_context wrapper, user code)
     level = 2 + _stacklevel
+    # an iterable cv (e.g. a generator kf.split(X)) is read once, however
+    # many evaluators share it
+    given = {}
+    for ev in evaluators.values():
+        if _is_iterable_cv(ev.cv) and id(ev.cv) not in given:
+            given[id(ev.cv)] = list(ev.cv)
     jobs = []
     for ev in evaluators.values():
-        jobs.append(_Job(ev, X, y, groups, stacklevel=level))
+        cv = given.get(id(ev.cv))
+        jobs.append(_Job(ev, X, y, groups, stacklevel=level, cv=cv))
     verbose = max(ev.verbose for ev in evaluators.values())
     # the data is hashed once per call, and only when some evaluator caches
     cache = any(_cache.check_memory(ev.memory) for ev in evaluators.values())

@@ -334,6 +334,23 @@ class TestVary:
         )
         np.testing.assert_array_equal(ev.predictions_["test_index"][1], splits[1][1])
 
+    def test_generator_cv_shared_by_evaluators_is_read_once(self, iris):
+        X, y = iris
+        kw = {"n_repeats": 2, "random_state": 0, "vary": "init", "refit": False}
+        est = DecisionTreeClassifier(max_features=1)
+        ref = RepeatedEvaluator(est, cv=list(KFold(3).split(X)), **kw).fit(X, y)
+        gen = KFold(3).split(X)
+        evs = {k: RepeatedEvaluator(est, cv=gen, **kw) for k in ("a", "b")}
+        _fit_evaluators(evs, X, y)
+        for ev in evs.values():
+            assert ev.distribution_.n == 6
+            np.testing.assert_array_equal(ev.distribution_, ref.distribution_)
+        kw = {"n_repeats": 2, "random_state": 0, "n_boot": 400}
+        table = variance_sources(est, X, y, cv=KFold(3).split(X), **kw)
+        ref = variance_sources(est, X, y, cv=list(KFold(3).split(X)), **kw)
+        pd.testing.assert_frame_equal(table, ref)
+        assert ref.loc["all", "n"] == 2
+
     def test_splitter_reseeded(self, ids_data):
         X, y = ids_data
         ev = RepeatedEvaluator(
