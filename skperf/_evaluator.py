@@ -729,6 +729,11 @@ def _split_id(train, test):
 
 def _check_n_scores(ev, n_scores, per_repeat):
     """At least 2 scores are needed for a distribution; say so before fitting."""
+    if per_repeat == 0:
+        raise ValueError(
+            f"`cv`={ev.cv!r} gave no (train, test) split; an iterable cv must hold "
+            "at least one (a generator such as kf.split(X) is used up after one fit)."
+        )
     if n_scores < 2:
         raise ValueError(
             f"`n_repeats`={ev.n_repeats!r} with {per_repeat} split(s) per repeat "
