@@ -494,6 +494,15 @@ class TestFailures:
         assert ev.results_["error"].str.contains("deliberate failure").all()
         assert not hasattr(ev, "distribution_")
 
+    def test_all_fail_raises_under_a_numeric_error_score(self, ids_data):
+        # as cross_val_score: a distribution of error_score only is an error
+        X, y = ids_data
+        ev = RepeatedEvaluator(FailingClassifier(), n_repeats=3, error_score=0)
+        with pytest.raises(ValueError, match=re.escape("all 3 fits failed")):
+            ev.fit(X, y)
+        assert (ev.results_["test_score"] == 0).all()
+        assert not hasattr(ev, "distribution_")
+
     def test_all_fail_reraises_the_same_type(self, ids_data):
         # every fit raising TypeError is reported as a TypeError (as
         # cross_validate's estimator would raise it), chained from the original
