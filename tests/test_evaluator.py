@@ -346,7 +346,7 @@ class TestVary:
             assert ev.distribution_.n == 6
             np.testing.assert_array_equal(ev.distribution_, ref.distribution_)
         kw = {"n_repeats": 2, "random_state": 0, "n_boot": 400}
-        with pytest.raises(ValueError, match="gave no .train, test. split; an iter"):
+        with pytest.raises(ValueError, match=r"gave no \(train, test\) split; an iter"):
             evs["a"].fit(X, y)  # the generator is used up
         table = variance_sources(est, X, y, cv=KFold(3).split(X), **kw)
         ref = variance_sources(est, X, y, cv=list(KFold(3).split(X)), **kw)
