@@ -8,10 +8,11 @@ under a :func:`joblib.hash` (sha1) key of everything that determines it:
 - the estimator's parameters (``joblib.hash(clone(estimator))``);
 - the data (``X``, ``y`` and the fit parameters), hashed ONCE per ``fit``
   call, not per fit;
-- the scorers, ``error_score``, ``return_train_score`` and
-  ``return_predictions``;
+- the scorers, whether ``error_score="raise"``, ``return_train_score``
+  and ``return_predictions``;
 - the fit's seed parameters (the ints given to every ``random_state``) and
-  its split (hashes of the train and test indices).
+  its split (the fingerprint of its train and test indices that the
+  evaluator computes once per split, ``results_["split_id"]``).
 
 A fit whose key is in the store is loaded in the calling process and never
 dispatched; the others run as usual, and each worker stores its fit's
@@ -27,7 +28,6 @@ import inspect
 import os
 
 import joblib
-import numpy as np
 from sklearn.base import clone
 
 __all__ = ["check_memory", "fit_keys"]
@@ -111,7 +111,9 @@ def _job_key(job, data, code):
             parts["estimator"],
             parts["scoring"],
             data,
-            repr(ev.error_score),
+            # a number or NaN is filled in when collecting, not in the stored
+            # outcome; only "raise" changes what a fit does
+            isinstance(ev.error_score, str),
             bool(ev.return_train_score),
             bool(getattr(ev, "return_predictions", False)),
         )
@@ -132,18 +134,13 @@ def fit_keys(jobs, tasks, data, code):
         for job in jobs
     ]
     keys = []
-    split_keys = {}  # the same split is shared by jobs of one fit call
-    for j, _, _, sp, train, test in tasks:
+    for j, r, f, sp, _, _ in tasks:
         if job_keys[j] is None:
             keys.append(None)
             continue
-        sid = (id(train), id(test))
-        if sid not in split_keys:
-            split_keys[sid] = (
-                _hash(np.asarray(train)),
-                _hash(np.asarray(test)),
-            )
-        keys.append(_hash((job_keys[j], sorted(sp.items()), split_keys[sid])))
+        # the split by its fingerprint, computed once per split by the job
+        split_id = jobs[j].split_ids[r][f]
+        keys.append(_hash((job_keys[j], sorted(sp.items()), split_id)))
     return keys
 
 

@@ -151,7 +151,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         ``np.nan`` excludes the failed fits (with a ``FitFailedWarning``
         giving their count and the first error). When every fit fails, the
         error is raised, with the type of the fits' error when they all share
-        it; ``results_`` is set in every case.
+        it; ``results_`` is set in every case. An infinite number is
+        rejected (a distribution holds finite scores).
     return_train_score : bool, default=False
         Also record ``train_<scorer>`` columns in ``results_``.
     progress : bool, default=False
@@ -217,7 +218,8 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
     skperf.exceptions.GroupsIgnoredWarning
         When ``groups`` are given but ``cv`` is a splitter known to ignore
         them (``OutOfBootstrap``, ``StratifiedOutOfBootstrap``, an int,
-        ``KFold``, ``StratifiedKFold``, ``ShuffleSplit`` ...).
+        ``KFold``, ``StratifiedKFold``, ``ShuffleSplit`` ...), or an iterable
+        of splits that puts a group in both the training and the test set.
 
     See Also
     --------
@@ -633,6 +635,11 @@ class _Single:
         return {self.name: self.scorer(est, X, y)}
 
 
+def _is_iterable_cv(cv):
+    """Whether ``cv`` is an iterable of ``(train, test)`` splits (not a splitter)."""
+    return cv is not None and not isinstance(cv, Integral) and not hasattr(cv, "split")
+
+
 def _outer_cv(cv, estimator, y, groups=None):
     """``(kind, splitter)``: kind is ``"random"``, ``"fixed"`` or ``"iterable"``.
 
@@ -649,7 +656,17 @@ def _outer_cv(cv, estimator, y, groups=None):
         return "random", _shuffled_kfold(cv, True, y)
     if hasattr(cv, "split"):
         return ("random" if _is_random_splitter(cv) else "fixed"), cv
-    return "iterable", [(np.asarray(tr), np.asarray(te)) for tr, te in cv]
+    return "iterable", [(_indices(tr), _indices(te)) for tr, te in cv]
+
+
+def _indices(split):
+    """Row indices of one side of a given split (a boolean mask becomes indices).
+
+    ``n_train``/``n_test``, the split fingerprint and the kept test indices
+    all count rows.
+    """
+    split = np.asarray(split)
+    return np.flatnonzero(split) if split.dtype == bool else split
 
 
 def _sklearn_ignoring_groups():
@@ -675,6 +692,27 @@ def _ignores_groups(splitter):
     return type(splitter) in known
 
 
+def _check_iterable_groups(splits, groups):
+    """Warn when fixed ``(train, test)`` splits put a group on both sides.
+
+    Such splits cannot use ``groups``; the ones given are checked instead of
+    being silently ignored.
+    """
+    groups = np.asarray(groups)
+    leaky = sum(
+        np.intersect1d(groups[train], groups[test]).size > 0 for train, test in splits
+    )
+    if leaky:
+        warnings.warn(
+            f"`groups` were given, but {leaky} of the {len(splits)} (train, test) "
+            "splits of the iterable `cv` have a group in both the training and the "
+            "test set, which makes the scores optimistic. Build the splits with a "
+            "group splitter (e.g. GroupKFold), or pass one as cv.",
+            GroupsIgnoredWarning,
+            stacklevel=_external_stacklevel(),
+        )
+
+
 def _split_id(train, test):
     """64-bit fingerprint of one split (its train and test index arrays).
 
@@ -691,6 +729,11 @@ def _split_id(train, test):
 
 def _check_n_scores(ev, n_scores, per_repeat):
     """At least 2 scores are needed for a distribution; say so before fitting."""
+    if per_repeat == 0:
+        raise ValueError(
+            f"`cv`={ev.cv!r} gave no (train, test) split; an iterable cv must hold "
+            "at least one (a generator such as kf.split(X) is used up after one fit)."
+        )
     if n_scores < 2:
         raise ValueError(
             f"`n_repeats`={ev.n_repeats!r} with {per_repeat} split(s) per repeat "
@@ -702,10 +745,17 @@ def _check_n_scores(ev, n_scores, per_repeat):
 class _Job:
     """Everything one evaluator needs to build its tasks and collect them."""
 
-    def __init__(self, ev, X, y, groups, stacklevel=2):
+    def __init__(self, ev, X, y, groups, stacklevel=2, cv=None):
         est = ev.estimator
+        cv = ev.cv if cv is None else cv
+        if not isinstance(ev.error_score, str) and np.isinf(ev.error_score):
+            # it would be kept in the distribution, which takes finite scores
+            raise ValueError(
+                "`error_score` must be 'raise', NaN or a finite number; got "
+                f"{ev.error_score!r}."
+            )
         varied, explicit = _check_vary(ev.vary)
-        kind, splitter = _outer_cv(ev.cv, est, y, groups)
+        kind, splitter = _outer_cv(cv, est, y, groups)
         if groups is not None and kind != "iterable" and _ignores_groups(splitter):
             what = (
                 f"cv={ev.cv!r} (a {type(splitter).__name__})"
@@ -721,6 +771,8 @@ class _Job:
                 stacklevel=_external_stacklevel(),
             )
             groups = None  # the splitter ignores them (no second warning)
+        if groups is not None and kind == "iterable":
+            _check_iterable_groups(splitter, groups)
         if kind == "iterable" and "split" in explicit:
             raise ValueError(
                 "`vary` includes 'split' but `cv` is a fixed iterable of (train, "
@@ -1064,9 +1116,16 @@ def _fit_evaluators(
     # warnings point at the caller's caller (compare_models -> user code);
     # fit passes 3 (fit, its _fit_context wrapper, user code)
     level = 2 + _stacklevel
+    # an iterable cv (e.g. a generator kf.split(X)) is read once, however
+    # many evaluators share it
+    given = {}
+    for ev in evaluators.values():
+        if _is_iterable_cv(ev.cv) and id(ev.cv) not in given:
+            given[id(ev.cv)] = list(ev.cv)
     jobs = []
     for ev in evaluators.values():
-        jobs.append(_Job(ev, X, y, groups, stacklevel=level))
+        cv = given.get(id(ev.cv))
+        jobs.append(_Job(ev, X, y, groups, stacklevel=level, cv=cv))
     verbose = max(ev.verbose for ev in evaluators.values())
     # the data is hashed once per call, and only when some evaluator caches
     cache = any(_cache.check_memory(ev.memory) for ev in evaluators.values())
@@ -1120,7 +1179,8 @@ def repeated_cross_val_score(
     groups : array-like of shape (n_samples,) or None, default=None
         Group labels passed to the splitter. With ``cv=None``, whole groups
         are drawn (``GroupOutOfBootstrap(n_splits=1)``); a splitter that
-        ignores groups warns (``GroupsIgnoredWarning``).
+        ignores groups, or given splits with a group on both sides, warn
+        (``GroupsIgnoredWarning``).
     scoring : str, callable, list, tuple, dict or None, default=None
         Scorer; with several, the first one's distribution is returned.
     cv : int, cross-validation generator, iterable or None, default=None

@@ -214,17 +214,26 @@ def score_distribution(ev, scoring, *, name=None):
             "`scoring` must be a scikit-learn scorer name or a callable "
             f"scorer(estimator, X, y); got {scoring!r}."
         )
-    scores = []
-    for i in np.flatnonzero(ok):
+    # the fits of distribution_ (whose seeds and groups are reused): a failed
+    # fit is dropped under a NaN error_score; under a number it scores that
+    # number, unless only a scorer failed (its predictions are kept) and this
+    # metric is finite on them, as per scorer in distributions_
+    fill = np.nan if isinstance(ev.error_score, str) else float(ev.error_score)
+    numeric = not np.isnan(fill)
+    kept = ev.predictions_["y_pred"].notna().to_numpy()
+    scores = np.full(ok.size, fill)
+    for i in np.flatnonzero(ok | (numeric & kept)):
         test = ev.predictions_["test_index"].iloc[i]
-        est = _replay(ev, i)
-        scores.append(float(scorer(est, np.zeros((len(test), 1)), y[test])))
+        v = float(scorer(_replay(ev, i), np.zeros((len(test), 1)), y[test]))
+        scores[i] = v if ok[i] or np.isfinite(v) else fill
+    if not numeric:
+        scores = scores[ok]
     base = ev.distribution_
     metric = (
         name if name is not None else (scoring if isinstance(scoring, str) else "score")
     )
     return PerformanceDistribution(
-        np.asarray(scores),
+        scores,
         metric=metric,
         greater_is_better=True,
         name=base.name,

@@ -15,7 +15,12 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import stats as _sps
 
-from ._evaluator import RepeatedEvaluator, _fit_evaluators, _outer_cv
+from ._evaluator import (
+    RepeatedEvaluator,
+    _fit_evaluators,
+    _is_iterable_cv,
+    _outer_cv,
+)
 from ._seeding import SOURCES, spawn_seeds
 from ._vary import _no_variation, _plan
 from .stats._band import _pyplot
@@ -223,6 +228,8 @@ def variance_sources(
     n_boot = _warn_n_boot(confidence, n_boot)
     entropy, _ = spawn_seeds(random_state, 1)  # one root shared by every row
 
+    if _is_iterable_cv(cv):  # e.g. a generator: read once, used by every row
+        cv = list(cv)
     kind, _ = _outer_cv(cv, estimator, y)
     plan = _plan(estimator, y, shuffle_int_cv=True)
     missing = {}  # source -> why it has no randomness for this estimator

@@ -13,6 +13,7 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.linear_model import SGDClassifier
+from sklearn.model_selection import KFold
 
 from skperf import RepeatedEvaluator, compare_models, variance_sources
 from skperf._cache import _FOLDER
@@ -214,6 +215,22 @@ class TestResume:
         _ev(est, cache, **kw).fit(X, y)
         assert counter.new() == 0
 
+    def test_other_splits_with_the_same_seeds_fit_anew(self, data, setup):
+        # the split enters the key by its indices (split_id), not its seed
+        X, y = data
+        counter, est, cache = setup
+        plain = list(KFold(3).split(X))
+        shuffled = list(KFold(3, shuffle=True, random_state=1).split(X))
+        a = _ev(est, cache, cv=plain).fit(X, y)
+        assert counter.new() == 12
+        b = _ev(est, cache, cv=shuffled).fit(X, y)
+        assert counter.new() == 12
+        assert (a.results_["init_seed"] == b.results_["init_seed"]).all()
+        assert (a.results_["split_id"] != b.results_["split_id"]).all()
+        _ev(est, cache, cv=shuffled).fit(X, y)
+        _ev(est, cache, cv=plain).fit(X, y)
+        assert counter.new() == 0
+
     def test_no_memory_fits_every_time(self, data, setup):
         X, y = data
         counter, est, _ = setup
@@ -264,6 +281,16 @@ class TestResume:
             again = _ev(est, cache).fit(X, y)
         assert counter.new() == 0
         pd.testing.assert_frame_equal(_scores(first), _scores(again))
+        # a numeric error_score is applied to the stored failure: no refit
+        with pytest.warns(Warning, match="error_score=0 in the distribution"):
+            zero = _ev(est, cache, error_score=0).fit(X, y)
+        assert counter.new() == 0
+        failed = zero.results_["error"].notna().to_numpy()
+        assert zero.distribution_.n == 12
+        assert np.asarray(zero.distribution_)[failed].tolist() == [0.0]
+        # "raise" must not replay a stored failure as a warning: fitted anew
+        _ev(est, cache, error_score="raise").fit(X, y)
+        assert counter.new() == 12
 
     def test_predictions_are_cached(self, data, setup):
         X, y = data

@@ -7,6 +7,7 @@ import warnings
 
 import joblib
 import numpy as np
+import pandas as pd
 import pytest
 import sklearn
 from scipy import stats
@@ -24,6 +25,7 @@ from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import log_loss
 from sklearn.model_selection import (
     GridSearchCV,
+    GroupKFold,
     GroupShuffleSplit,
     KFold,
     RandomizedSearchCV,
@@ -312,6 +314,45 @@ class TestVary:
         assert ev.results_.shape[0] == 6
         assert abs(ev.distribution_.mean() - ref.mean()) < 0.1
 
+    def test_iterable_cv_of_boolean_masks_counts_rows(self, iris):
+        X, y = iris
+        splits = list(KFold(3, shuffle=True, random_state=0).split(X))
+        masks = []
+        for train, _ in splits:
+            mask = np.zeros(len(y), bool)
+            mask[train] = True
+            masks.append((mask, ~mask))
+        kw = {"n_repeats": 2, "random_state": 0, "vary": "init", "refit": False}
+        est = DecisionTreeClassifier(max_features=1)
+        ev = RepeatedEvaluator(est, cv=masks, return_predictions=True, **kw).fit(X, y)
+        ref = RepeatedEvaluator(est, cv=splits, **kw).fit(X, y)
+        assert ev.results_["n_train"].tolist() == [100] * 6
+        assert ev.results_["n_test"].tolist() == [50] * 6
+        pd.testing.assert_frame_equal(
+            ev.results_.drop(columns=["fit_time", "score_time"]),
+            ref.results_.drop(columns=["fit_time", "score_time"]),
+        )
+        np.testing.assert_array_equal(ev.predictions_["test_index"][1], splits[1][1])
+
+    def test_generator_cv_shared_by_evaluators_is_read_once(self, iris):
+        X, y = iris
+        kw = {"n_repeats": 2, "random_state": 0, "vary": "init", "refit": False}
+        est = DecisionTreeClassifier(max_features=1)
+        ref = RepeatedEvaluator(est, cv=list(KFold(3).split(X)), **kw).fit(X, y)
+        gen = KFold(3).split(X)
+        evs = {k: RepeatedEvaluator(est, cv=gen, **kw) for k in ("a", "b")}
+        _fit_evaluators(evs, X, y)
+        for ev in evs.values():
+            assert ev.distribution_.n == 6
+            np.testing.assert_array_equal(ev.distribution_, ref.distribution_)
+        kw = {"n_repeats": 2, "random_state": 0, "n_boot": 400}
+        with pytest.raises(ValueError, match=r"gave no \(train, test\) split; an iter"):
+            evs["a"].fit(X, y)  # the generator is used up
+        table = variance_sources(est, X, y, cv=KFold(3).split(X), **kw)
+        ref = variance_sources(est, X, y, cv=list(KFold(3).split(X)), **kw)
+        pd.testing.assert_frame_equal(table, ref)
+        assert ref.loc["all", "n"] == 2
+
     def test_splitter_reseeded(self, ids_data):
         X, y = ids_data
         ev = RepeatedEvaluator(
@@ -451,6 +492,15 @@ class TestFailures:
         assert isinstance(exc.value.__cause__, ValueError)
         assert "deliberate failure" in str(exc.value.__cause__)
         assert ev.results_["error"].str.contains("deliberate failure").all()
+        assert not hasattr(ev, "distribution_")
+
+    def test_all_fail_raises_under_a_numeric_error_score(self, ids_data):
+        # as cross_val_score: a distribution of error_score only is an error
+        X, y = ids_data
+        ev = RepeatedEvaluator(FailingClassifier(), n_repeats=3, error_score=0)
+        with pytest.raises(ValueError, match=re.escape("all 3 fits failed")):
+            ev.fit(X, y)
+        assert (ev.results_["test_score"] == 0).all()
         assert not hasattr(ev, "distribution_")
 
     def test_all_fail_reraises_the_same_type(self, ids_data):
@@ -1022,6 +1072,22 @@ class TestGroups:
                     random_state=0,
                 )
 
+    def test_iterable_cv_splitting_groups_warns(self, patients):
+        X, y, groups = patients
+        kw = {"groups": groups, "n_repeats": 2, "random_state": 0, "vary": "init"}
+        tree = DecisionTreeClassifier(max_features=1)  # init varies
+        leaky = list(KFold(4, shuffle=True, random_state=0).split(X))
+        with pytest.warns(GroupsIgnoredWarning, match="4 of the 4 ") as rec:
+            d = repeated_cross_val_score(tree, X, y, cv=leaky, **kw)
+        assert len(rec) == 1
+        assert rec[0].filename == __file__
+        assert d.mean() > 0.9  # the optimistic number the warning is about
+        honest = list(GroupKFold(4).split(X, y, groups))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            d = repeated_cross_val_score(tree, X, y, cv=honest, **kw)
+        assert 0.35 < d.mean() < 0.65
+
     def test_compare_models_and_variance_sources_draw_groups(self, patients):
         X, y, groups = patients
         models = {"1nn": KNeighborsClassifier(1), "3nn": KNeighborsClassifier(3)}
@@ -1164,6 +1230,28 @@ class TestFailedScorers:
         bad = ev.results_["error"].notna().to_numpy()
         assert 0 < bad.sum() < 10
         assert ev.distribution_.n == 12 - bad.sum()
+
+    def test_non_finite_score_raises_under_error_score_raise(self, ids_data):
+        X, y = ids_data
+
+        def scorer(est, X, y):
+            return np.nan
+
+        msg = r"non-finite test score \(score=nan\) on a test set of \d+ rows"
+        with pytest.raises(ValueError, match=msg):
+            RepeatedEvaluator(
+                DummyClassifier(), scoring=scorer, n_repeats=3, error_score="raise"
+            ).fit(X, y)
+
+    @pytest.mark.parametrize("error_score", [np.inf, -np.inf])
+    def test_infinite_error_score_rejected_before_fitting(self, ids_data, error_score):
+        X, y = ids_data
+        ev = RepeatedEvaluator(
+            FailingClassifier(), n_repeats=3, error_score=error_score
+        )
+        with pytest.raises(ValueError, match="`error_score` must be 'raise', NaN or"):
+            ev.fit(X, y)
+        assert not hasattr(ev, "results_")  # nothing was fitted
 
     def test_results_survive_when_the_distribution_fails(self, ids_data):
         X, y = ids_data

@@ -74,6 +74,14 @@ def test_string_keys_unpaired_and_single_model():
             "not numeric: 1 value.*'oops' in row 3",
         ),
         ("nan", {"score": "acc", "by": "model"}, "1 missing value.*row 3"),
+        ("inf", {"score": "acc", "by": "model"}, r"non-finite value \(inf\) in row 3"),
+        ("empty", {"score": "acc", "by": "model"}, "`frame` has no rows"),
+        ("noname", {"score": "acc", "by": "model"}, "'model' has 1 missing model"),
+        (
+            "nokey",
+            {"score": "acc", "by": "model", "pair_by": "seed"},
+            "`pair_by` column 'seed' has 1 missing key",
+        ),
         ("one", {"score": "acc", "by": "model"}, "model 'z' has 1 run; at least 2"),
         (
             "dup",
@@ -94,6 +102,15 @@ def test_bad_input(edit, kwargs, match):
         df.loc[3, "acc"] = "oops"
     elif edit == "nan":
         df.loc[3, "acc"] = np.nan
+    elif edit == "inf":
+        df.loc[3, "acc"] = np.inf
+    elif edit == "empty":
+        df = df.iloc[:0]
+    elif edit == "noname":
+        df.loc[3, "model"] = None
+    elif edit == "nokey":
+        df["seed"] = df["seed"].astype(float)
+        df.loc[3, "seed"] = np.nan
     elif edit == "one":
         df = pd.concat([df, pd.DataFrame([{"model": "z", "seed": 0, "acc": 0.5}])])
     elif edit == "dup":

@@ -167,3 +167,60 @@ def test_multiclass_and_errors(cancer):
         plain.score_distribution("accuracy")
     with pytest.raises(TypeError, match="scorer name"):
         ev.score_distribution(3)
+
+
+@pytest.mark.parametrize("error_score", [np.nan, 0.0])
+def test_score_distribution_with_failed_fits_matches_distribution(error_score):
+    # a failed fit scores error_score in every metric: kept when numeric, out
+    # when NaN, exactly as in distribution_ (whose seeds it reuses)
+    from sklearn.exceptions import FitFailedWarning
+
+    from skperf.utils._testing import FailingClassifier
+
+    X, y = load_iris(return_X_y=True)
+    with pytest.warns(FitFailedWarning):
+        ev = _fit(
+            FailingClassifier(fail=3), X, y, n_repeats=12, error_score=error_score
+        )
+    failed = ev.results_["error"].notna().to_numpy()
+    assert 0 < failed.sum() < 36
+    d = ev.score_distribution("accuracy")
+    assert (
+        d.n == ev.distribution_.n == (12 * 3 if error_score == 0 else (~failed).sum())
+    )
+    np.testing.assert_array_equal(d.scores, ev.distribution_.scores)
+    np.testing.assert_array_equal(d.seeds["init"], ev.distribution_.seeds["init"])
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+def test_score_distribution_of_a_fit_whose_other_scorer_failed():
+    # roc_auc is NaN on a one-class test set: under error_score=-1 the fit keeps
+    # its real accuracy in distributions_["accuracy"], and so in the replay
+    from sklearn.dummy import DummyClassifier
+    from sklearn.exceptions import FitFailedWarning
+
+    rng = np.random.RandomState(0)
+    X, y = rng.randn(20, 2), np.r_[np.ones(2, int), np.zeros(18, int)]
+    with pytest.warns(FitFailedWarning):
+        ev = _fit(
+            DummyClassifier(strategy="prior"),
+            X,
+            y,
+            cv=None,
+            n_repeats=10,
+            scoring=["roc_auc", "accuracy"],
+            error_score=-1.0,
+        )
+    failed = ev.results_["error"].notna().to_numpy()
+    assert 0 < failed.sum() < 9
+    nan_auc = ev.results_["error"].str.contains("roc_auc=nan").to_numpy()
+    assert nan_auc.sum() >= 2
+    acc = ev.results_["test_accuracy"].to_numpy()
+    assert (acc[nan_auc] >= 0).all()  # real accuracies, not error_score
+    assert (acc[failed & ~nan_auc] == -1).all()  # the scorer raised: no predictions
+    d = ev.score_distribution("accuracy")
+    np.testing.assert_array_equal(d.scores, ev.distributions_["accuracy"].scores)
+    np.testing.assert_array_equal(d.scores, acc)
+    auc = ev.score_distribution("roc_auc")
+    np.testing.assert_array_equal(auc.scores, ev.distribution_.scores)
+    assert (auc.scores[failed] == -1).all()
