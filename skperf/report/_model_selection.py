@@ -21,8 +21,13 @@ from .._distribution import PerformanceDistribution
 from .._multiple import _check_correction, _worse_than_best
 from .._seeding import _root_entropy
 from ..stats._outperform import _check_gamma, noether_sample_size
-from ..stats._requirement import _requirement_kwargs
-from ..stats._validation import _check_confidence, _check_n_boot
+from ..stats._requirement import (
+    _METHODS,
+    _check_probability,
+    _check_threshold,
+    _requirement_kwargs,
+)
+from ..stats._validation import _check_confidence, _check_method, _check_n_boot
 from ._format import _side_text
 from ._metrics import _bound_text, _metric_bounds, _shared_default_score
 
@@ -305,6 +310,7 @@ class ModelSelectionReport:
         requirement=None,
     ):
         self.raw_distributions = _check_distributions(distributions)
+        requirement_kw = _check_requirement(requirement, confidence)
         self.notes = _Notes()
         self.distributions = self._independent(self.raw_distributions)
         self.gamma = _check_gamma(gamma)
@@ -331,7 +337,7 @@ class ModelSelectionReport:
         self._compare_all()
         self._select()
         self.requirement = requirement
-        self.requirements = _requirements(self.distributions, requirement, confidence)
+        self.requirements = _requirements(self.distributions, requirement_kw)
         # one-sided level of the decision: each bound at (1 - confidence) / 2
         self.noether_n = noether_sample_size(
             self.gamma, alpha=(1 - self.confidence) / 2
@@ -767,11 +773,42 @@ class ModelSelectionReport:
         return self.to_markdown()
 
 
-def _requirements(distributions, requirement, confidence):
-    """Verdict of ``requirement`` per model (empty dict without one)."""
+def _check_requirement(requirement, confidence):
+    """Keyword arguments of ``requirement`` (None without one), checked.
+
+    Fails before any fit or bootstrap with an error naming ``requirement``:
+    a tuple longer than ``(threshold, probability)``, an unknown key, a
+    non-finite threshold, a probability or confidence outside (0, 1) or an
+    unknown method.
+    """
     if requirement is None:
+        return None
+    try:
+        if isinstance(requirement, tuple | list) and not 1 <= len(requirement) <= 2:
+            raise ValueError(
+                "a tuple must be (threshold,) or (threshold, probability); got "
+                f"{len(requirement)} values"
+            )
+        kw = _requirement_kwargs(requirement, confidence)
+        unknown = sorted(set(kw) - {"threshold", "probability", "confidence", "method"})
+        if unknown or "threshold" not in kw:
+            raise TypeError(
+                "a dict takes the keys threshold (required), probability, "
+                f"confidence and method; got {sorted(requirement)}"
+            )
+        _check_threshold(kw["threshold"])
+        _check_probability(kw.get("probability", 0.9))
+        _check_confidence(kw["confidence"])
+        _check_method(kw.get("method", "auto"), _METHODS)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"`requirement={requirement!r}`: {exc}") from None
+    return kw
+
+
+def _requirements(distributions, kw):
+    """Verdict of the requirement ``kw`` per model (empty dict without one)."""
+    if kw is None:
         return {}
-    kw = _requirement_kwargs(requirement, confidence)
     return {name: d.requirement(**kw) for name, d in distributions.items()}
 
 
@@ -975,6 +1012,7 @@ def compare_models(
     confidence = _check_confidence(confidence)
     correction = _check_correction(correction)
     n_boot = _check_n_boot(n_boot)
+    _check_requirement(requirement, confidence)
     entropy = _root_entropy(random_state)
 
     evaluators = {

@@ -801,3 +801,51 @@ class TestMixedDefaultScores:
         )
         assert r.settings["scoring"] == "None (each estimator's score: accuracy)"
         assert r.settings["default_metric"] == "accuracy"
+
+
+class TestRequirement:
+    def test_verdict_per_model_is_the_distributions(self):
+        dists = _paired({"a": 0.0, "b": 0.01})
+        rep = ModelSelectionReport(dists, random_state=0, requirement=(0.9, 0.5))
+        for name, d in rep.distributions.items():
+            want = d.requirement(0.9, probability=0.5, confidence=0.95)
+            got = rep.requirements[name]
+            assert (got.verdict, got.n_meeting, got.bound) == (
+                want.verdict,
+                want.n_meeting,
+                want.bound,
+            )
+        frame = rep.to_frame()
+        assert list(frame["requirement"]) == [
+            rep.requirements[n].verdict for n in frame.index
+        ]
+        for name, d in dists.items():
+            assert rep.requirements[name].n_meeting == np.sum(np.asarray(d) >= 0.9)
+        assert "Requirement P(score >= 0.9) >= 0.5" in rep.to_markdown()
+
+    @pytest.mark.parametrize(
+        ("requirement", "exc", "match"),
+        [
+            ((0.9, 0.9, 0.5), ValueError, "got 3 values"),
+            ((), ValueError, "got 0 values"),
+            ({"probability": 0.5}, TypeError, "threshold \\(required\\)"),
+            ({"threshold": 0.9, "prob": 0.5}, TypeError, "got \\['prob', 'threshold'"),
+            ("0.9", TypeError, "`threshold` must be a real number"),
+            ((float("nan"), 0.9), ValueError, "`threshold` must be finite"),
+            ((0.9, 90), ValueError, "`probability` must be in \\(0, 1\\)"),
+            ({"threshold": 0.9, "method": "x"}, ValueError, "`method` must be one"),
+        ],
+    )
+    def test_bad_requirement_names_it(self, requirement, exc, match):
+        with pytest.raises(exc, match="`requirement=") as info:
+            ModelSelectionReport(_paired({"a": 0.0}), requirement=requirement)
+        assert re.search(match, str(info.value))
+
+    def test_compare_models_checks_it_before_any_fit(self):
+        class Boom(DummyClassifier):
+            def fit(self, X, y):
+                raise AssertionError("fitted")
+
+        X, y = make_classification(n_samples=40, random_state=0)
+        with pytest.raises(ValueError, match=re.escape("`requirement=(nan, 0.9)`")):
+            compare_models({"boom": Boom()}, X, y, requirement=(float("nan"), 0.9))
