@@ -19,6 +19,7 @@ import argparse
 import ast
 import importlib
 import inspect
+import math
 import os
 import re
 import sys
@@ -769,6 +770,8 @@ def _parse_require(text):
         raise _CLIError(
             f"--require must look like THRESHOLD@PROBABILITY, e.g. 0.9@0.9; got {text!r}"
         ) from None
+    if not math.isfinite(threshold):
+        raise _CLIError(f"--require: the threshold must be finite; got {t}")
     if not 0 < probability < 1:
         raise _CLIError(f"--require: the probability must be in (0, 1); got {p}")
     return threshold, probability

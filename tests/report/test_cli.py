@@ -238,6 +238,14 @@ def test_reproducible_in_process(csv_file, capsys):
         (["--confidence", "95"], "Did you mean 0.95?"),
         (["--gamma", "0.3"], "must be in (0.5, 1)"),
         (["--n-repeats", "1"], "--n-repeats must be at least 2; got 1"),
+        (["--require", "nan@0.9"], "--require: the threshold must be finite; got nan"),
+        (["--require=-inf"], "--require: the threshold must be finite; got -inf"),
+        (
+            ["--require", "0.9@90"],
+            "--require: the probability must be in (0, 1); got 90",
+        ),
+        (["--require", "0.9@"], "--require must look like THRESHOLD@PROBABILITY"),
+        (["--require", "high"], "--require must look like THRESHOLD@PROBABILITY"),
     ],
 )
 def test_errors_are_one_line(args, message, csv_file, capsys):
