@@ -210,6 +210,9 @@ class TestModelSelectionReport:
             )
         assert r.comparisons["a", "b"].n_self == 10
         assert r.comparisons["a", "b"].paired
+        # independent scores: the exact sign interval, never a (cluster)
+        # bootstrap, so no interval of P(A > B) in the report has zero width
+        assert r.comparisons["a", "b"].method == "sign"
         assert r.to_frame().loc["a", "n"] == 10
         # one note names every model it applies to, not one line per model
         assert r.notes[0] == (
