@@ -144,6 +144,9 @@ def _methods_line(report, quantiles):
         else:
             per = ", ".join(f"{m} ({n})" for n, m in methods.items())
             parts.append(f"{label}: {per}")
+    if report.comparisons:
+        methods = sorted({c.method for c in report.comparisons.values()})
+        parts.append(f"P(A > B): {', '.join(methods)}")
     return "; ".join(parts)
 
 

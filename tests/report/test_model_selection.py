@@ -213,6 +213,7 @@ class TestModelSelectionReport:
         # independent scores: the exact sign interval, never a (cluster)
         # bootstrap, so no interval of P(A > B) in the report has zero width
         assert r.comparisons["a", "b"].method == "sign"
+        assert "; P(A > B): sign." in r.to_markdown().replace("\n", " ")
         assert r.to_frame().loc["a", "n"] == 10
         # one note names every model it applies to, not one line per model
         assert r.notes[0] == (
@@ -852,3 +853,18 @@ class TestRequirement:
         X, y = make_classification(n_samples=40, random_state=0)
         with pytest.raises(ValueError, match=re.escape("`requirement=(nan, 0.9)`")):
             compare_models({"boom": Boom()}, X, y, requirement=(float("nan"), 0.9))
+
+
+def test_methods_line_names_the_interval_of_p():
+    rng = np.random.default_rng(1)
+    dists = {  # no seeds: unpaired, Newcombe's score interval
+        name: PerformanceDistribution(rng.normal(mu, 0.02, 20), metric="accuracy")
+        for name, mu in [("a", 0.9), ("b", 0.88)]
+    }
+    r = ModelSelectionReport(dists, random_state=0)
+    assert r.comparisons["a", "b"].method == "newcombe"
+    md = " ".join(r.to_markdown().split())
+    assert "Interval methods: mean: t; q0.1: bootstrap; " in md
+    assert "; P(A > B): newcombe." in md
+    html = " ".join(" ".join(_parse(r.to_html(plots=False)).text).split())
+    assert "; P(A > B): newcombe." in html
