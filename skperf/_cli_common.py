@@ -109,7 +109,11 @@ def _check_out(path, option="--out"):
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         shown = os.path.dirname(path) or folder
-        raise _CLIError(f"{option} {path}: folder {shown!r} does not exist")
+        # the folder once (not the path too): a long path stays within the line
+        raise _CLIError(
+            f"{option}: folder {shown!r} does not exist "
+            f"(to write {os.path.basename(path)!r})"
+        )
     if not os.access(folder, os.W_OK):
         raise _CLIError(f"{option} {path}: folder is not writable")
 
