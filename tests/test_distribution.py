@@ -59,9 +59,19 @@ class TestArrayLike:
             repr(dist),
         )
         assert m
+        assert float(m.group(1)) == pytest.approx(dist.mean(), rel=1e-3)
         # the repr's sd says its ddof: it is the sample sd, not .std()'s ddof=0
         assert float(m.group(2)) == pytest.approx(dist.std(ddof=1), rel=1e-3)
         assert float(m.group(2)) != pytest.approx(dist.std(), rel=1e-3)
+
+    def test_repr_numbers(self):
+        d = PerformanceDistribution([0.8, 0.9, 0.7], metric="accuracy", name="m")
+        assert repr(d) == (
+            "PerformanceDistribution('m', accuracy, n=3, mean=0.8, sd(ddof=1)=0.1)"
+        )
+        assert repr(PerformanceDistribution([1.0, 2.0])) == (
+            "PerformanceDistribution(n=2, mean=1.5, sd(ddof=1)=0.7071)"
+        )
 
     def test_ndarray_methods(self):
         # what users call on cross_val_score's array works and returns plain
