@@ -372,15 +372,16 @@ def _no_curves_reason(ev):
     return None
 
 
-def _model_curves(evaluators, **kwargs):
+def _model_curves(evaluators):
     """ROC and PR bands of every evaluator that allows them, and why not.
+
+    Each evaluator's per-repeat predictions are pooled once for both kinds
+    (the defaults of :func:`roc_curves` and :func:`pr_curves`).
 
     Parameters
     ----------
     evaluators : dict of str to RepeatedEvaluator
         Fitted with ``return_predictions=True``.
-    **kwargs : dict
-        Passed to :func:`roc_curves` and :func:`pr_curves`.
 
     Returns
     -------
@@ -396,8 +397,11 @@ def _model_curves(evaluators, **kwargs):
         reason = _no_curves_reason(ev)
         if reason is None:
             try:
-                roc = roc_curves(ev, **kwargs)
-                pr = pr_curves(ev, **kwargs)
+                y_true, y_scores, pos = _repeat_scores(ev, None)
+                roc, pr = (
+                    curve_band(y_true, y_scores, kind=kind, pos_label=pos)
+                    for kind in ("roc", "pr")
+                )
             except ValueError as exc:
                 reason = str(exc)
             else:
