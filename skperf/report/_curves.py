@@ -121,24 +121,27 @@ class CurveBand:
             alpha=0.25,
             label=f"pointwise {self.level:.0%} band ({what})",
         )
-        if self.kind == "roc":
-            ax.plot([0, 1], [0, 1], ls=":", color="0.5")
-            ax.set_xlabel("false positive rate")
-            ax.set_ylabel("true positive rate")
-            ax.set_title(
-                f"ROC over {self.n} repeats (AUC median {np.median(self.area):.3f})"
-            )
-        else:
-            ax.set_xlabel("recall")
-            ax.set_ylabel("precision (interpolated)")
-            ax.set_title(
-                f"Precision-recall over {self.n} repeats "
-                f"(AP median {np.median(self.area):.3f})"
-            )
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.02)
-        ax.legend(loc="lower right" if self.kind == "roc" else "lower left")
+        what = "ROC" if self.kind == "roc" else "Precision-recall"
+        area = "AUC" if self.kind == "roc" else "AP"
+        ax.set_title(
+            f"{what} over {self.n} repeats ({area} median {np.median(self.area):.3f})"
+        )
+        _frame_axes(ax, self.kind)
         return ax
+
+
+def _frame_axes(ax, kind, **legend):
+    """Axis labels, limits, legend (and the ROC diagonal) of a curve plot."""
+    if kind == "roc":
+        ax.plot([0, 1], [0, 1], ls=":", color="0.5")
+        ax.set_xlabel("false positive rate")
+        ax.set_ylabel("true positive rate")
+    else:
+        ax.set_xlabel("recall")
+        ax.set_ylabel("precision (interpolated)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.legend(loc="lower right" if kind == "roc" else "lower left", **legend)
 
 
 def _interp_roc(y_true, y_score, grid, pos_label):
