@@ -13,6 +13,7 @@ import sys
 
 from ._cli_common import (
     _add_report_options,
+    _check_out,
     _check_random_state,
     _check_report_options,
     _CLIError,
@@ -91,6 +92,7 @@ def _run(args):
 
     _check_report_options(args)
     _check_random_state(args.random_state)
+    _check_out(args.out)  # before any work, as skperf report
     frame = _read_csv(args.scores, what="scores")
     correction = None if args.correction == "none" else args.correction
     entropy = _root_entropy(args.random_state)
