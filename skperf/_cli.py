@@ -745,6 +745,8 @@ def _print_curves(report):
     """One line per model: median ROC AUC and AP, or why there are no curves."""
     import numpy as np
 
+    from .report._curves import _NO_CURVES
+
     roc, pr = report.curves.get("roc", {}), report.curves.get("pr", {})
     for name in roc:
         print(
@@ -755,7 +757,7 @@ def _print_curves(report):
             )
         )
     for note in report.notes:
-        if "no ROC or precision-recall curves" in note:
+        if _NO_CURVES in note:
             print(_wrapped(f"note: {note}"))
 
 

@@ -25,6 +25,9 @@ __all__ = ["CurveBand", "curve_band", "pr_curves", "roc_curves"]
 
 _BANDS = ("quantile", "t")
 
+#: opens the report's note on a model without curves (the CLI prints those notes)
+_NO_CURVES = "no ROC or precision-recall curves"
+
 
 @dataclass(frozen=True)
 class CurveBand:

@@ -1083,7 +1083,7 @@ def compare_models(
 
 def _add_curves(report, evaluators):
     """Set ``report.curves`` from the kept predictions; note models without."""
-    from ._curves import _model_curves
+    from ._curves import _NO_CURVES, _model_curves
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -1091,6 +1091,4 @@ def _add_curves(report, evaluators):
     _record(caught, report.notes, "curves")
     report.curves = {kind: c for kind, c in curves.items() if c}
     for name, reason in missing:
-        report.notes.add(
-            name, f"no ROC or precision-recall curves: {reason.rstrip('.')}."
-        )
+        report.notes.add(name, f"{_NO_CURVES}: {reason.rstrip('.')}.")
