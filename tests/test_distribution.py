@@ -435,3 +435,11 @@ def test_plot_passes_fallback_warning_on_once():
     assert rec[0].filename == __file__
     labels = ax.get_legend_handles_labels()[1]
     assert "quantiles, approximate 95% CI" in labels
+
+
+def test_summary_bad_requirement_names_it():
+    d = PerformanceDistribution(np.linspace(0.8, 0.9, 30))
+    with pytest.raises(ValueError, match=r"`requirement=\(0.85, 0.9, 0.99\)`: a tuple"):
+        d.summary(quantiles=(), requirement=(0.85, 0.9, 0.99))
+    with pytest.raises(TypeError, match="a dict takes the keys threshold"):
+        d.summary(quantiles=(), requirement={"threshold": 0.85, "prob": 0.9})

@@ -17,17 +17,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._distribution import PerformanceDistribution
+from .._distribution import PerformanceDistribution, _check_requirement
 from .._multiple import _check_correction, _worse_than_best
 from .._seeding import _root_entropy
 from ..stats._outperform import _check_gamma, noether_sample_size
-from ..stats._requirement import (
-    _METHODS,
-    _check_probability,
-    _check_threshold,
-    _requirement_kwargs,
-)
-from ..stats._validation import _check_confidence, _check_method, _check_n_boot
+from ..stats._validation import _check_confidence, _check_n_boot
 from ._format import _side_text
 from ._metrics import _bound_text, _metric_bounds, _shared_default_score
 
@@ -771,38 +765,6 @@ class ModelSelectionReport:
 
     def __str__(self):
         return self.to_markdown()
-
-
-def _check_requirement(requirement, confidence):
-    """Keyword arguments of ``requirement`` (None without one), checked.
-
-    Fails before any fit or bootstrap with an error naming ``requirement``:
-    a tuple longer than ``(threshold, probability)``, an unknown key, a
-    non-finite threshold, a probability or confidence outside (0, 1) or an
-    unknown method.
-    """
-    if requirement is None:
-        return None
-    try:
-        if isinstance(requirement, tuple | list) and not 1 <= len(requirement) <= 2:
-            raise ValueError(
-                "a tuple must be (threshold,) or (threshold, probability); got "
-                f"{len(requirement)} values"
-            )
-        kw = _requirement_kwargs(requirement, confidence)
-        unknown = sorted(set(kw) - {"threshold", "probability", "confidence", "method"})
-        if unknown or "threshold" not in kw:
-            raise TypeError(
-                "a dict takes the keys threshold (required), probability, "
-                f"confidence and method; got {sorted(requirement)}"
-            )
-        _check_threshold(kw["threshold"])
-        _check_probability(kw.get("probability", 0.9))
-        _check_confidence(kw["confidence"])
-        _check_method(kw.get("method", "auto"), _METHODS)
-    except (TypeError, ValueError) as exc:
-        raise type(exc)(f"`requirement={requirement!r}`: {exc}") from None
-    return kw
 
 
 def _requirements(distributions, kw):
