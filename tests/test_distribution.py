@@ -443,3 +443,19 @@ def test_summary_bad_requirement_names_it():
         d.summary(quantiles=(), requirement=(0.85, 0.9, 0.99))
     with pytest.raises(TypeError, match="a dict takes the keys threshold"):
         d.summary(quantiles=(), requirement={"threshold": 0.85, "prob": 0.9})
+
+
+def test_quantile_band_is_the_stats_band_of_the_scores():
+    from skperf.exceptions import DependentObservationsWarning
+    from skperf.stats import quantile_band
+
+    x = np.random.default_rng(0).normal(0.9, 0.02, 50)
+    band = PerformanceDistribution(x).quantile_band(confidence=0.9)
+    ref = quantile_band(x, confidence=0.9)
+    np.testing.assert_array_equal(band.low, ref.low)
+    np.testing.assert_array_equal(band.high, ref.high)
+    low, high = band.at(0.5)
+    assert low < np.median(x) < high
+    g = PerformanceDistribution(x, groups=np.repeat(np.arange(10), 5))
+    with pytest.warns(DependentObservationsWarning, match="10 groups"):
+        g.quantile_band()
