@@ -198,7 +198,7 @@ def _add_report_parser(sub):
         default=None,
         help=(
             "requirement 'score >= T with probability >= P' (<= T for losses), "
-            "e.g. 0.9@0.9; the report gives its verdict per model"
+            "e.g. 0.9@0.9 (T alone: P = 0.9); the report gives its verdict per model"
         ),
     )
     rep.add_argument(

@@ -629,3 +629,12 @@ def test_report_embeds_a_png_in_process(tmp_path, csv_file, capsys):
     html = out.read_text(encoding="utf-8")
     assert "data:image/png;base64," in html
     assert "Plots are not included" not in html
+
+
+def test_require_forms():
+    from skperf._cli import _parse_require
+
+    assert _parse_require(None) is None
+    assert _parse_require("0.8") == (0.8, 0.9)  # T alone: P = 0.9, as --help says
+    assert _parse_require("0.8@0.5") == (0.8, 0.5)
+    assert _parse_require("-12.5@0.75") == (-12.5, 0.75)  # a negated loss
