@@ -510,7 +510,9 @@ class ModelSelectionReport:
             ``sd`` (``ddof=1``); for each level ``q``: ``q<q>``,
             ``q<q>_low``, ``q<q>_high``, ``q<q>_method``; then
             ``p_best_better`` (P(best > model)), ``p_best_better_low``,
-            ``p_best_better_high``, ``decision`` (of ``comparisons[best,
+            ``p_best_better_high``, ``p_best_better_method`` (``"sign"``
+            when paired, ``"newcombe"`` otherwise; empty for the best
+            model), ``decision`` (of ``comparisons[best,
             model]``, ``"best"`` for the best model), ``mean_difference``
             (best minus model), ``p_value``, ``p_adjusted``, ``vs_best``
             (that decision read from the model's side, e.g. ``"worse than
@@ -563,6 +565,7 @@ class ModelSelectionReport:
                         p_best_better=np.nan,
                         p_best_better_low=np.nan,
                         p_best_better_high=np.nan,
+                        p_best_better_method="",
                         decision="best",
                         mean_difference=0.0,
                         p_value=np.nan,
@@ -574,6 +577,7 @@ class ModelSelectionReport:
                         p_best_better=c.estimate,
                         p_best_better_low=c.low,
                         p_best_better_high=c.high,
+                        p_best_better_method=c.method,
                         decision=c.decision,
                         mean_difference=c.mean_difference.estimate,
                         p_value=self.p_values[name],

@@ -863,6 +863,7 @@ def test_methods_line_names_the_interval_of_p():
     }
     r = ModelSelectionReport(dists, random_state=0)
     assert r.comparisons["a", "b"].method == "newcombe"
+    assert r.to_frame()["p_best_better_method"].to_dict() == {"a": "", "b": "newcombe"}
     md = " ".join(r.to_markdown().split())
     assert "Interval methods: mean: t; q0.1: bootstrap; " in md
     assert "; P(A > B): newcombe." in md
