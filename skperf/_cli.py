@@ -795,12 +795,8 @@ def main(argv=None):
         when the error is in the arguments or the data).
     """
     args = _build_parser().parse_args(argv)
-    if args.command == "check":
+    if args.command in ("check", "summarize"):
         return args.func(args)
-    if args.command == "summarize":
-        from ._cli_summarize import run
-
-        return run(args)
     try:
         return args._run(args)
     except _CLIError as exc:

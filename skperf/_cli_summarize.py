@@ -9,7 +9,6 @@ characters) on stderr and exit status 2.
 from __future__ import annotations
 
 import os
-import sys
 
 from ._cli_common import (
     _add_report_options,
@@ -24,7 +23,7 @@ from ._cli_common import (
     _write_html,
 )
 
-__all__ = ["add_parser", "main", "run"]
+__all__ = ["add_parser", "run"]
 
 PROG = "skperf summarize"
 
@@ -75,6 +74,7 @@ def add_parser(sub):
         default=None,
         help="seed of the bootstrap (default: drawn and printed)",
     )
+    p.set_defaults(func=run)
     return p
 
 
@@ -132,24 +132,3 @@ def _run(args):
     print(f"random_state={entropy} (pass --random-state {entropy} to reproduce)")
     print(f"wrote {args.out}")
     return 0
-
-
-def main(argv=None):
-    """``skperf summarize`` on its own (``argv`` without the program name).
-
-    Parameters
-    ----------
-    argv : list of str or None, default=None
-        Arguments after ``summarize`` (``None``: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    int
-        Exit status: 0 on success, 2 on an error.
-    """
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="skperf")
-    add_parser(parser.add_subparsers(dest="command"))
-    argv = list(sys.argv[1:] if argv is None else argv)
-    return run(parser.parse_args(["summarize", *argv]))
