@@ -19,6 +19,7 @@ import argparse
 import ast
 import importlib
 import inspect
+import math
 import os
 import re
 import sys
@@ -197,7 +198,7 @@ def _add_report_parser(sub):
         default=None,
         help=(
             "requirement 'score >= T with probability >= P' (<= T for losses), "
-            "e.g. 0.9@0.9; the report gives its verdict per model"
+            "e.g. 0.9@0.9 (T alone: P = 0.9); the report gives its verdict per model"
         ),
     )
     rep.add_argument(
@@ -744,6 +745,8 @@ def _print_curves(report):
     """One line per model: median ROC AUC and AP, or why there are no curves."""
     import numpy as np
 
+    from .report._curves import _NO_CURVES
+
     roc, pr = report.curves.get("roc", {}), report.curves.get("pr", {})
     for name in roc:
         print(
@@ -754,7 +757,7 @@ def _print_curves(report):
             )
         )
     for note in report.notes:
-        if "no ROC or precision-recall curves" in note:
+        if _NO_CURVES in note:
             print(_wrapped(f"note: {note}"))
 
 
@@ -769,6 +772,8 @@ def _parse_require(text):
         raise _CLIError(
             f"--require must look like THRESHOLD@PROBABILITY, e.g. 0.9@0.9; got {text!r}"
         ) from None
+    if not math.isfinite(threshold):
+        raise _CLIError(f"--require: the threshold must be finite; got {t}")
     if not 0 < probability < 1:
         raise _CLIError(f"--require: the probability must be in (0, 1); got {p}")
     return threshold, probability
@@ -790,12 +795,8 @@ def main(argv=None):
         when the error is in the arguments or the data).
     """
     args = _build_parser().parse_args(argv)
-    if args.command == "check":
+    if args.command in ("check", "summarize"):
         return args.func(args)
-    if args.command == "summarize":
-        from ._cli_summarize import run
-
-        return run(args)
     try:
         return args._run(args)
     except _CLIError as exc:

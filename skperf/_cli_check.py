@@ -85,6 +85,7 @@ def add_parser(subparsers):
 
 
 def _read_scores(path, column):
+    import numpy as np
     import pandas as pd
 
     frame = _read_csv(path, what="scores")
@@ -95,10 +96,10 @@ def _read_scores(path, column):
             f"score column {column!r} not found in {path}; columns are: {cols}{more}"
         )
     raw = frame[column]
-    values = pd.to_numeric(raw, errors="coerce")
-    bad = values.isna() | ~values.apply(lambda v: math.isfinite(v) if v == v else False)
+    values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
+    bad = ~np.isfinite(values)  # missing, text, inf
     if bad.any():
-        i = int(bad.to_numpy().nonzero()[0][0])
+        i = int(np.flatnonzero(bad)[0])
         raise _CLIError(
             f"score column {column!r} has {int(bad.sum())} missing or non-numeric "
             f"value(s), the first in data row {i + 1}: {str(raw.iloc[i])[:30]!r}"
@@ -107,7 +108,7 @@ def _read_scores(path, column):
         raise _CLIError(
             f"{path} has {len(values)} run(s) in column {column!r}; at least 2 needed"
         )
-    return values.to_numpy(dtype=float)
+    return values
 
 
 def _check_level(value, flag):

@@ -109,7 +109,11 @@ def _check_out(path, option="--out"):
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         shown = os.path.dirname(path) or folder
-        raise _CLIError(f"{option} {path}: folder {shown!r} does not exist")
+        # the folder once (not the path too): a long path stays within the line
+        raise _CLIError(
+            f"{option}: folder {shown!r} does not exist "
+            f"(to write {os.path.basename(path)!r})"
+        )
     if not os.access(folder, os.W_OK):
         raise _CLIError(f"{option} {path}: folder is not writable")
 
@@ -169,45 +173,22 @@ def _write_html(report, path):
 
 
 def _summary(report):
-    """The per-model summary of a ModelSelectionReport as a markdown table."""
-    from .report._format import (
-        _ci,
-        _markdown_table,
-        _p_best_cell,
-        _pval,
-        _score_format,
-        _zero_reason_scores,
-    )
+    """The per-model summary of a ModelSelectionReport as a markdown table.
 
-    frame = report.to_frame(quantiles=())
-    f = _score_format(report)
-    pct = f"{report.confidence:.0%}"
-    header = [
-        "model",
-        "n",
-        f"mean [{pct} CI]",
-        f"P(best > model) [{pct} CI]",
-        "p adj.",
-        "tied with best",
+    The report's own summary table (one source for the cells), without the
+    sd, the decision read from the model's side and the raw p-value.
+    """
+    from .report._format import _markdown_table, _summary_table
+
+    header, rows = _summary_table(report, quantiles=())
+    keep = [
+        i
+        for i, h in enumerate(header)
+        if h not in ("sd", "vs best (CI of P, uncorrected)", "p")
     ]
-    rows = [
-        [
-            name,
-            str(r["n"]),
-            _ci(
-                r["mean"],
-                r["mean_low"],
-                r["mean_high"],
-                f,
-                _zero_reason_scores(report.distributions[name]),
-            ),
-            _p_best_cell(report, name, r),
-            _pval(r["p_adjusted"]),
-            "yes" if r["tied_with_best"] else "no",
-        ]
-        for name, r in frame.iterrows()
-    ]
-    return _markdown_table(header, rows)
+    return _markdown_table(
+        [header[i] for i in keep], [[row[i] for i in keep] for row in rows]
+    )
 
 
 def _print_summary(report):

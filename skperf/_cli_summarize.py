@@ -9,10 +9,10 @@ characters) on stderr and exit status 2.
 from __future__ import annotations
 
 import os
-import sys
 
 from ._cli_common import (
     _add_report_options,
+    _check_out,
     _check_random_state,
     _check_report_options,
     _CLIError,
@@ -23,7 +23,7 @@ from ._cli_common import (
     _write_html,
 )
 
-__all__ = ["add_parser", "main", "run"]
+__all__ = ["add_parser", "run"]
 
 PROG = "skperf summarize"
 
@@ -74,6 +74,7 @@ def add_parser(sub):
         default=None,
         help="seed of the bootstrap (default: drawn and printed)",
     )
+    p.set_defaults(func=run)
     return p
 
 
@@ -91,6 +92,7 @@ def _run(args):
 
     _check_report_options(args)
     _check_random_state(args.random_state)
+    _check_out(args.out)  # before any work, as skperf report
     frame = _read_csv(args.scores, what="scores")
     correction = None if args.correction == "none" else args.correction
     entropy = _root_entropy(args.random_state)
@@ -130,24 +132,3 @@ def _run(args):
     print(f"random_state={entropy} (pass --random-state {entropy} to reproduce)")
     print(f"wrote {args.out}")
     return 0
-
-
-def main(argv=None):
-    """``skperf summarize`` on its own (``argv`` without the program name).
-
-    Parameters
-    ----------
-    argv : list of str or None, default=None
-        Arguments after ``summarize`` (``None``: ``sys.argv[1:]``).
-
-    Returns
-    -------
-    int
-        Exit status: 0 on success, 2 on an error.
-    """
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="skperf")
-    add_parser(parser.add_subparsers(dest="command"))
-    argv = list(sys.argv[1:] if argv is None else argv)
-    return run(parser.parse_args(["summarize", *argv]))

@@ -11,8 +11,18 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 from . import stats as _stats
 from .exceptions import DependentObservationsWarning
 from .stats._band import _pyplot
-from .stats._requirement import _requirement_kwargs
-from .stats._validation import _check_confidence, _check_rng, _check_sample
+from .stats._requirement import (
+    _METHODS,
+    _check_probability,
+    _check_threshold,
+    _requirement_kwargs,
+)
+from .stats._validation import (
+    _check_confidence,
+    _check_method,
+    _check_rng,
+    _check_sample,
+)
 
 __all__ = ["PerformanceDistribution"]
 
@@ -40,6 +50,38 @@ def _ndarray_method(name, summary, returns, func=None):
             What NumPy returns for the plain array of scores.
         """
     return method
+
+
+def _check_requirement(requirement, confidence):
+    """Keyword arguments of ``requirement`` (None without one), checked.
+
+    Fails before any fit or bootstrap with an error naming ``requirement``:
+    a tuple longer than ``(threshold, probability)``, an unknown key, a
+    non-finite threshold, a probability or confidence outside (0, 1) or an
+    unknown method.
+    """
+    if requirement is None:
+        return None
+    try:
+        if isinstance(requirement, tuple | list) and not 1 <= len(requirement) <= 2:
+            raise ValueError(
+                "a tuple must be (threshold,) or (threshold, probability); got "
+                f"{len(requirement)} values"
+            )
+        kw = _requirement_kwargs(requirement, confidence)
+        unknown = sorted(set(kw) - {"threshold", "probability", "confidence", "method"})
+        if unknown or "threshold" not in kw:
+            raise TypeError(
+                "a dict takes the keys threshold (required), probability, "
+                f"confidence and method; got {sorted(requirement)}"
+            )
+        _check_threshold(kw["threshold"])
+        _check_probability(kw.get("probability", 0.9))
+        _check_confidence(kw["confidence"])
+        _check_method(kw.get("method", "auto"), _METHODS)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"`requirement={requirement!r}`: {exc}") from None
+    return kw
 
 
 class PerformanceDistribution(NDArrayOperatorsMixin):
@@ -890,7 +932,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
     def _requirement_row(self, frame, requirement, confidence):
         import pandas as pd
 
-        r = self.requirement(**_requirement_kwargs(requirement, confidence))
+        r = self.requirement(**_check_requirement(requirement, confidence))
         op = ">=" if self.greater_is_better else "<="
         row = {
             "statistic": f"P(score {op} {r.threshold:g}) >= {r.probability:g}",

@@ -59,9 +59,19 @@ class TestArrayLike:
             repr(dist),
         )
         assert m
+        assert float(m.group(1)) == pytest.approx(dist.mean(), rel=1e-3)
         # the repr's sd says its ddof: it is the sample sd, not .std()'s ddof=0
         assert float(m.group(2)) == pytest.approx(dist.std(ddof=1), rel=1e-3)
         assert float(m.group(2)) != pytest.approx(dist.std(), rel=1e-3)
+
+    def test_repr_numbers(self):
+        d = PerformanceDistribution([0.8, 0.9, 0.7], metric="accuracy", name="m")
+        assert repr(d) == (
+            "PerformanceDistribution('m', accuracy, n=3, mean=0.8, sd(ddof=1)=0.1)"
+        )
+        assert repr(PerformanceDistribution([1.0, 2.0])) == (
+            "PerformanceDistribution(n=2, mean=1.5, sd(ddof=1)=0.7071)"
+        )
 
     def test_ndarray_methods(self):
         # what users call on cross_val_score's array works and returns plain
@@ -425,3 +435,27 @@ def test_plot_passes_fallback_warning_on_once():
     assert rec[0].filename == __file__
     labels = ax.get_legend_handles_labels()[1]
     assert "quantiles, approximate 95% CI" in labels
+
+
+def test_summary_bad_requirement_names_it():
+    d = PerformanceDistribution(np.linspace(0.8, 0.9, 30))
+    with pytest.raises(ValueError, match=r"`requirement=\(0.85, 0.9, 0.99\)`: a tuple"):
+        d.summary(quantiles=(), requirement=(0.85, 0.9, 0.99))
+    with pytest.raises(TypeError, match="a dict takes the keys threshold"):
+        d.summary(quantiles=(), requirement={"threshold": 0.85, "prob": 0.9})
+
+
+def test_quantile_band_is_the_stats_band_of_the_scores():
+    from skperf.exceptions import DependentObservationsWarning
+    from skperf.stats import quantile_band
+
+    x = np.random.default_rng(0).normal(0.9, 0.02, 50)
+    band = PerformanceDistribution(x).quantile_band(confidence=0.9)
+    ref = quantile_band(x, confidence=0.9)
+    np.testing.assert_array_equal(band.low, ref.low)
+    np.testing.assert_array_equal(band.high, ref.high)
+    low, high = band.at(0.5)
+    assert low < np.median(x) < high
+    g = PerformanceDistribution(x, groups=np.repeat(np.arange(10), 5))
+    with pytest.warns(DependentObservationsWarning, match="10 groups"):
+        g.quantile_band()

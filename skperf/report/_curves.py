@@ -25,6 +25,9 @@ __all__ = ["CurveBand", "curve_band", "pr_curves", "roc_curves"]
 
 _BANDS = ("quantile", "t")
 
+#: opens the report's note on a model without curves (the CLI prints those notes)
+_NO_CURVES = "no ROC or precision-recall curves"
+
 
 @dataclass(frozen=True)
 class CurveBand:
@@ -121,24 +124,27 @@ class CurveBand:
             alpha=0.25,
             label=f"pointwise {self.level:.0%} band ({what})",
         )
-        if self.kind == "roc":
-            ax.plot([0, 1], [0, 1], ls=":", color="0.5")
-            ax.set_xlabel("false positive rate")
-            ax.set_ylabel("true positive rate")
-            ax.set_title(
-                f"ROC over {self.n} repeats (AUC median {np.median(self.area):.3f})"
-            )
-        else:
-            ax.set_xlabel("recall")
-            ax.set_ylabel("precision (interpolated)")
-            ax.set_title(
-                f"Precision-recall over {self.n} repeats "
-                f"(AP median {np.median(self.area):.3f})"
-            )
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.02)
-        ax.legend(loc="lower right" if self.kind == "roc" else "lower left")
+        what = "ROC" if self.kind == "roc" else "Precision-recall"
+        area = "AUC" if self.kind == "roc" else "AP"
+        ax.set_title(
+            f"{what} over {self.n} repeats ({area} median {np.median(self.area):.3f})"
+        )
+        _frame_axes(ax, self.kind)
         return ax
+
+
+def _frame_axes(ax, kind, **legend):
+    """Axis labels, limits, legend (and the ROC diagonal) of a curve plot."""
+    if kind == "roc":
+        ax.plot([0, 1], [0, 1], ls=":", color="0.5")
+        ax.set_xlabel("false positive rate")
+        ax.set_ylabel("true positive rate")
+    else:
+        ax.set_xlabel("recall")
+        ax.set_ylabel("precision (interpolated)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.legend(loc="lower right" if kind == "roc" else "lower left", **legend)
 
 
 def _interp_roc(y_true, y_score, grid, pos_label):
@@ -372,15 +378,16 @@ def _no_curves_reason(ev):
     return None
 
 
-def _model_curves(evaluators, **kwargs):
+def _model_curves(evaluators):
     """ROC and PR bands of every evaluator that allows them, and why not.
+
+    Each evaluator's per-repeat predictions are pooled once for both kinds
+    (the defaults of :func:`roc_curves` and :func:`pr_curves`).
 
     Parameters
     ----------
     evaluators : dict of str to RepeatedEvaluator
         Fitted with ``return_predictions=True``.
-    **kwargs : dict
-        Passed to :func:`roc_curves` and :func:`pr_curves`.
 
     Returns
     -------
@@ -396,8 +403,11 @@ def _model_curves(evaluators, **kwargs):
         reason = _no_curves_reason(ev)
         if reason is None:
             try:
-                roc = roc_curves(ev, **kwargs)
-                pr = pr_curves(ev, **kwargs)
+                y_true, y_scores, pos = _repeat_scores(ev, None)
+                roc, pr = (
+                    curve_band(y_true, y_scores, kind=kind, pos_label=pos)
+                    for kind in ("roc", "pr")
+                )
             except ValueError as exc:
                 reason = str(exc)
             else:

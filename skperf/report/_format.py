@@ -59,16 +59,6 @@ def _zero_reason_scores(dist):
     return "all scores equal" if np.ptp(scores) == 0 else "tied scores"
 
 
-def _zero_reason_p(report, name, estimate):
-    """Why the interval of P(best > model) can have zero width."""
-    pair = "pair" if report.comparisons[report.best, name].paired else "draw"
-    if estimate >= 1:
-        return f"best won every {pair}"
-    if estimate <= 0:
-        return f"{name} won every {pair}"
-    return f"the same in every resample of {pair}s"
-
-
 def _pval(p):
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "–"
@@ -136,8 +126,9 @@ def _p_best_cell(report, name, r):
     est = r["p_best_better"]
     if isinstance(est, float) and math.isnan(est):
         return "–"
-    why = _zero_reason_p(report, name, est)
-    return _ci(est, r["p_best_better_low"], r["p_best_better_high"], ".3f", why)
+    # exact (sign) or Newcombe intervals: never of zero width in the report,
+    # whose scores are independent (groups aggregated), so no bootstrap
+    return _ci(est, r["p_best_better_low"], r["p_best_better_high"], ".3f")
 
 
 def _methods_line(report, quantiles):
@@ -153,6 +144,9 @@ def _methods_line(report, quantiles):
         else:
             per = ", ".join(f"{m} ({n})" for n, m in methods.items())
             parts.append(f"{label}: {per}")
+    if report.comparisons:
+        methods = sorted({c.method for c in report.comparisons.values()})
+        parts.append(f"P(A > B): {', '.join(methods)}")
     return "; ".join(parts)
 
 

@@ -106,7 +106,7 @@ def _pairs_table(report):
                 [
                     a,
                     b,
-                    _ci(c.estimate, c.low, c.high, ".3f", _zero_pair(c, a, b)),
+                    _ci(c.estimate, c.low, c.high, ".3f"),
                     _side_text(c.decision, "B"),
                     _ci(md.estimate, md.low, md.high, f),
                     c.test,
@@ -115,15 +115,6 @@ def _pairs_table(report):
                 ]
             )
     return _table(header, rows, kind="names2")
-
-
-def _zero_pair(c, a, b):
-    pair = "pair" if c.paired else "draw"
-    if c.estimate >= 1:
-        return f"{a} won every {pair}"
-    if c.estimate <= 0:
-        return f"{b} won every {pair}"
-    return None
 
 
 def _plot_section(report, quantiles, plots):

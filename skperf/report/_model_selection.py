@@ -17,11 +17,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._distribution import PerformanceDistribution
+from .._distribution import PerformanceDistribution, _check_requirement
 from .._multiple import _check_correction, _worse_than_best
 from .._seeding import _root_entropy
 from ..stats._outperform import _check_gamma, noether_sample_size
-from ..stats._requirement import _requirement_kwargs
 from ..stats._validation import _check_confidence, _check_n_boot
 from ._format import _side_text
 from ._metrics import _bound_text, _metric_bounds, _shared_default_score
@@ -305,6 +304,7 @@ class ModelSelectionReport:
         requirement=None,
     ):
         self.raw_distributions = _check_distributions(distributions)
+        requirement_kw = _check_requirement(requirement, confidence)
         self.notes = _Notes()
         self.distributions = self._independent(self.raw_distributions)
         self.gamma = _check_gamma(gamma)
@@ -331,7 +331,7 @@ class ModelSelectionReport:
         self._compare_all()
         self._select()
         self.requirement = requirement
-        self.requirements = _requirements(self.distributions, requirement, confidence)
+        self.requirements = _requirements(self.distributions, requirement_kw)
         # one-sided level of the decision: each bound at (1 - confidence) / 2
         self.noether_n = noether_sample_size(
             self.gamma, alpha=(1 - self.confidence) / 2
@@ -510,7 +510,9 @@ class ModelSelectionReport:
             ``sd`` (``ddof=1``); for each level ``q``: ``q<q>``,
             ``q<q>_low``, ``q<q>_high``, ``q<q>_method``; then
             ``p_best_better`` (P(best > model)), ``p_best_better_low``,
-            ``p_best_better_high``, ``decision`` (of ``comparisons[best,
+            ``p_best_better_high``, ``p_best_better_method`` (``"sign"``
+            when paired, ``"newcombe"`` otherwise; empty for the best
+            model), ``decision`` (of ``comparisons[best,
             model]``, ``"best"`` for the best model), ``mean_difference``
             (best minus model), ``p_value``, ``p_adjusted``, ``vs_best``
             (that decision read from the model's side, e.g. ``"worse than
@@ -563,6 +565,7 @@ class ModelSelectionReport:
                         p_best_better=np.nan,
                         p_best_better_low=np.nan,
                         p_best_better_high=np.nan,
+                        p_best_better_method="",
                         decision="best",
                         mean_difference=0.0,
                         p_value=np.nan,
@@ -574,6 +577,7 @@ class ModelSelectionReport:
                         p_best_better=c.estimate,
                         p_best_better_low=c.low,
                         p_best_better_high=c.high,
+                        p_best_better_method=c.method,
                         decision=c.decision,
                         mean_difference=c.mean_difference.estimate,
                         p_value=self.p_values[name],
@@ -767,11 +771,10 @@ class ModelSelectionReport:
         return self.to_markdown()
 
 
-def _requirements(distributions, requirement, confidence):
-    """Verdict of ``requirement`` per model (empty dict without one)."""
-    if requirement is None:
+def _requirements(distributions, kw):
+    """Verdict of the requirement ``kw`` per model (empty dict without one)."""
+    if kw is None:
         return {}
-    kw = _requirement_kwargs(requirement, confidence)
     return {name: d.requirement(**kw) for name, d in distributions.items()}
 
 
@@ -975,6 +978,7 @@ def compare_models(
     confidence = _check_confidence(confidence)
     correction = _check_correction(correction)
     n_boot = _check_n_boot(n_boot)
+    _check_requirement(requirement, confidence)
     entropy = _root_entropy(random_state)
 
     evaluators = {
@@ -1045,7 +1049,7 @@ def compare_models(
 
 def _add_curves(report, evaluators):
     """Set ``report.curves`` from the kept predictions; note models without."""
-    from ._curves import _model_curves
+    from ._curves import _NO_CURVES, _model_curves
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -1053,6 +1057,4 @@ def _add_curves(report, evaluators):
     _record(caught, report.notes, "curves")
     report.curves = {kind: c for kind, c in curves.items() if c}
     for name, reason in missing:
-        report.notes.add(
-            name, f"no ROC or precision-recall curves: {reason.rstrip('.')}."
-        )
+        report.notes.add(name, f"{_NO_CURVES}: {reason.rstrip('.')}.")

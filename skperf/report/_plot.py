@@ -185,25 +185,17 @@ def _draw_curves(report, kind, ax):
             label=f"{name} ({what} median {np.median(cb.area):.3f})",
         )
         ax.fill_between(cb.grid, cb.low, cb.high, color=line.get_color(), alpha=0.2)
+    from ._curves import _frame_axes
+
     first = next(iter(bands.values()))
     center = "median" if first.band == "quantile" else "mean"
-    if kind == "roc":
-        ax.plot([0, 1], [0, 1], ls=":", color="0.5")
-        ax.set_xlabel("false positive rate")
-        ax.set_ylabel("true positive rate")
-        title = "ROC"
-    else:
-        ax.set_xlabel("recall")
-        ax.set_ylabel("precision (interpolated)")
-        title = "Precision-recall"
+    title = "ROC" if kind == "roc" else "Precision-recall"
     ax.set_title(
         f"{title} over {first.n} repeats: {center} and\n"
         f"{_band_text(first)} of the per-repeat curves",
         fontsize=10,
     )
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1.02)
-    ax.legend(loc="lower right" if kind == "roc" else "lower left", fontsize=8)
+    _frame_axes(ax, kind, fontsize=8)
     ax.grid(alpha=0.3)
     return ax
 

@@ -61,7 +61,7 @@ def _compare_with_best(scores, best, confidence, n_boot, random_state):
     finite = np.all(np.isfinite(scores), axis=1)
     k = scores.shape[0]
     est, low, high = (np.full(k, np.nan) for _ in range(3))
-    # one call for every candidate: they share the resampled splits
+    # one vectorized call for every candidate (paired on the shared splits)
     est[finite], low[finite], high[finite] = prob_outperform_ci(
         scores[best][None, :],
         scores[finite],

@@ -238,6 +238,14 @@ def test_reproducible_in_process(csv_file, capsys):
         (["--confidence", "95"], "Did you mean 0.95?"),
         (["--gamma", "0.3"], "must be in (0.5, 1)"),
         (["--n-repeats", "1"], "--n-repeats must be at least 2; got 1"),
+        (["--require", "nan@0.9"], "--require: the threshold must be finite; got nan"),
+        (["--require=-inf"], "--require: the threshold must be finite; got -inf"),
+        (
+            ["--require", "0.9@90"],
+            "--require: the probability must be in (0, 1); got 90",
+        ),
+        (["--require", "0.9@"], "--require must look like THRESHOLD@PROBABILITY"),
+        (["--require", "high"], "--require must look like THRESHOLD@PROBABILITY"),
     ],
 )
 def test_errors_are_one_line(args, message, csv_file, capsys):
@@ -621,3 +629,12 @@ def test_report_embeds_a_png_in_process(tmp_path, csv_file, capsys):
     html = out.read_text(encoding="utf-8")
     assert "data:image/png;base64," in html
     assert "Plots are not included" not in html
+
+
+def test_require_forms():
+    from skperf._cli import _parse_require
+
+    assert _parse_require(None) is None
+    assert _parse_require("0.8") == (0.8, 0.9)  # T alone: P = 0.9, as --help says
+    assert _parse_require("0.8@0.5") == (0.8, 0.5)
+    assert _parse_require("-12.5@0.75") == (-12.5, 0.75)  # a negated loss

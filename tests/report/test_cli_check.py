@@ -155,6 +155,16 @@ def _bad(tmp_path, name, text):
             ["--score", "accuracy", "--threshold", 0.9],
             "missing or non-numeric",
         ),
+        (
+            "nan",
+            ["--score", "accuracy", "--threshold", 0.9],
+            "has 1 missing or non-numeric value(s), the first in data row 2: 'nan'",
+        ),
+        (
+            "inf",
+            ["--score", "accuracy", "--threshold", 0.9],
+            "has 1 missing or non-numeric value(s), the first in data row 3: 'inf'",
+        ),
         ("one_row", ["--score", "accuracy", "--threshold", 0.9], "at least 2 needed"),
         ("empty", ["--score", "accuracy", "--threshold", 0.9], "cannot read"),
         ("good", ["--score", "accuracy"], "required: --threshold"),
@@ -189,6 +199,8 @@ def test_usage_errors(
         "good": scores_csv,
         "text": _bad(tmp_path, "t.csv", "accuracy\n0.9\nhigh\n0.8\n"),
         "empty_cell": _bad(tmp_path, "e.csv", "accuracy,seed\n0.9,1\n,2\n0.8,3\n"),
+        "nan": _bad(tmp_path, "n.csv", "accuracy\n0.9\nnan\n0.8\n"),
+        "inf": _bad(tmp_path, "i.csv", "accuracy\n0.9\n0.7\ninf\n"),
         "one_row": _bad(tmp_path, "o.csv", "accuracy\n0.9\n"),
         "empty": _bad(tmp_path, "z.csv", ""),
     }

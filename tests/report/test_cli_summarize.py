@@ -104,6 +104,9 @@ def test_lower_is_better(tmp_path, capsys):
             "score column 'nope' not found; columns are: model, seed, acc",
         ),
         ("text", ["--score", "acc"], "score column 'acc' is not numeric"),
+        ("nan", ["--score", "acc"], "score column 'acc' has 1 missing value(s)"),
+        ("inf", ["--score", "acc"], "score column 'acc' has a non-finite value (inf)"),
+        ("ok", ["--out", "{tmp}/nowhere/r.html"], "folder '{tmp}/nowhere' does not"),
         (
             "one_run",
             ["--score", "acc", "--by", "model"],
@@ -133,6 +136,9 @@ def test_one_line_errors(tmp_path, capsys, case, extra, message):
         df["acc"] = df["acc"].astype(object)
         df.loc[4, "acc"] = "n/a!"
         df.to_csv(path, index=False)
+    elif case in ("nan", "inf"):
+        df.loc[4, "acc"] = float(case)
+        df.to_csv(path, index=False)
     elif case == "one_run":
         pd.concat(
             [df, pd.DataFrame([{"model": "solo", "seed": 0, "acc": 0.5}])]
@@ -144,12 +150,15 @@ def test_one_line_errors(tmp_path, capsys, case, extra, message):
         path.write_bytes(b'a,b\n"unterminated\n1,2,3,4\n\xff\xfe')
     if "--score" not in extra:
         extra = ["--score", "acc", *extra]
-    out = tmp_path / "r.html"
+    extra = [a.replace("{tmp}", str(tmp_path)) for a in extra]
+    message = message.replace("{tmp}", str(tmp_path))
+    if "--out" not in extra:
+        extra = [*extra, "--out", str(tmp_path / "r.html")]
     if case in ("missing_file", "text"):  # a real process: no traceback anywhere
-        res = _skperf("summarize", path, *extra, "--out", out, cwd=tmp_path)
+        res = _skperf("summarize", path, *extra, cwd=tmp_path)
         code, stderr = res.returncode, res.stderr
     else:  # the same main() in process (faster)
-        code = main(["summarize", str(path), *extra, "--out", str(out)])
+        code = main(["summarize", str(path), *extra])
         stderr = capsys.readouterr().err
     assert code == 2
     lines = stderr.strip().splitlines()

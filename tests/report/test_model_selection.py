@@ -210,6 +210,10 @@ class TestModelSelectionReport:
             )
         assert r.comparisons["a", "b"].n_self == 10
         assert r.comparisons["a", "b"].paired
+        # independent scores: the exact sign interval, never a (cluster)
+        # bootstrap, so no interval of P(A > B) in the report has zero width
+        assert r.comparisons["a", "b"].method == "sign"
+        assert "; P(A > B): sign." in r.to_markdown().replace("\n", " ")
         assert r.to_frame().loc["a", "n"] == 10
         # one note names every model it applies to, not one line per model
         assert r.notes[0] == (
@@ -801,3 +805,67 @@ class TestMixedDefaultScores:
         )
         assert r.settings["scoring"] == "None (each estimator's score: accuracy)"
         assert r.settings["default_metric"] == "accuracy"
+
+
+class TestRequirement:
+    def test_verdict_per_model_is_the_distributions(self):
+        dists = _paired({"a": 0.0, "b": 0.01})
+        rep = ModelSelectionReport(dists, random_state=0, requirement=(0.9, 0.5))
+        for name, d in rep.distributions.items():
+            want = d.requirement(0.9, probability=0.5, confidence=0.95)
+            got = rep.requirements[name]
+            assert (got.verdict, got.n_meeting, got.bound) == (
+                want.verdict,
+                want.n_meeting,
+                want.bound,
+            )
+        frame = rep.to_frame()
+        assert list(frame["requirement"]) == [
+            rep.requirements[n].verdict for n in frame.index
+        ]
+        for name, d in dists.items():
+            assert rep.requirements[name].n_meeting == np.sum(np.asarray(d) >= 0.9)
+        assert "Requirement P(score >= 0.9) >= 0.5" in rep.to_markdown()
+
+    @pytest.mark.parametrize(
+        ("requirement", "exc", "match"),
+        [
+            ((0.9, 0.9, 0.5), ValueError, "got 3 values"),
+            ((), ValueError, "got 0 values"),
+            ({"probability": 0.5}, TypeError, "threshold \\(required\\)"),
+            ({"threshold": 0.9, "prob": 0.5}, TypeError, "got \\['prob', 'threshold'"),
+            ("0.9", TypeError, "`threshold` must be a real number"),
+            ((float("nan"), 0.9), ValueError, "`threshold` must be finite"),
+            ((0.9, 90), ValueError, "`probability` must be in \\(0, 1\\)"),
+            ({"threshold": 0.9, "method": "x"}, ValueError, "`method` must be one"),
+        ],
+    )
+    def test_bad_requirement_names_it(self, requirement, exc, match):
+        with pytest.raises(exc, match="`requirement=") as info:
+            ModelSelectionReport(_paired({"a": 0.0}), requirement=requirement)
+        assert re.search(match, str(info.value))
+
+    def test_compare_models_checks_it_before_any_fit(self):
+        class Boom(DummyClassifier):
+            def fit(self, X, y):
+                raise AssertionError("fitted")
+
+        X, y = make_classification(n_samples=40, random_state=0)
+        with pytest.raises(ValueError, match=re.escape("`requirement=(nan, 0.9)`")):
+            compare_models({"boom": Boom()}, X, y, requirement=(float("nan"), 0.9))
+
+
+def test_methods_line_names_the_interval_of_p():
+    rng = np.random.default_rng(1)
+    dists = {  # no seeds: unpaired, Newcombe's score interval
+        name: PerformanceDistribution(rng.normal(mu, 0.02, 20), metric="accuracy")
+        for name, mu in [("a", 0.9), ("b", 0.88)]
+    }
+    r = ModelSelectionReport(dists, random_state=0)
+    assert r.comparisons["a", "b"].method == "newcombe"
+    assert r.to_frame()["p_best_better_method"].to_dict() == {"a": "", "b": "newcombe"}
+    md = " ".join(r.to_markdown().split())
+    assert "Interval methods: mean: t; q0.1: bootstrap; " in md
+    assert "; P(A > B): newcombe." in md
+    html = " ".join(" ".join(_parse(r.to_html(plots=False)).text).split())
+    assert "; P(A > B): newcombe." in html
