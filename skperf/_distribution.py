@@ -13,7 +13,6 @@ from .exceptions import DependentObservationsWarning
 from .stats._band import _pyplot
 from .stats._requirement import (
     _METHODS,
-    _check_probability,
     _check_threshold,
     _requirement_kwargs,
 )
@@ -76,7 +75,7 @@ def _check_requirement(requirement, confidence):
                 f"confidence and method; got {sorted(requirement)}"
             )
         _check_threshold(kw["threshold"])
-        _check_probability(kw.get("probability", 0.9))
+        _check_confidence(kw.get("probability", 0.9), name="probability")
         _check_confidence(kw["confidence"])
         _check_method(kw.get("method", "auto"), _METHODS)
     except (TypeError, ValueError) as exc:
@@ -513,6 +512,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         0.902 [0.896, 0.907] coverage=0.951
         """
         self._warn_assumptions("quantile")
+        if not isinstance(simultaneous, bool | np.bool_):
+            raise TypeError(
+                f"`simultaneous` must be True or False; got {simultaneous!r}."
+            )
         if simultaneous:
             if method not in ("auto", "exact"):
                 raise ValueError(

@@ -160,9 +160,11 @@ class TestResume:
             _ev(est, cache, **kw).fit(X, y)
         started = counter.new()
         stored = _n_stored(cache)
-        # the fits that finished before the interruption are all stored
-        assert 10 <= stored < 30
+        # fits that finished are stored, the failing one is not; how many
+        # others were in flight (joblib pre-dispatches) depends on timing, so
+        # the count is bounded, and the rerun below must fit exactly the rest
         assert started >= 11
+        assert 1 <= stored <= started - 1 < 30
         flag.unlink()
         resumed = _ev(est, cache, **kw).fit(X, y)
         assert counter.new() == 30 - stored  # only the missing fits

@@ -459,3 +459,21 @@ def test_quantile_band_is_the_stats_band_of_the_scores():
     g = PerformanceDistribution(x, groups=np.repeat(np.arange(10), 5))
     with pytest.warns(DependentObservationsWarning, match="10 groups"):
         g.quantile_band()
+
+
+def test_simultaneous_must_be_bool():
+    d = PerformanceDistribution(np.linspace(0.8, 0.9, 40))
+    with pytest.raises(TypeError, match="`simultaneous` must be True or False"):
+        d.quantile_ci([0.1, 0.9], simultaneous="yes")
+
+
+def test_requirement_sequence_of_three_is_refused():
+    from skperf.stats._requirement import _requirement_kwargs
+
+    assert _requirement_kwargs((0.8, 0.95), 0.9) == {
+        "threshold": 0.8,
+        "probability": 0.95,
+        "confidence": 0.9,
+    }
+    with pytest.raises(ValueError, match="got 3 values"):
+        _requirement_kwargs((0.8, 0.9, 0.99), 0.95)

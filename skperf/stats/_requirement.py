@@ -57,6 +57,12 @@ def _requirement_kwargs(requirement, confidence):
     if isinstance(requirement, dict):
         kw = dict(requirement)
     elif isinstance(requirement, tuple | list):
+        if not 1 <= len(requirement) <= 2:
+            raise ValueError(
+                "`requirement` as a sequence must be (threshold,) or "
+                f"(threshold, probability); got {len(requirement)} values: "
+                f"{tuple(requirement)!r}. Use a dict for other keywords."
+            )
         kw = dict(zip(("threshold", "probability"), requirement, strict=False))
     else:
         kw = {"threshold": requirement}

@@ -201,7 +201,9 @@ def test_studentized_unbounded_when_t_star_is():
     assert (ci.low, ci.high) == (0.0, np.inf)
     ci = metric_ci(np.zeros(3), e, metric="neg_mean_absolute_error", random_state=0)
     assert ci.low == -np.inf
-    ci = metric_ci([0, 1, 0], [0.2, 0.3, 0.9], metric="brier_score_loss")
+    ci = metric_ci(
+        [0, 1, 0], [0.2, 0.3, 0.9], metric="brier_score_loss", random_state=0
+    )
     assert ci.high == 1.0
 
 
