@@ -16,6 +16,7 @@ binomial tail, so they agree exactly, also with ties at the threshold.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from dataclasses import dataclass
@@ -37,6 +38,27 @@ __all__ = [
 ]
 
 _METHODS = frozenset({"auto", "exact"})
+
+#: A score within this many units of floating-point rounding (ulps, relative
+#: to the larger magnitude) of the threshold counts as meeting it.
+_THRESHOLD_ULPS = 4
+
+
+def _meets(x, threshold, greater_is_better=True):
+    """Boolean mask of the scores that meet ``threshold``, up to a few ulps.
+
+    ``x >= threshold`` (``<=`` for losses) with a tolerance of
+    :data:`_THRESHOLD_ULPS` units in the last place of the larger magnitude,
+    as :func:`numpy.isclose` with ``rtol = 4 * eps`` and ``atol = 0``: the
+    mean of the folds ``[0.85, 0.95]`` is ``0.8999999999999999`` in floating
+    point, which meets the threshold 0.9 exactly as the true mean does. A
+    genuinely lower score differs by far more than rounding.
+    """
+    x = np.asarray(x, dtype=float)
+    tol = _THRESHOLD_ULPS * np.finfo(float).eps * np.maximum(np.abs(x), abs(threshold))
+    if greater_is_better:
+        return x >= threshold - tol
+    return x <= threshold + tol
 _VERDICT_NAMES = np.array(["met", "not met", "inconclusive"], dtype=object)
 
 
@@ -271,6 +293,11 @@ def requirement(
       confidence``;
     - ``"inconclusive"`` otherwise.
 
+    A score within 4 units of floating-point rounding of the threshold
+    (``numpy.isclose`` with ``rtol = 4 * eps``, ``atol = 0``) meets it: the
+    mean of the folds ``[0.85, 0.95]`` is ``0.8999999999999999`` and meets
+    the threshold 0.9, as the exact mean does.
+
     Each of "met" and "not met" is wrong with probability at most ``1 -
     confidence``, for every distribution of the scores (continuous or not)
     and every ``n``. The same decision, stated for the quantile: "met" iff
@@ -304,9 +331,9 @@ def requirement(
         x, threshold, probability, confidence, method, greater_is_better
     )
     n = x.size
-    xp, tp = (x, threshold) if gib else (-x, -threshold)
+    xp = x if gib else -x
     q = 1 - probability  # level of the quantile of xp the statement is about
-    meeting = int(np.count_nonzero(xp >= tp))
+    meeting = int(np.count_nonzero(_meets(x, threshold, gib)))
     j = n - meeting
     j_met = int(_j_met(n, q, confidence))
     l_not = int(_l_not_met(n, q, confidence))
@@ -524,6 +551,66 @@ class Requirement:
     def exit_code(self):
         """Exit status of ``skperf check``: 0 met, 1 not met, 3 inconclusive."""
         return {"met": 0, "not met": 1, "inconclusive": 3}[self.verdict]
+
+    def to_dict(self):
+        """Return the fields as a plain dict (for logs and CI artifacts).
+
+        Returns
+        -------
+        dict
+            Field name to value, plus ``target`` (``"this dataset"``: the
+            statement is about the distribution of the score over repeated
+            runs on these data) and ``met``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skperf.stats import requirement
+        >>> r = requirement(np.linspace(0.91, 0.95, 40), 0.9, probability=0.9)
+        >>> d = r.to_dict()
+        >>> d["verdict"], d["n_meeting"], d["target"]
+        ('met', 40, 'this dataset')
+        """
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out["met"] = self.met
+        out["target"] = "this dataset"
+        return out
+
+    def to_json(self, path=None):
+        """The fields of :meth:`to_dict` as JSON (strict: non-finite numbers as null).
+
+        Parameters
+        ----------
+        path : str, path-like or None, default=None
+            File to write; ``None`` returns the text.
+
+        Returns
+        -------
+        str or None
+            The JSON text when ``path`` is None.
+
+        Examples
+        --------
+        >>> import json
+        >>> import numpy as np
+        >>> from skperf.stats import requirement
+        >>> r = requirement(np.linspace(0.91, 0.95, 10), 0.9, probability=0.9)
+        >>> d = json.loads(r.to_json())
+        >>> d["verdict"], d["bound"]
+        ('inconclusive', None)
+        """
+        import json
+
+        data = {
+            k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+            for k, v in self.to_dict().items()
+        }
+        text = json.dumps(data, allow_nan=False)
+        if path is None:
+            return text
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return None
 
     def power(self, n=None, share=None):
         """Probability of the verdict "met" at ``n`` runs if the true share is ``share``.

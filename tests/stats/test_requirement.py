@@ -258,3 +258,54 @@ def test_no_sharper_method(n, rate):
     assert pmf @ (wilson >= p) == pytest.approx(rate, abs=5e-4)
     assert pmf @ (mid_p <= 1 - c) == pytest.approx(rate, abs=5e-4)
     assert requirement_power(n, p) <= 1 - c < rate
+
+
+class TestFloatingPointThreshold:
+    """Issue 18.9: fold means exactly at the threshold meet it (a few ulps)."""
+
+    def test_fold_means_at_threshold_met(self):
+        # 40 repeats whose two folds [0.85, 0.95] average to exactly 0.9:
+        # np.mean gives 0.8999999999999999, the old code counted 0 of 40
+        means = np.mean(np.tile([0.85, 0.95], (40, 1)), axis=1)
+        assert means[0] < 0.9  # the floating-point artefact
+        r = requirement(means, 0.9, probability=0.9)
+        assert (r.n_meeting, r.verdict) == (40, "met")
+        # losses: "at most 0.1" with 0.1 + 1 ulp
+        loss = np.full(40, np.nextafter(0.1, 1.0))
+        r = requirement(loss, 0.1, probability=0.9, greater_is_better=False)
+        assert (r.n_meeting, r.verdict) == (40, "met")
+
+    def test_tolerance_is_a_few_ulps_only(self):
+        from skperf.stats._requirement import _meets
+
+        t = 0.9
+        assert _meets(np.nextafter(t, 0) , t)
+        below = t - 8 * np.finfo(float).eps * t  # 8 ulps: a real difference
+        assert not _meets(below, t)
+        assert not _meets(0.8999999, t)
+        assert _meets(1.1, 1.1 + 2e-16, greater_is_better=False)
+        # mixed fold combinations (issue 18.9: up to 40 % affected)
+        rng = np.random.default_rng(0)
+        a = rng.integers(0, 21, 1000) / 20
+        pairs = np.column_stack([a, 1.8 - a])  # every pair averages to 0.9
+        means = pairs.mean(axis=1)
+        assert np.count_nonzero(means < 0.9) > 0
+        assert _meets(means, 0.9).all()
+
+
+def test_requirement_to_dict_json(tmp_path):
+    import json
+
+    r = requirement(np.linspace(0.91, 0.95, 40), 0.9, probability=0.9)
+    d = r.to_dict()
+    assert d["verdict"] == "met" and d["met"] is True
+    assert d["target"] == "this dataset"
+    assert d["n_needed"] == 29 and d["n_meeting"] == 40
+    assert d["share_low"] == pytest.approx(0.05 ** (1 / 40))  # CP lower, all met
+    text = r.to_json()
+    assert json.loads(text) == json.loads(json.dumps(d))
+    path = tmp_path / "r.json"
+    assert r.to_json(path) is None
+    assert json.loads(path.read_text())["bound"] == r.bound
+    small = requirement(np.linspace(0.91, 0.95, 10), 0.9, probability=0.9)
+    assert json.loads(small.to_json())["bound"] is None  # -inf: strict JSON
