@@ -59,6 +59,8 @@ def _meets(x, threshold, greater_is_better=True):
     if greater_is_better:
         return x >= threshold - tol
     return x <= threshold + tol
+
+
 _VERDICT_NAMES = np.array(["met", "not met", "inconclusive"], dtype=object)
 
 

@@ -279,7 +279,7 @@ class TestFloatingPointThreshold:
         from skperf.stats._requirement import _meets
 
         t = 0.9
-        assert _meets(np.nextafter(t, 0) , t)
+        assert _meets(np.nextafter(t, 0), t)
         below = t - 8 * np.finfo(float).eps * t  # 8 ulps: a real difference
         assert not _meets(below, t)
         assert not _meets(0.8999999, t)
@@ -298,9 +298,11 @@ def test_requirement_to_dict_json(tmp_path):
 
     r = requirement(np.linspace(0.91, 0.95, 40), 0.9, probability=0.9)
     d = r.to_dict()
-    assert d["verdict"] == "met" and d["met"] is True
+    assert d["verdict"] == "met"
+    assert d["met"] is True
     assert d["target"] == "this dataset"
-    assert d["n_needed"] == 29 and d["n_meeting"] == 40
+    assert d["n_needed"] == 29
+    assert d["n_meeting"] == 40
     assert d["share_low"] == pytest.approx(0.05 ** (1 / 40))  # CP lower, all met
     text = r.to_json()
     assert json.loads(text) == json.loads(json.dumps(d))
