@@ -10,12 +10,13 @@ from ._distribution import PerformanceDistribution
 from ._evaluator import RepeatedEvaluator, repeated_cross_val_score
 from ._frame import from_frame
 from ._variance import plot_variance_sources, variance_sources
-from .report import ModelSelectionReport, compare_models
+from .report import BenchmarkReport, ModelSelectionReport, benchmark, compare_models
 from .stats import Comparison, Interval, QuantileBand, QuantileCI, Requirement
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "BenchmarkReport",
     "Comparison",
     "Interval",
     "ModelSelectionReport",
@@ -24,6 +25,7 @@ __all__ = [
     "QuantileCI",
     "RepeatedEvaluator",
     "Requirement",
+    "benchmark",
     "compare_models",
     "from_frame",
     "plot_variance_sources",

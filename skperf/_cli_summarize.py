@@ -53,6 +53,13 @@ def add_parser(sub):
         help="column pairing runs across models, e.g. the seed (each model needs "
         "each value once)",
     )
+    p.add_argument(
+        "--dataset",
+        metavar="COLUMN",
+        default=None,
+        help="dataset column: compare the models across datasets (ranks, Friedman "
+        "and post-hoc tests, critical-difference diagram; needs --by)",
+    )
     direction = p.add_mutually_exclusive_group()
     direction.add_argument(
         "--greater-is-better",
@@ -96,6 +103,20 @@ def _run(args):
     frame = _read_csv(args.scores, what="scores")
     correction = None if args.correction == "none" else args.correction
     entropy = _root_entropy(args.random_state)
+    if args.dataset is not None:  # many datasets (issue 19)
+        from .report._benchmark import _from_cli
+
+        try:
+            report, lines = _from_cli(frame, args, entropy)
+        except (TypeError, ValueError) as exc:
+            raise _CLIError(
+                f"{args.scores}: {_first_line(exc).replace('`', '')}"
+            ) from None
+        _write_html(report, args.out)
+        print("\n".join(lines))
+        print(f"random_state={entropy} (pass --random-state {entropy} to reproduce)")
+        print(f"wrote {args.out}")
+        return 0
     settings = {
         "scores": os.path.basename(args.scores),
         "runs": len(frame),

@@ -541,6 +541,29 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         """
         return _predictions.repeat_metric_ci(self, metric=metric, kind=kind, **kwargs)
 
+    def generalization_ci(self, confidence=0.95, method="auto"):
+        """Interval for the score on new data from these fits (no refit).
+
+        Parameters
+        ----------
+        confidence : float, default=0.95
+            Confidence level in (0, 1).
+        method : {"auto", "corrected-t", "wald-cv"}, default="auto"
+            ``"corrected-t"`` (``"auto"``): Nadeau & Bengio's corrected
+            resampled t over the fits' scores; ``"wald-cv"``: Bayle et al.'s
+            interval from the kept per-row predictions of K-fold splits
+            (``return_predictions=True``, decomposable scorer). The default
+            out-of-bootstrap ``cv=None`` raises ValueError (use ``cv=10``).
+
+        Returns
+        -------
+        GeneralizationCI
+            Target ``"new data"``; ``note`` gives the training size.
+        """
+        from ._generalization import _evaluator_ci
+
+        return _evaluator_ci(self, confidence=confidence, method=method)
+
     @property
     def classes_(self):
         """Class labels of ``estimator_``."""

@@ -1,0 +1,472 @@
+"""Tests of skperf.generalization_ci and RepeatedEvaluator.generalization_ci."""
+
+import dataclasses
+import re
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification, make_regression
+from sklearn.dummy import DummyRegressor
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import get_scorer
+from sklearn.model_selection import cross_val_score
+
+from skperf import GeneralizationCI, RepeatedEvaluator, generalization_ci
+from skperf._generalization import (
+    _AUTO_POLICY,
+    DECOMPOSABLE,
+    _fold_labels,
+    _kfold_splits,
+    _resolve_auto,
+    _root_seeds,
+    _row_scores,
+)
+from skperf.stats._generalization import corrected_t_ci, wald_cv_ci
+
+
+class CountingClassifier(ClassifierMixin, BaseEstimator):
+    """Logistic regression that appends one line to ``log`` per fit."""
+
+    def __init__(self, log=None, C=1.0):
+        self.log = log
+        self.C = C
+
+    def fit(self, X, y):
+        with open(self.log, "a") as f:
+            f.write("fit\n")
+        self.model_ = LogisticRegression(C=self.C).fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(X)
+
+
+def _n_fits(log):
+    try:
+        with open(log) as f:
+            return sum(1 for _ in f)
+    except FileNotFoundError:
+        return 0
+
+
+@pytest.fixture(scope="module")
+def clf_data():
+    return make_classification(n_samples=120, n_features=4, random_state=0)
+
+
+# ---------------------------------------------------------------------------
+class TestResult:
+    def test_repr_to_dict_frozen(self):
+        ci = GeneralizationCI(
+            0.9123, 0.881, 0.943, 0.95, "nested-cv", "new data", 500, 75, "accuracy"
+        )
+        assert repr(ci) == (
+            "GeneralizationCI(accuracy on new data: 0.912 [0.881, 0.943], 95 %, "
+            "nested-cv, n=500, 75 fits)"
+        )
+        d = ci.to_dict()
+        assert d["estimate"] == 0.9123
+        assert d["target"] == "new data"
+        assert d["n_fits"] == 75
+        assert d["note"] == ""
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            ci.low = 0.0
+        assert ci != "x"
+        assert ci == GeneralizationCI(**d)
+        assert type(GeneralizationCI(**{**d, "n": np.int64(5)}).n) is int
+
+
+# ---------------------------------------------------------------------------
+class TestRowScores:
+    """The per-row scores average to scikit-learn's scorer, per metric."""
+
+    @pytest.mark.parametrize("n_classes", [2, 3])
+    @pytest.mark.parametrize("metric", ["accuracy", "neg_log_loss", "neg_brier_score"])
+    def test_classifier(self, metric, n_classes):
+        X, y = make_classification(
+            200, 6, n_informative=4, n_classes=n_classes, random_state=1
+        )
+        est = LogisticRegression().fit(X[:120], y[:120])
+        pred = {
+            "y_pred": est.predict(X[120:]),
+            "y_score": est.predict_proba(X[120:]),
+            "score_is_proba": True,
+        }
+        rows = _row_scores(metric, y[120:], pred, est.classes_)
+        assert rows.shape == (80,)
+        expected = get_scorer(metric)(est, X[120:], y[120:])
+        assert rows.mean() == pytest.approx(expected, rel=1e-12)
+
+    @pytest.mark.parametrize("n_targets", [1, 2])
+    @pytest.mark.parametrize(
+        "metric", ["neg_mean_squared_error", "neg_mean_absolute_error"]
+    )
+    def test_regressor(self, metric, n_targets):
+        X, y = make_regression(100, 4, n_targets=n_targets, noise=5, random_state=2)
+        est = Ridge().fit(X[:60], y[:60])
+        pred = {"y_pred": est.predict(X[60:]), "y_score": None}
+        rows = _row_scores(metric, y[60:], pred, None)
+        expected = get_scorer(metric)(est, X[60:], y[60:])
+        assert rows.mean() == pytest.approx(expected, rel=1e-12)
+
+    def test_decomposable_list(self):
+        assert set(DECOMPOSABLE) == {
+            "accuracy",
+            "neg_brier_score",
+            "neg_log_loss",
+            "neg_mean_absolute_error",
+            "neg_mean_squared_error",
+        }
+
+
+# ---------------------------------------------------------------------------
+class TestNumbers:
+    def test_corrected_t_against_cross_val_score_and_scipy(self, clf_data):
+        X, y = clf_data
+        ci = generalization_ci(
+            LogisticRegression(),
+            X,
+            y,
+            scoring="accuracy",
+            method="corrected-t",
+            n_fits=20,
+            random_state=3,
+            confidence=0.9,
+        )
+        # the same design rebuilt: 2 repeats of 10-fold, folds from the seeds
+        seeds = _root_seeds(3, 64)
+        splits = [
+            s
+            for r in range(2)
+            for s in _kfold_splits(_fold_labels(y, None, 120, 10, seeds[r]), 10)
+        ]
+        scores = cross_val_score(LogisticRegression(), X, y, cv=splits)
+        se = np.sqrt((1 / 20 + 12 / 108) * np.var(scores, ddof=1))
+        q = stats.t.ppf(0.95, 19)
+        assert ci.estimate == pytest.approx(scores.mean(), rel=1e-12)
+        assert (ci.low, ci.high) == pytest.approx(
+            (scores.mean() - q * se, scores.mean() + q * se), rel=1e-12
+        )
+        assert (ci.method, ci.target, ci.n, ci.n_fits) == (
+            "corrected-t",
+            "new data",
+            120,
+            20,
+        )
+        assert "trained on about 108 rows" in ci.note
+
+    def test_nested_cv_by_hand_with_mean_predictor(self):
+        # DummyRegressor predicts the training mean: every fit is computed
+        # here with NumPy, and Algorithm 1 written as loops
+        rng = np.random.default_rng(0)
+        n, K = 30, 5
+        X = rng.normal(size=(n, 2))
+        y = rng.normal(size=n) * 2 + 1
+        ci = generalization_ci(
+            DummyRegressor(),
+            X,
+            y,
+            scoring="neg_mean_squared_error",
+            method="nested-cv",
+            n_fits=25,
+            random_state=7,
+        )
+        folds = _fold_labels(y, None, n, K, _root_seeds(7, 64)[0])
+
+        def loss(train, test):
+            return (y[test] - y[train].mean()) ** 2
+
+        a, b, e_in_all, e_out_all = [], [], [], []
+        for k in range(K):
+            out_k = folds == k
+            e_out = loss(~out_k, out_k)
+            e_in = []
+            for j in range(K):
+                if j != k:
+                    e_in.extend(loss(~out_k & (folds != j), folds == j))
+            e_in = np.array(e_in)
+            a.append((e_in.mean() - e_out.mean()) ** 2)
+            b.append(e_out.var(ddof=1) / len(e_out))
+            e_in_all.extend(e_in)
+            e_out_all.extend(e_out)
+        mse = (K - 1) / K * (np.mean(a) - np.mean(b))
+        err_ncv, err_cv = np.mean(e_in_all), np.mean(e_out_all)
+        lo = np.std(e_in_all, ddof=1) / np.sqrt(n)
+        se = max(lo, min(np.sqrt(max(mse, 0)), np.sqrt(K) * lo))
+        est = err_ncv - (1 + (K - 2) / K) * (err_ncv - err_cv)
+        z = stats.norm.ppf(0.975)
+        # scorer units and sign: the negated MSE
+        assert ci.estimate == pytest.approx(-est, rel=1e-10)
+        assert (ci.low, ci.high) == pytest.approx((-est - z * se, -est + z * se))
+        assert ci.n_fits == 25
+        assert ci.metric == "neg_mean_squared_error"
+        assert "bias-corrected" in ci.note
+
+    def test_holdout_is_t_interval_on_test_rows(self, clf_data):
+        X, y = clf_data
+        ci = generalization_ci(
+            LogisticRegression(), X, y, method="holdout", random_state=0
+        )
+        assert ci.target == "the fitted model"
+        assert ci.n_fits == 1
+        assert ci.metric == "accuracy"  # estimator.score of a classifier
+        m = 24  # 20 % of 120 test rows
+        acc = ci.estimate
+        half = stats.t.ppf(0.975, m - 1) * np.sqrt(acc * (1 - acc) * m / (m - 1) / m)
+        assert ci.high - ci.low == pytest.approx(
+            min(acc + half, 1) - max(acc - half, 0)
+        )
+        assert "not of the algorithm" in ci.note
+        assert "0.8 n = 96 rows" in ci.note
+
+    def test_holdout_roc_auc_delong(self, clf_data):
+        X, y = clf_data
+        ci = generalization_ci(
+            LogisticRegression(),
+            X,
+            y,
+            scoring="roc_auc",
+            method="holdout",
+            random_state=0,
+        )
+        assert 0 < ci.low < ci.estimate < ci.high < 1
+        assert "DeLong" in ci.note
+
+
+# ---------------------------------------------------------------------------
+class TestMemory:
+    @pytest.mark.parametrize(
+        ("method", "n_fits"),
+        [
+            ("corrected-t", 10),
+            ("nested-cv", 25),
+            ("holdout", 1),
+            ("conservative-z", 14),
+        ],
+    )
+    def test_rerun_fits_nothing(self, tmp_path, clf_data, method, n_fits):
+        X, y = clf_data
+        log = str(tmp_path / "fits.log")
+        est = CountingClassifier(log=log)
+        kw = {
+            "scoring": "neg_log_loss",
+            "method": method,
+            "n_fits": n_fits,
+            "random_state": 0,
+            "memory": str(tmp_path / "cache"),
+        }
+        first = generalization_ci(est, X, y, **kw)
+        assert _n_fits(log) == n_fits
+        second = generalization_ci(est, X, y, **kw)
+        assert _n_fits(log) == n_fits  # 0 new fits
+        assert second == first
+
+
+# ---------------------------------------------------------------------------
+class TestValidation:
+    @pytest.mark.parametrize(
+        ("kwargs", "exc", "msg"),
+        [
+            ({"confidence": 95}, ValueError, "`confidence` must be in (0, 1); got 95."),
+            ({"method": "t"}, ValueError, "`method` must be one of ['auto', "),
+            ({"n_fits": 0}, ValueError, "`n_fits` must be 'auto' or a positive int"),
+            ({"n_fits": 5, "method": "nested-cv"}, ValueError, "needs n_fits >= 25"),
+            (
+                {"scoring": "roc_auc", "method": "nested-cv"},
+                ValueError,
+                (
+                    "scoring='roc_auc' is not one. Valid methods for it: corrected-t, "
+                    "conservative-z"
+                ),
+            ),
+            (
+                {"scoring": "f1", "method": "wald-cv"},
+                ValueError,
+                "needs per-row losses",
+            ),
+            (
+                {"groups": np.arange(120) % 10, "method": "nested-cv"},
+                ValueError,
+                "with `groups` use method='corrected-t'",
+            ),
+            ({"scoring": ["accuracy"]}, TypeError, "`scoring` must be None"),
+            ({"n_fits": 2, "method": "holdout"}, ValueError, "makes 1 fit"),
+        ],
+    )
+    def test_bad_input_before_any_fit(self, tmp_path, clf_data, kwargs, exc, msg):
+        X, y = clf_data
+        log = str(tmp_path / "fits.log")
+        with pytest.raises(exc, match=re.escape(msg)):
+            generalization_ci(CountingClassifier(log=log), X, y, **kwargs)
+        assert _n_fits(log) == 0
+
+    def test_too_few_rows_names_minimum(self, clf_data):
+        X, y = clf_data
+        with pytest.raises(
+            ValueError, match=re.escape("needs at least n=25 rows; got n=20")
+        ):
+            generalization_ci(LogisticRegression(), X[:20], y[:20], method="nested-cv")
+        with pytest.raises(ValueError, match=re.escape("at least n=20 rows")):
+            generalization_ci(LogisticRegression(), X[:10], y[:10])
+
+
+# ---------------------------------------------------------------------------
+class TestAuto:
+    def test_policy_table(self):
+        assert [row[0] for row in _AUTO_POLICY] == [
+            "nested-cv",
+            "conservative-z",
+            "corrected-t",
+        ]
+        assert _resolve_auto(500, True, False, 100) == "nested-cv"
+        assert _resolve_auto(500, False, False, 100) == "conservative-z"
+        assert _resolve_auto(500, True, True, 100) == "corrected-t"
+        assert _resolve_auto(500, True, False, 20) == "conservative-z"
+        assert _resolve_auto(30, False, False, 100) == "corrected-t"
+
+    def test_auto_small_n_says_what_it_covers(self, clf_data):
+        X, y = clf_data
+        ci = generalization_ci(
+            LogisticRegression(), X[:60], y[:60], n_fits=25, random_state=0
+        )
+        assert ci.method == "nested-cv"
+        assert ci.n_fits == 25
+        assert "method='auto' chose 'nested-cv'" in ci.note
+        assert "Below n = 100" in ci.note
+
+    def test_groups_use_group_kfold(self, clf_data):
+        X, y = clf_data
+        groups = np.arange(120) // 4
+        ci = generalization_ci(
+            LogisticRegression(), X, y, groups=groups, n_fits=10, random_state=0
+        )
+        assert ci.method == "corrected-t"
+        assert "GroupKFold over 30 groups" in ci.note
+        folds = _fold_labels(y, groups, 120, 10, _root_seeds(0, 64)[0])
+        for g in np.unique(groups):  # a group is never split
+            assert np.unique(folds[groups == g]).size == 1
+
+
+# ---------------------------------------------------------------------------
+class TestFromEvaluator:
+    def test_corrected_t_and_wald_from_fits(self, clf_data):
+        X, y = clf_data
+        ev = RepeatedEvaluator(
+            LogisticRegression(),
+            scoring="accuracy",
+            cv=10,
+            n_repeats=2,
+            random_state=0,
+            return_predictions=True,
+            refit=False,
+        ).fit(X, y)
+        ci = ev.generalization_ci(confidence=0.9)
+        ref = corrected_t_ci(
+            ev.results_["test_accuracy"], n_train=108, n_test=12, confidence=0.9
+        )
+        assert (ci.estimate, ci.low, ci.high) == pytest.approx(
+            (ref.estimate, ref.low, ref.high)
+        )
+        assert (ci.method, ci.target, ci.n_fits) == ("corrected-t", "new data", 20)
+        wald = ev.generalization_ci(method="wald-cv")
+        losses = np.zeros((2, 120))
+        folds = np.zeros((2, 120), dtype=int)
+        pred = ev.predictions_
+        for i in range(len(pred)):
+            r, test = int(pred["repeat"].iloc[i]), pred["test_index"].iloc[i]
+            losses[r, test] = pred["y_pred"].iloc[i] == y[test]
+            folds[r, test] = int(pred["fold"].iloc[i])
+        ref = wald_cv_ci(losses, folds)
+        assert (wald.low, wald.high) == pytest.approx((ref.low, ref.high))
+
+    def test_out_of_bootstrap_refused(self, clf_data):
+        X, y = clf_data
+        ev = RepeatedEvaluator(LogisticRegression(), n_repeats=3, random_state=0)
+        ev.fit(X, y)
+        with pytest.raises(ValueError, match=re.escape("Fit the evaluator with cv=10")):
+            ev.generalization_ci()
+
+    def test_other_methods_refused(self, clf_data):
+        X, y = clf_data
+        ev = RepeatedEvaluator(LogisticRegression(), cv=5, n_repeats=2, random_state=0)
+        ev.fit(X, y)
+        with pytest.raises(ValueError, match="needs its own design of fits"):
+            ev.generalization_ci(method="nested-cv")
+        with pytest.raises(ValueError, match="return_predictions=True"):
+            ev.generalization_ci(method="wald-cv")
+        with pytest.raises(
+            ValueError, match=re.escape("`confidence` must be in (0, 1)")
+        ):
+            ev.generalization_ci(confidence=1.5)
+
+
+# ---------------------------------------------------------------------------
+# Coverage over datasets drawn from a logistic population. The truth for n
+# rows is the expected accuracy of the learner trained on n rows: the mean,
+# over 300 fresh training sets of n rows, of the accuracy on 50,000 fresh
+# rows. The learner is a logistic regression (liblinear, ~1 ms per fit).
+_BETA = np.array([1.0, -0.8, 0.5, 0.0])
+
+
+def _learner():
+    return LogisticRegression(solver="liblinear")
+
+
+def _sample(n, rng):
+    X = rng.standard_normal((n, _BETA.size))
+    p = 1 / (1 + np.exp(-(X @ _BETA)))
+    return X, (rng.random(n) < p).astype(int)
+
+
+def _truth(n, n_train_sets=300, seed=0):
+    rng = np.random.default_rng(seed)
+    X_new, y_new = _sample(50_000, rng)
+    fits = [_learner().fit(*_sample(n, rng)) for _ in range(n_train_sets)]
+    W = np.stack([m.coef_[0] for m in fits], axis=1)  # (p, sets)
+    b = np.array([m.intercept_[0] for m in fits])
+    pred = (X_new @ W + b > 0).astype(int)  # (50_000, sets): predict of each
+    return float(np.mean(pred == y_new[:, None]))
+
+
+def _coverage(method, n, n_datasets, n_fits, seed):
+    truth = _truth(n, seed=10_000 + n)
+    rng = np.random.default_rng(seed)
+    hits, widths = [], []
+    for s in range(n_datasets):
+        X, y = _sample(n, rng)
+        ci = generalization_ci(
+            _learner(),
+            X,
+            y,
+            scoring="accuracy",
+            method=method,
+            n_fits=n_fits,
+            random_state=s,
+        )
+        hits.append(ci.low <= truth <= ci.high)
+        widths.append(ci.high - ci.low)
+    return float(np.mean(hits)), float(np.mean(widths)), truth
+
+
+def test_coverage_new_data_fast():
+    # 30 datasets of n = 100, nested CV with one repetition (25 fits each);
+    # a smoke-sized check of the whole path (MC s.e. 0.04): the sized runs
+    # are the slow test below and the OLS study in tests/stats.
+    cov, _, truth = _coverage("nested-cv", 100, 30, 25, seed=0)
+    assert truth == pytest.approx(0.70551, abs=5e-5)
+    assert cov >= 0.85
+    assert cov == pytest.approx(29 / 30, abs=1e-9)  # recorded
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["nested-cv", "conservative-z", "corrected-t"])
+def test_coverage_new_data_slow(method):
+    # 200 datasets of n = 100, each method's default design (MC s.e. 0.015)
+    cov, _, _ = _coverage(method, 100, 200, "auto", seed=1)
+    assert cov >= 0.95 - 2.5 * np.sqrt(0.95 * 0.05 / 200)
