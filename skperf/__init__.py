@@ -9,6 +9,7 @@ probability-of-outperforming comparisons.
 from ._distribution import PerformanceDistribution
 from ._evaluator import RepeatedEvaluator, repeated_cross_val_score
 from ._frame import from_frame
+from ._generalization import GeneralizationCI, generalization_ci
 from ._variance import plot_variance_sources, variance_sources
 from .report import BenchmarkReport, ModelSelectionReport, benchmark, compare_models
 from .stats import Comparison, Interval, QuantileBand, QuantileCI, Requirement
@@ -18,6 +19,7 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "BenchmarkReport",
     "Comparison",
+    "GeneralizationCI",
     "Interval",
     "ModelSelectionReport",
     "PerformanceDistribution",
@@ -28,6 +30,7 @@ __all__ = [
     "benchmark",
     "compare_models",
     "from_frame",
+    "generalization_ci",
     "plot_variance_sources",
     "repeated_cross_val_score",
     "variance_sources",
