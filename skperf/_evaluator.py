@@ -64,6 +64,7 @@ from .utils._sklearn_compat import (
     _check_method_params,
     _fit_context,
     _safe_split,
+    _scorer_parts,
     get_tags,
 )
 from .utils._warnings import _external_stacklevel
@@ -131,8 +132,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         are held at the seed of repeat 0. ``"split"``: the outer splitter;
         ``"init"``: every ``random_state`` parameter inside the estimator;
         ``"search"``: the sampler and inner ``cv`` of a hyperparameter
-        search, which is re-run in every repeat. ``"all"`` is the same as
-        naming the three (see Notes).
+        search, which is re-run in every repeat (other ``*CV`` estimators,
+        e.g. ``RidgeCV``, keep their ``cv`` as given). ``"all"`` is the same
+        as naming the three (see Notes).
     random_state : int, RandomState instance, Generator or None, default=None
         Root of the seed tree. ``None`` draws fresh entropy (recorded in
         ``random_state_``). A ``RandomState`` or ``Generator`` gives 128 bits
@@ -232,20 +234,30 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
     dispatched, so results do not depend on ``n_jobs`` or the joblib backend,
     more repeats extend the same sequence, and two evaluations with the same
     ``random_state`` and ``n_repeats`` use the same splits and init seeds
-    (they are paired, Bouthillier et al., App. C.2). Every ``random_state``
-    inside the estimator is overwritten by a derived int, also for held
-    sources.
+    (they are paired, Bouthillier et al., App. C.2). Every seed parameter
+    inside the estimator (``random_state``; ``seed`` or ``random_seed`` on an
+    object without ``random_state``, as in other libraries) is overwritten by
+    a derived int, also for held sources; a scikit-learn estimator that does
+    not use its ``random_state`` with its settings (e.g.
+    ``DummyClassifier(strategy="prior")``, ``LogisticRegression(solver="lbfgs")``)
+    is left as given, which changes no score.
 
     ``vary="all"`` varies every source that has randomness in this
     estimator and ``cv``: it gives exactly the fits of naming the three
     sources, ``vary=["split", "init", "search"]``, and differs only in
     staying silent about sources with nothing to vary. An int (or ``None``)
-    ``cv`` of a hyperparameter search (or of any estimator with a ``cv`` of
-    its own) is always replaced by a shuffled (Stratified)KFold with the same
-    number of folds, seeded by the search source, varied or held (a held
-    source keeps the seed of repeat 0, like every other held source); an
-    unshuffled splitter object (e.g. ``KFold(5)``) is left as is, and naming
-    ``"search"`` then warns when the search has no sampler.
+    ``cv`` of a hyperparameter search (``GridSearchCV``,
+    ``RandomizedSearchCV``, the halving searches) is always replaced by a
+    shuffled (Stratified)KFold with the same number of folds, seeded by the
+    search source, varied or held (a held source keeps the seed of repeat 0,
+    like every other held source); a splitter object that shuffles is
+    re-seeded by the search source, in any estimator. Every other ``cv`` is
+    evaluated as given: an unshuffled splitter object (e.g. ``KFold(5)``;
+    naming ``"search"`` then warns when the search has no sampler) and the
+    int or ``None`` ``cv`` of the other ``*CV`` estimators (``RidgeCV`` and
+    ``RidgeClassifierCV``, whose ``cv=None`` is an efficient leave-one-out,
+    ``LassoCV``, ``LogisticRegressionCV``, ``CalibratedClassifierCV``,
+    ``RFECV`` ...), which are not re-seeded.
 
     With several folds per repeat, the scores of one repeat are dependent;
     the distributions mark them with ``groups`` (the repeat ids), and their
@@ -356,16 +368,26 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
             in the refit); sample-aligned ones are indexed by the training
             rows. With metadata routing enabled
             (``sklearn.set_config(enable_metadata_routing=True)``), they are
-            routed to the estimator as it requests them
-            (``set_fit_request``).
+            routed as :func:`~sklearn.model_selection.cross_validate` routes
+            them: to the estimator as it requests them (``set_fit_request``)
+            and to the scorers (``set_score_request``, e.g. a weighted
+            score), indexed by each fit's training and test rows; metadata
+            that no consumer has requested or refused raises
+            ``UnsetMetadataPassedError`` before any fit.
 
         Returns
         -------
         self : RepeatedEvaluator
             Fitted evaluator.
         """
+        _check_instance(self.estimator)
+        score_params = None
         if get_config().get("enable_metadata_routing", False):
-            params = dict(process_routing(self, "fit", **params).estimator.fit)
+            # as cross_validate: to the estimator's fit and to the scorers
+            # (raises UnsetMetadataPassedError where cross_validate does)
+            routed = process_routing(self, "fit", **params)
+            params = dict(routed.estimator.fit)
+            score_params = dict(routed.scorer.score)
         _fit_evaluators(
             {"": self},
             X,
@@ -375,6 +397,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
             progress=self.progress,
             _validate=False,
             _stacklevel=3,
+            _score_params=score_params,
             **params,
         )
         return self
@@ -598,16 +621,25 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         """Get metadata routing of this object.
 
         The parameters of :meth:`fit` are routed to the estimator's ``fit``
-        (see scikit-learn's metadata routing user guide).
+        and to the scorers (each fit's test rows), as
+        :func:`~sklearn.model_selection.cross_validate` routes them (see
+        scikit-learn's metadata routing user guide).
 
         Returns
         -------
         routing : sklearn.utils.metadata_routing.MetadataRouter
             The routing information.
         """
-        return MetadataRouter(owner=self).add(
-            estimator=self.estimator,
-            method_mapping=MethodMapping().add(caller="fit", callee="fit"),
+        return (
+            MetadataRouter(owner=self)
+            .add(
+                estimator=self.estimator,
+                method_mapping=MethodMapping().add(caller="fit", callee="fit"),
+            )
+            .add(
+                scorer=check_scoring(self.estimator, self.scoring),
+                method_mapping=MethodMapping().add(caller="fit", callee="score"),
+            )
         )
 
     def __sklearn_tags__(self):
@@ -654,8 +686,8 @@ class _Single:
         self.scorer = scorer
         self.name = name
 
-    def __call__(self, est, X, y):
-        return {self.name: self.scorer(est, X, y)}
+    def __call__(self, est, X, y, **kwargs):
+        return {self.name: self.scorer(est, X, y, **kwargs)}
 
 
 def _is_iterable_cv(cv):
@@ -750,6 +782,10 @@ def _split_id(train, test):
     return int(np.frombuffer(h.digest(), dtype="<i8")[0])
 
 
+# skperf's own splitters, whose splits per seed are drawn in one pass
+_OOB_TYPES = (OutOfBootstrap, StratifiedOutOfBootstrap, GroupOutOfBootstrap)
+
+
 def _check_n_scores(ev, n_scores, per_repeat):
     """At least 2 scores are needed for a distribution; say so before fitting."""
     if per_repeat == 0:
@@ -820,6 +856,9 @@ class _Job:
         self.scorer, self.names, self.singles = _scorers(est, ev.scoring)
         self.splits = []  # per repeat: list of (train, test)
         cache = {}
+        if kind == "random" and type(splitter) in _OOB_TYPES:
+            # one RandomState reseeded per repeat, the data checked once
+            cache = splitter._splits_per_seed(self.seeds["split"], X, y, groups)
         for r in range(ev.n_repeats):
             seed = int(self.seeds["split"][r])
             if seed not in cache:
@@ -862,12 +901,17 @@ def _fit_and_score(
     error_score,
     plan,
     return_predictions=False,
+    score_params=None,
 ):
     """Fit a configured clone of ``est`` on ``train``, score it on ``test``."""
     est = _configure(est, seed_params)
     X_train, y_train = _safe_split(est, X, y, train)
     X_test, y_test = _safe_split(est, X, y, test, train)
     fit_params = _check_method_params(X, params=params, indices=train)
+    score_test = score_train = {}
+    if score_params:  # routed metadata of the scorers (test / train rows)
+        score_test = _check_method_params(X, params=score_params, indices=test)
+        score_train = _check_method_params(X, params=score_params, indices=train)
     out = {
         "error": None,
         "train": None,
@@ -881,10 +925,10 @@ def _fit_and_score(
         est.fit(X_train, y_train, **fit_params)
         out["fit_time"] = time.perf_counter() - start
         start = time.perf_counter()
-        out["test"] = scorer(est, X_test, y_test)
+        out["test"] = scorer(est, X_test, y_test, **score_test)
         out["score_time"] = time.perf_counter() - start
         if return_train:
-            out["train"] = scorer(est, X_train, y_train)
+            out["train"] = scorer(est, X_train, y_train, **score_train)
         out["best_params"] = _best_params(est, plan)
         if return_predictions:
             out["predictions"] = _predictions.predict_test(est, X_test)
@@ -927,7 +971,17 @@ def _not_finite(scores):
 
 # ---------------------------------------------------------------------------
 # run
-def _run(jobs, X, y, params, n_jobs, progress, verbose=0, data_key=None):
+def _run(
+    jobs,
+    X,
+    y,
+    params,
+    n_jobs,
+    progress,
+    verbose=0,
+    data_key=None,
+    score_params=None,
+):
     """Run every task of every job in one ``Parallel`` call; results in order."""
     tasks = [(j, *t) for j, job in enumerate(jobs) for t in job.tasks()]
     code = (_fit_and_score, _predictions.predict_test)
@@ -949,6 +1003,7 @@ def _run(jobs, X, y, params, n_jobs, progress, verbose=0, data_key=None):
             jobs[j].ev.error_score,
             jobs[j].plan,
             getattr(jobs[j].ev, "return_predictions", False),
+            score_params,
         )
         for i, (j, _, _, sp, train, test) in enumerate(tasks)
         if i not in loaded
@@ -1106,6 +1161,108 @@ def _raise_all_failed(name, outputs, n_fits, first):
     raise ValueError(msg) from next((e for e in excs if e is not None), None)
 
 
+def _check_instance(estimator):
+    """TypeError for an estimator class passed instead of an instance."""
+    if isinstance(estimator, type):
+        raise TypeError(
+            f"`estimator` must be an estimator instance; got the class "
+            f"{estimator.__name__}. Pass {estimator.__name__}() (with parentheses)."
+        )
+
+
+def _scorer_items(scoring):
+    """``[(name, scoring)]`` of one or several scorers (names, callables)."""
+    if isinstance(scoring, dict):
+        return list(scoring.items())
+    if isinstance(scoring, list | tuple):
+        return [(s if isinstance(s, str) else repr(s), s) for s in scoring]
+    return [(scoring if isinstance(scoring, str) else "scoring", scoring)]
+
+
+def _check_scorer_kind(estimator, scoring, y):
+    """A scorer of the wrong kind fails here, before any fit (issue 17, item 13).
+
+    Checked from the scorer's metric function and response method only (no
+    fit): a classification or ranking metric on a regressor or on a
+    continuous ``y``; a response method (``predict_proba``,
+    ``decision_function``) the estimator does not have; a binary ranking
+    metric (``roc_auc``, ``average_precision``) on a ``y`` with more than 2
+    classes. Callables that are not scikit-learn scorers are not checked.
+    """
+    from sklearn.base import is_regressor
+    from sklearn.metrics import get_scorer
+    from sklearn.utils.multiclass import type_of_target
+
+    if scoring is None:
+        return
+    kind = None
+    if y is not None:
+        try:
+            kind = type_of_target(y)
+        except ValueError:
+            kind = None
+    for name, sc in _scorer_items(scoring):
+        if isinstance(sc, str):
+            try:
+                sc = get_scorer(sc)
+            except ValueError:
+                continue  # the parameter validation names unknown scorers
+        parts = _scorer_parts(sc)
+        if parts is None:
+            continue
+        func, _, kwargs, response = parts
+        module = getattr(func, "__module__", "") or ""
+        classif = module.startswith(
+            ("sklearn.metrics._classification", "sklearn.metrics._ranking")
+        )
+        what = f"{type(estimator).__name__}"
+        if classif and is_regressor(estimator):
+            raise ValueError(
+                f"`scoring`={name!r} is a classification metric but {what} is a "
+                "regressor; use a regression scorer (e.g. 'r2', "
+                "'neg_mean_absolute_error')."
+            )
+        if classif and kind in ("continuous", "continuous-multioutput"):
+            raise ValueError(
+                f"`scoring`={name!r} is a classification metric but y is "
+                "continuous; use a regression scorer (e.g. 'r2') or class labels."
+            )
+        if not any(hasattr(estimator, m) for m in response):
+            raise ValueError(
+                f"`scoring`={name!r} needs {' or '.join(response)}, which {what} "
+                "does not have; pick a scorer that reads predict (e.g. 'accuracy')."
+            )
+        binary_only = module.startswith("sklearn.metrics._ranking") and (
+            "multi_class" not in kwargs
+        )
+        binary_only = binary_only and func.__name__ in (
+            "roc_auc_score",
+            "average_precision_score",
+        )
+        if binary_only and kind == "multiclass":
+            n = np.unique(np.asarray(y)).size
+            raise ValueError(
+                f"`scoring`={name!r} is binary but y has {n} classes; use "
+                "'roc_auc_ovr' (or 'roc_auc_ovo', 'roc_auc_ovr_weighted')."
+                if func.__name__ == "roc_auc_score"
+                else f"`scoring`={name!r} is binary but y has {n} classes; use "
+                "a multiclass scorer (e.g. 'roc_auc_ovr', 'f1_macro')."
+            )
+
+
+def _warn_memory_without_seed(ev):
+    """``memory=`` with ``random_state=None`` can never reuse the cache: say so."""
+    if ev.random_state is None and _cache.check_memory(ev.memory) is not None:
+        warnings.warn(
+            "memory= is set but random_state=None draws fresh seeds on every run, "
+            "so no cached fit is ever reused; set random_state to an int (e.g. "
+            "random_state=0, or the random_state_ of the run to resume) to resume "
+            "or extend runs from the cache.",
+            UserWarning,
+            stacklevel=_external_stacklevel(),
+        )
+
+
 def _check_y_finite(y):
     """A numeric ``y`` with NaN or inf fails every fit or every score: say so now."""
     if y is None or hasattr(y, "toarray"):
@@ -1125,17 +1282,23 @@ def _fit_evaluators(
     progress=False,
     _validate=True,
     _stacklevel=2,
+    _score_params=None,
     **params,
 ):
     """Fit several unfitted RepeatedEvaluator objects (dict name -> evaluator) with ALL their
     (model, repeat, fold) fits in ONE Parallel call and ONE progress bar; set on each the same
     fitted attributes fit() would set; return the dict. Evaluators sharing random_state/n_repeats/cv/vary are paired.
     """
+    for ev in evaluators.values():
+        _check_instance(ev.estimator)
     if _validate:
         for ev in evaluators.values():
             ev._validate_params()
     X, y, groups = indexable(X, y, groups)
     _check_y_finite(y)
+    for ev in evaluators.values():
+        _check_scorer_kind(ev.estimator, ev.scoring, y)
+        _warn_memory_without_seed(ev)
     # warnings point at the caller's caller (compare_models -> user code);
     # fit passes 3 (fit, its _fit_context wrapper, user code)
     level = 2 + _stacklevel
@@ -1152,8 +1315,12 @@ def _fit_evaluators(
     verbose = max(ev.verbose for ev in evaluators.values())
     # the data is hashed once per call, and only when some evaluator caches
     cache = any(_cache.check_memory(ev.memory) for ev in evaluators.values())
-    data_key = _cache.data_key(X, y, params) if cache else None
-    outputs = _run(jobs, X, y, params, n_jobs, progress, verbose, data_key)
+    # the routed scorer metadata changes the scores: part of the data key
+    keyed = params if not _score_params else {"fit": params, "score": _score_params}
+    data_key = _cache.data_key(X, y, keyed) if cache else None
+    outputs = _run(
+        jobs, X, y, params, n_jobs, progress, verbose, data_key, _score_params
+    )
     # every evaluator gets its results_ even when another one's collect fails
     # (e.g. all its fits failed); the first error is raised at the end
     error = None

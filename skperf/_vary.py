@@ -10,6 +10,18 @@ The three sources of variation of Bouthillier et al. (Sec. 2, App. C.1):
 - ``search``: the sampler (``random_state``) and the inner splitter (``cv``)
   of a hyperparameter search, re-run in every repeat.
 
+Precisely which inner ``cv`` is changed: the ``cv`` of a hyperparameter
+search (``BaseSearchCV``: ``GridSearchCV``, ``RandomizedSearchCV``, the
+halving searches; also nested in a pipeline) that is an int or ``None`` (a
+plain K-fold) becomes a shuffled (Stratified)KFold with the same number of
+folds, seeded by the search source; a splitter object that shuffles (has a
+``random_state`` and ``shuffle`` not False) in any estimator is re-seeded by
+the search source. Nothing else: the ``cv`` of every other estimator
+(``RidgeCV``/``RidgeClassifierCV`` with ``cv=None``, an efficient
+leave-one-out; ``LassoCV``, ``ElasticNetCV``, ``LogisticRegressionCV``,
+``CalibratedClassifierCV``, ``RFECV`` ... with an int or ``None``) and an
+unshuffled splitter object are left exactly as given.
+
 Everything here is small functions over a :class:`_VaryPlan`, computed once
 per evaluation from the unfitted estimator, then applied per repeat in the
 calling process. Options such as "fit the search once and hold the chosen
@@ -125,6 +137,29 @@ def _uses_random_state(est):
         return True
 
 
+# Names of an estimator's seed parameter: scikit-learn's ``random_state``,
+# and ``seed`` / ``random_seed`` used by other libraries and custom estimators
+# (only when the same object has no ``random_state``, since e.g. CatBoost
+# refuses both being set).
+_SEED_NAMES = (_RS, "seed", "random_seed")
+
+
+def _is_seed_key(key, params):
+    """Whether parameter ``key`` (of ``get_params(deep=True)``) is a seed."""
+    prefix, _, name = key.rpartition("__")
+    if name == _RS:
+        return True
+    if name not in _SEED_NAMES[1:]:
+        return False
+    value = params[key]
+    if value is not None and not isinstance(value, Integral | np.integer):
+        return False  # e.g. a seed given as an object: left alone
+    if _join(prefix, _RS) in params:
+        return False
+    # one seed per object: ``seed`` before ``random_seed``
+    return name == "seed" or _join(prefix, "seed") not in params
+
+
 def _owner(est, params, key):
     """The object holding parameter ``key`` (``a__b__random_state`` -> ``a__b``)."""
     prefix = key.rpartition("__")[0]
@@ -144,6 +179,10 @@ class _VaryPlan:
     search_cv : inner ``cv`` parameter -> splitter to re-seed (search source).
     search_prefixes : where the hyperparameter searches sit (``""`` = root).
     init_random, search_random : whether each source has any randomness.
+    init_unused : the ``init_keys`` of scikit-learn estimators that do not
+        use their seed with their settings (``_USES_RANDOM_STATE``, e.g.
+        ``DummyClassifier(strategy="prior")``): left as they are, since
+        seeding them changes no result but costs a ``RandomState`` per call.
     """
 
     init_keys: list = field(default_factory=list)
@@ -152,6 +191,7 @@ class _VaryPlan:
     search_prefixes: list = field(default_factory=list)
     init_random: bool = False
     search_random: bool = False
+    init_unused: list = field(default_factory=list)
 
 
 def _plan(estimator, y=None, *, shuffle_int_cv=False):
@@ -164,9 +204,10 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
     y : array-like or None
         Target, to choose a stratified splitter for an int inner ``cv``.
     shuffle_int_cv : bool
-        Turn an int (or ``None``) inner ``cv`` into a shuffled (Stratified)
-        KFold with the same number of folds, so that the search source has
-        randomness. ``RepeatedEvaluator`` always does (for any ``vary``).
+        Turn the int (or ``None``) ``cv`` of a hyperparameter search into a
+        shuffled (Stratified)KFold with the same number of folds, so that the
+        search source has randomness. ``RepeatedEvaluator`` always does (for
+        any ``vary``). Other estimators' ``cv`` is never replaced.
     """
     params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
     plan = _VaryPlan()
@@ -185,22 +226,32 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
             plan.search_prefixes.append(prefix)
         if _is_random_splitter(cv):
             plan.search_cv[key] = cv
-        elif shuffle_int_cv and (cv is None or isinstance(cv, Integral)):
-            # check_cv's choice: searches delegate their type to the estimator;
-            # CalibratedClassifierCV and the like are classifiers themselves
+        elif (
+            shuffle_int_cv
+            and _is_search(obj)
+            and (cv is None or isinstance(cv, Integral))
+        ):
+            # only a hyperparameter search: its int (or None: 5) cv is a
+            # K-fold. Other *CV estimators (RidgeCV's efficient leave-one-out
+            # under cv=None, LassoCV, LogisticRegressionCV, CalibratedClassifierCV,
+            # RFECV ...) are evaluated as given (issue 17, item 5).
+            # check_cv's choice: a search delegates its type to its estimator
             inner = getattr(obj, "estimator", None)
             classifier = is_classifier(obj) or (
                 hasattr(inner, "fit") and is_classifier(inner)
             )
             plan.search_cv[key] = _shuffled_kfold(cv, classifier, y)
-    for key in sorted(k for k in params if k == _RS or k.endswith("__" + _RS)):
+    for key in sorted(k for k in params if _is_seed_key(k, params)):
         prefix, obj = _owner(estimator, params, key)
         if _is_search(obj):  # a search's own random_state is its sampler
             plan.search_keys.append(key)
             plan.search_random = True
         else:
             plan.init_keys.append(key)
-            plan.init_random |= _uses_random_state(obj)
+            used = _uses_random_state(obj)
+            plan.init_random |= used
+            if not used:
+                plan.init_unused.append(key)
     plan.search_random |= bool(plan.search_cv)
     return plan
 
@@ -215,6 +266,8 @@ def _seed_params(plan, init_seed, search_seed):
     params = dict(
         zip(plan.init_keys, _derive_ints(init_seed, len(plan.init_keys)), strict=True)
     )
+    for key in plan.init_unused:  # ints derived for all keys: the others unchanged
+        del params[key]
     n_search = len(plan.search_keys) + len(plan.search_cv)
     ints = _derive_ints(search_seed, n_search)
     params.update(zip(plan.search_keys, ints, strict=False))  # ints also seed the cvs

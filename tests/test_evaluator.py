@@ -1387,3 +1387,204 @@ class TestWarningsAndNames:
         np.testing.assert_array_equal(named.seeds["split_id"], d.seeds["split_id"])
         search = GridSearchCV(DecisionTreeClassifier(), {"max_depth": [1, 2]}, cv=2)
         assert _estimator_name(search) == "GridSearchCV(DecisionTreeClassifier)"
+
+
+# module level: picklable for n_jobs=2 (loky)
+class _SeedNamedClassifier(BaseEstimator):
+    """Predicts a seeded random class; its seed parameter is named ``seed``."""
+
+    _estimator_type = "classifier"
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        self.fitted_seed_ = self.seed
+        return self
+
+    def predict(self, X):
+        rng = np.random.default_rng(self.seed)
+        return rng.choice(self.classes_, size=len(X))
+
+    def score(self, X, y):
+        return float(np.mean(self.predict(X) == y))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        return tags
+
+
+class TestIssue17Evaluator:
+    def test_ridgecv_evaluated_as_given(self):
+        # item 5: RidgeCV(cv=None) is an efficient leave-one-out; it was
+        # rebuilt with a shuffled 5-fold (another model, another alpha)
+        from sklearn.datasets import load_diabetes
+        from sklearn.linear_model import RidgeCV
+
+        X, y = load_diabetes(return_X_y=True)
+        est = RidgeCV(alphas=np.logspace(-5, 2, 30))
+        ev = RepeatedEvaluator(est, n_repeats=6, random_state=0).fit(X, y)
+        assert ev.estimator_.cv is None
+        assert ev.estimator_.alpha_ == est.fit(X, y).alpha_
+        for (_, row), (train, test) in zip(
+            ev.results_.iterrows(),
+            (
+                s
+                for seed in ev.results_["split_seed"]
+                for s in OutOfBootstrap(1, random_state=int(seed)).split(X)
+            ),
+            strict=True,
+        ):
+            ref = clone(est).fit(X[train], y[train]).score(X[test], y[test])
+            assert row["test_score"] == pytest.approx(ref, abs=1e-12)
+
+    def test_seed_named_seed_is_seeded(self, cancer):
+        # item 15: a `seed` parameter gets the init seeds (and the estimator
+        # is not called deterministic)
+        X, y = cancer
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", NoVariationWarning)
+            ev = RepeatedEvaluator(
+                _SeedNamedClassifier(),
+                cv=KFold(3),
+                vary="init",
+                n_repeats=4,
+                random_state=0,
+            ).fit(X, y)
+        per_repeat = ev.results_.groupby("repeat")["test_score"].mean()
+        assert per_repeat.nunique() == 4
+        ints = [_derive_ints(s, 1)[0] for s in ev.results_["init_seed"].unique()]
+        assert ev.estimator_.seed == ints[0]
+
+    def test_estimator_class_is_a_type_error(self, iris):
+        # item 18: the class instead of an instance
+        X, y = iris
+        with pytest.raises(TypeError, match=r"got the class LogisticRegression\. "):
+            RepeatedEvaluator(LogisticRegression).fit(X, y)
+        with pytest.raises(TypeError, match=r"Pass DummyClassifier\(\)"):
+            repeated_cross_val_score(DummyClassifier, X, y)
+
+    @pytest.mark.parametrize(
+        ("est", "scoring", "target", "match"),
+        [
+            (Ridge(), "accuracy", "reg", r"`scoring`='accuracy' is a classification"),
+            (
+                LogisticRegression(),
+                "roc_auc",
+                "iris",
+                r"has 3 classes; use 'roc_auc_ovr'",
+            ),
+            (
+                make_pipeline(StandardScaler(), Ridge()),
+                ["r2", "roc_auc"],
+                "reg",
+                r"`scoring`='roc_auc' is a classification",
+            ),
+            (Ridge(), "neg_log_loss", "reg", r"classification metric"),
+        ],
+    )
+    def test_scorer_of_wrong_kind_fails_before_any_fit(
+        self, est, scoring, target, match
+    ):
+        # item 13: before any fit, one line
+        X, y = (
+            make_regression(60, 3, random_state=0)
+            if target == "reg"
+            else load_iris(return_X_y=True)
+        )
+        start = time.perf_counter()
+        with pytest.raises(ValueError, match=match) as info:
+            RepeatedEvaluator(
+                est, scoring=scoring, n_repeats=200, cv=5, refit=False
+            ).fit(X, y)
+        assert "\n" not in str(info.value)
+        assert "all 1000 fits failed" not in str(info.value)
+        assert time.perf_counter() - start < 2  # no 1000 fits
+
+    def test_scorer_needs_missing_response_method(self, iris):
+        from sklearn.svm import SVC
+
+        X, y = iris
+        y = (y == 0).astype(int)
+        with pytest.raises(ValueError, match=r"needs predict_proba"):
+            RepeatedEvaluator(
+                SVC(probability=False), scoring="neg_log_loss", n_repeats=3
+            ).fit(X, y)
+
+    def test_memory_without_random_state_warns(self, iris, tmp_path):
+        # item 12: random_state=None never reuses the cache
+        X, y = iris
+        ev = RepeatedEvaluator(
+            DummyClassifier(), n_repeats=2, memory=tmp_path, refit=False
+        )
+        with pytest.warns(UserWarning, match=r"random_state=None draws fresh seeds"):
+            ev.fit(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UserWarning)
+            ev.set_params(random_state=0).fit(X, y)
+
+    def test_metadata_routing_weighted_scorer(self, cancer):
+        # item 7: a scorer requesting sample_weight gets the test rows'
+        # weights, as in cross_validate; unset requests raise as there
+        from sklearn.exceptions import UnsetMetadataPassedError
+        from sklearn.metrics import accuracy_score, make_scorer
+
+        X, y = cancer
+        X = X[:, :5]
+        w = np.where(y == 1, 1.0, 5.0)
+        with sklearn.config_context(enable_metadata_routing=True):
+            sc = make_scorer(accuracy_score).set_score_request(sample_weight=True)
+            est = LogisticRegression(max_iter=5000).set_fit_request(sample_weight=False)
+            ev = RepeatedEvaluator(
+                est, scoring=sc, n_repeats=4, random_state=0, refit=False
+            ).fit(X, y, sample_weight=w)
+            splits = [
+                s
+                for seed in ev.results_["split_seed"]
+                for s in OutOfBootstrap(1, random_state=int(seed)).split(X)
+            ]
+            ref = cross_validate(
+                est, X, y, scoring=sc, cv=splits, params={"sample_weight": w}
+            )["test_score"]
+            np.testing.assert_allclose(ev.results_["test_score"], ref, rtol=1e-12)
+            unweighted = [
+                accuracy_score(y[te], clone(est).fit(X[tr], y[tr]).predict(X[te]))
+                for tr, te in splits
+            ]
+            assert not np.allclose(ref, unweighted)
+            d = repeated_cross_val_score(
+                est,
+                X,
+                y,
+                scoring=sc,
+                n_repeats=4,
+                random_state=0,
+                params={"sample_weight": w},
+            )
+            np.testing.assert_allclose(np.asarray(d), ref, rtol=1e-12)
+            for call in (
+                lambda: cross_validate(
+                    LogisticRegression(),
+                    X,
+                    y,
+                    scoring=make_scorer(accuracy_score),
+                    params={"sample_weight": w},
+                ),
+                lambda: RepeatedEvaluator(
+                    LogisticRegression(),
+                    scoring=make_scorer(accuracy_score),
+                    n_repeats=2,
+                ).fit(X, y, sample_weight=w),
+                lambda: repeated_cross_val_score(
+                    LogisticRegression().set_fit_request(sample_weight=True),
+                    X,
+                    y,
+                    scoring=make_scorer(accuracy_score),
+                    n_repeats=2,
+                    params={"sample_weight": w},
+                ),
+            ):
+                with pytest.raises(UnsetMetadataPassedError):
+                    call()

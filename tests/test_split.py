@@ -423,3 +423,18 @@ class TestMetadataRouting:
         np.testing.assert_array_equal(
             search.cv_results_["mean_test_score"], ref.cv_results_["mean_test_score"]
         )
+
+
+@pytest.mark.parametrize("cls", SPLITTERS)
+def test_splits_per_seed_equal_split(cls):
+    # performance (issue 17): one RandomState reseeded per seed gives the
+    # splits of random_state=seed exactly
+    X, y, groups = _data()
+    seeds = [3, 4_000_000_000, 3, 17]
+    got = cls(2)._splits_per_seed(seeds, X, y, groups)
+    assert sorted(got) == [3, 17, 4_000_000_000]
+    for seed in seeds:
+        expected = _splits(cls(2, random_state=seed), X, y, groups)
+        for (tr1, te1), (tr2, te2) in zip(got[seed], expected, strict=True):
+            np.testing.assert_array_equal(tr1, tr2)
+            np.testing.assert_array_equal(te1, te2)

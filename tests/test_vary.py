@@ -5,12 +5,20 @@ import re
 import numpy as np
 import pytest
 from scipy.stats import loguniform
+from sklearn.base import BaseEstimator
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.compose import ColumnTransformer
 from sklearn.decomposition import PCA
+from sklearn.dummy import DummyClassifier
 from sklearn.ensemble import BaggingClassifier, RandomForestClassifier
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
-from sklearn.linear_model import LogisticRegression, RidgeCV
+from sklearn.linear_model import (
+    LassoCV,
+    LogisticRegression,
+    LogisticRegressionCV,
+    RidgeClassifierCV,
+    RidgeCV,
+)
 from sklearn.model_selection import (
     GridSearchCV,
     HalvingRandomSearchCV,
@@ -20,9 +28,10 @@ from sklearn.model_selection import (
     StratifiedKFold,
 )
 from sklearn.neural_network import MLPClassifier
-from sklearn.pipeline import make_pipeline
+from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from skperf._seeding import _derive_ints
 from skperf._vary import (
     _apply,
     _check_vary,
@@ -122,21 +131,89 @@ class TestPlan:
         assert cv.shuffle
         assert plan.search_random
 
-    def test_int_cv_of_other_cv_estimators(self):
-        # check_cv's choice: a calibrator is a classifier whatever it wraps
+    def test_int_cv_of_other_cv_estimators_left_as_given(self):
+        # issue 17 item 5: only a search's int cv is replaced; RidgeCV's
+        # cv=None (efficient leave-one-out) and the int cv of other *CV
+        # estimators are evaluated as given
         y = np.array([0, 1] * 10)
-        est = CalibratedClassifierCV(cv=3)
-        cv = _plan(est, y, shuffle_int_cv=True).search_cv["cv"]
+        for est in (
+            CalibratedClassifierCV(cv=3),
+            RidgeCV(cv=4),
+            RidgeCV(),
+            RidgeClassifierCV(),
+            LassoCV(cv=3),
+            LogisticRegressionCV(cv=3),
+            CalibratedClassifierCV(cv="prefit"),
+        ):
+            plan = _plan(est, y, shuffle_int_cv=True)
+            assert plan.search_cv == {}, est
+            assert not plan.search_random, est
+            applied = _apply(est, plan, 1, 2)
+            assert applied.get_params()["cv"] == est.get_params()["cv"]
+        # a shuffling splitter object is re-seeded, in any estimator
+        plan = _plan(RidgeCV(cv=KFold(3, shuffle=True)), y, shuffle_int_cv=True)
+        assert list(plan.search_cv) == ["cv"]
+        # a search's None cv (5-fold) becomes a shuffled stratified 5-fold
+        search = GridSearchCV(LogisticRegression(), {"C": [1, 10]})
+        cv = _plan(search, y, shuffle_int_cv=True).search_cv["cv"]
         assert isinstance(cv, StratifiedKFold)
-        assert (cv.n_splits, cv.shuffle) == (3, True)
-        cv = _plan(RidgeCV(cv=4), np.arange(20.0), shuffle_int_cv=True).search_cv["cv"]
-        assert type(cv) is KFold
-        assert (cv.n_splits, cv.shuffle) == (4, True)
-        # prefit / string cv values are left alone
-        assert (
-            _plan(CalibratedClassifierCV(cv="prefit"), y, shuffle_int_cv=True).search_cv
-            == {}
+        assert (cv.n_splits, cv.shuffle) == (5, True)
+
+    def test_unused_random_state_left_alone(self):
+        # performance (issue 17): a seed the estimator does not use is not
+        # set (it would build a RandomState in every fit and predict); the
+        # other keys keep the ints they had when every key was seeded
+        plan = _plan(DummyClassifier())
+        assert plan.init_keys == ["random_state"]
+        assert plan.init_unused == ["random_state"]
+        assert _apply(DummyClassifier(), plan, 1, 2).random_state is None
+        est = Pipeline(
+            [("a", BaggingClassifier(DummyClassifier())), ("b", DummyClassifier())]
         )
+        plan = _plan(est)
+        assert plan.init_unused == [
+            "a__estimator__random_state",
+            "b__random_state",
+        ]
+        seeded = _apply(est, plan, 11, 12).get_params()
+        ints = _derive_ints(11, len(plan.init_keys))
+        assert seeded["a__random_state"] == ints[1]
+        assert seeded["a__estimator__random_state"] is None
+        assert seeded["b__random_state"] is None
+        plan = _plan(DummyClassifier(strategy="stratified"))
+        assert plan.init_unused == []
+        assert (
+            type(
+                _apply(DummyClassifier(strategy="stratified"), plan, 1, 2).random_state
+            )
+            is int
+        )
+
+    def test_seed_named_seed_or_random_seed(self):
+        # issue 17 item 15: other libraries' seed parameter names
+        class A(BaseEstimator):
+            def __init__(self, seed=None):
+                self.seed = seed
+
+        class B(BaseEstimator):
+            def __init__(self, random_seed=0, other=None):
+                self.random_seed = random_seed
+                self.other = other
+
+        class C(BaseEstimator):  # CatBoost-like: both names, random_state wins
+            def __init__(self, random_state=None, random_seed=None):
+                self.random_state = random_state
+                self.random_seed = random_seed
+
+        plan = _plan(make_pipeline(A(), B(), C()))
+        assert plan.init_keys == ["a__seed", "b__random_seed", "c__random_state"]
+        assert plan.init_random
+        est = _apply(make_pipeline(A(), B(), C()), plan, 5, 6)
+        assert type(est.steps[0][1].seed) is int
+        assert type(est.steps[1][1].random_seed) is int
+        assert est.steps[2][1].random_seed is None
+        # a seed given as an object (not an int) is not a seed parameter here
+        assert _plan(A(seed="fixed")).init_keys == []
 
     def test_halving_search(self):
         search = HalvingRandomSearchCV(LogisticRegression(), {"C": [1, 10]})
