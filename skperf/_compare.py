@@ -125,7 +125,7 @@ def _compare_iv(a, b, gamma, confidence, paired, method, n_boot, random_state):
     gamma = _check_gamma(gamma)
     confidence = _check_confidence(confidence)
     paired = _resolve_paired(a, b, paired)
-    _check_method(method, ("auto", "bootstrap", "newcombe", "sign"))
+    _check_method(method, ("auto", "bootstrap", "brunner-munzel", "newcombe", "sign"))
     grouping = _grouping(a, b, paired)
     if grouping is not None:
         if method not in ("auto", "bootstrap"):
@@ -344,7 +344,7 @@ def _notes(res, n_min, unit, grouping, paired, confidence):
     """The ``note`` of a comparison: what the user must know about it."""
     notes = []
     alpha = 1 - confidence
-    if res["method"] in ("sign", "newcombe"):
+    if res["method"] in ("sign", "brunner-munzel", "newcombe"):
         n_sig = _smallest_significant_n(paired, confidence)
         n_here = res["n_self"] if paired else min(res["n_self"], res["n_other"])
         if n_here < n_sig:
@@ -360,7 +360,12 @@ def _notes(res, n_min, unit, grouping, paired, confidence):
             f"{confidence:g}: the comparison may lack power"
         )
     significant = res["decision"] != "no significant difference"
-    test = {"wilcoxon": "Wilcoxon", "mannwhitneyu": "Mann-Whitney", "sign": "sign"}
+    test = {
+        "wilcoxon": "Wilcoxon",
+        "mannwhitneyu": "Mann-Whitney",
+        "sign": "sign",
+        "brunnermunzel": "Brunner-Munzel",
+    }
     test = test.get(res["test"], res["test"])
     if significant and not res["p_value"] < alpha:
         notes.append(
@@ -562,14 +567,14 @@ def compare(
             "paired": paired,
             "confidence": confidence,
             "n_boot": n_boot,
-            "rng": rng,
+            "random_state": rng,
             "greater_is_better": a.greater_is_better,
         }
         if groups_a is None and groups_b is None:
             with warnings.catch_warnings():
                 # a too small n_boot was reported once, by _compare_iv
                 warnings.simplefilter("ignore", SmallSampleWarning)
-                est, low, high = prob_outperform_ci(x, y, **kwargs)
+                est, low, high = prob_outperform_ci(x, y, method="bootstrap", **kwargs)
             method_name = "bootstrap"
         else:
             est, low, high = _prob_outperform_ci_groups(
@@ -580,9 +585,10 @@ def compare(
     else:
         sign = 1.0 if a.greater_is_better else -1.0
         est, low, high, p_value = (
-            float(v) for v in _exact_interval(sign * x, sign * y, paired, confidence)
+            float(v)
+            for v in _exact_interval(sign * x, sign * y, paired, confidence, method)
         )
-        test = "mannwhitneyu"  # unpaired: already joined with 0.5 when p >= alpha
+        test = "brunnermunzel" if method == "brunner-munzel" else "mannwhitneyu"
         if paired:
             # report the Wilcoxon signed-rank test (its p-values feed the
             # corrections of compare_models); the sign interval is joined
@@ -600,7 +606,7 @@ def compare(
                 )
         method_name = method
     decision = outperform_decision(low, high, gamma)
-    noether_n = noether_sample_size(gamma, alpha=(1 - confidence) / 2)
+    noether_n = noether_sample_size(gamma, confidence=confidence)
     n_min, unit = min(a.n, b.n), ""
     if grouping is not None:  # the groups are the independent observations
         n_min, unit = grouping[2], " groups"

@@ -1,5 +1,8 @@
 """Warning and error classes raised by skperf."""
 
+import os
+import sys
+
 __all__ = [
     "DependentObservationsWarning",
     "GroupsIgnoredWarning",
@@ -8,6 +11,9 @@ __all__ = [
     "TiesWarning",
     "UndefinedResamplesWarning",
 ]
+
+# the package folder (this file sits at its top), for the frame walker below
+_SKPERF_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class SmallSampleWarning(UserWarning):
@@ -51,3 +57,30 @@ class GroupsIgnoredWarning(UserWarning):
     the test set, and the scores are optimistic. Use a group splitter
     (``GroupOutOfBootstrap``, ``GroupKFold``, ``GroupShuffleSplit`` ...).
     """
+
+
+def _external_stacklevel():
+    """``stacklevel`` for a ``warnings.warn`` made by the calling function.
+
+    Counts the frames from the caller up to the first one outside skperf and
+    scikit-learn (whose ``_fit_context`` wraps ``fit``), so the warning names
+    the user's file and line whatever path (a ``skperf.stats`` function,
+    ``fit``, ``repeated_cross_val_score``, ``compare_models`` ...) led to it.
+    The one warning mechanism of skperf: ``warnings.warn(msg, Category,
+    stacklevel=_external_stacklevel())``. It lives here, beside the warning
+    classes, so that the pure ``skperf.stats`` layer can use it without
+    importing scikit-learn or the package root.
+    """
+    dirs = [_SKPERF_DIR]
+    sklearn = sys.modules.get("sklearn")  # never imported here: only if loaded
+    if sklearn is not None and getattr(sklearn, "__file__", None):
+        dirs.append(os.path.dirname(os.path.abspath(sklearn.__file__)) + os.sep)
+    dirs = tuple(dirs)
+    frame = sys._getframe(1)  # the function that calls warnings.warn
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        dirs
+    ):
+        frame = frame.f_back
+        level += 1
+    return level

@@ -16,10 +16,15 @@ from ._bootstrap import (
     _bca_bounds,
     _iter_indices,
     _percentile_bounds,
-    _warn_n_boot,
 )
 from ._results import Interval
-from ._validation import _check_confidence, _check_method, _check_rng, _check_sample
+from ._validation import (
+    _check_confidence,
+    _check_method,
+    _check_rng,
+    _check_sample,
+    _resolve_n_boot,
+)
 
 __all__ = ["mean_ci"]
 
@@ -129,7 +134,7 @@ def _check_sizes(value, name, n):
     return arr
 
 
-def _mean_ci_iv(x, confidence, method, n_boot, rng, n_train, n_test, axis):
+def _mean_ci_iv(x, confidence, method, n_boot, random_state, n_train, n_test, axis):
     x = _check_sample(x, axis=axis, min_n=2)
     confidence = _check_confidence(confidence)
     method = _check_method(method, _METHODS)
@@ -157,10 +162,10 @@ def _mean_ci_iv(x, confidence, method, n_boot, rng, n_train, n_test, axis):
         )
     if method in ("bootstrap", "bca"):
         _check_bootstrap_n(x.shape[-1], method)
-        n_boot = _warn_n_boot(confidence, n_boot, stacklevel=4)
-        rng = _check_rng(rng)
+        n_boot = _resolve_n_boot(confidence, n_boot)
+        rng = _check_rng(random_state)
     else:
-        n_boot = None
+        n_boot, rng = None, None
     return x, confidence, method, n_boot, rng, ratio
 
 
@@ -179,8 +184,8 @@ def mean_ci(
     *,
     confidence=0.95,
     method="t",
-    n_boot=2000,
-    rng=None,
+    n_boot="auto",
+    random_state=None,
     n_train=None,
     n_test=None,
     axis=-1,
@@ -205,10 +210,10 @@ def mean_ci(
           splits, out-of-bootstrap): the variance ``S^2 / n`` of the t
           interval becomes ``(1/n + n_test/n_train) S^2``, with ``n - 1``
           degrees of freedom.
-    n_boot : int or "auto", default=2000
+    n_boot : int or "auto", default="auto"
         Bootstrap resamples (bootstrap methods only). ``"auto"`` picks the
-        smallest count with 10 resamples in each tail.
-    rng : numpy.random.Generator, int or None, default=None
+        smallest count with 10 resamples in each tail (399 at 95 %).
+    random_state : int, numpy.random.Generator or None, default=None
         Source of randomness for the bootstrap methods.
     n_train, n_test : int or array-like of shape (n,), default=None
         Training and test set sizes of the splits behind the scores;
@@ -295,15 +300,15 @@ def mean_ci(
     >>> ci = mean_ci(x)
     >>> print(f"{ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}]")
     0.7963 [0.7882, 0.8045]
-    >>> ci = mean_ci(x, method="bca", rng=0)
+    >>> ci = mean_ci(x, method="bca", random_state=0)
     >>> print(f"[{ci.low:.4f}, {ci.high:.4f}]")
-    [0.7881, 0.8031]
+    [0.7874, 0.8027]
     >>> ci = mean_ci(x, method="corrected-t", n_train=800, n_test=200)
     >>> print(f"[{ci.low:.4f}, {ci.high:.4f}]")
     [0.7763, 0.8164]
     """
     x, confidence, method, n_boot, rng, ratio = _mean_ci_iv(
-        x, confidence, method, n_boot, rng, n_train, n_test, axis
+        x, confidence, method, n_boot, random_state, n_train, n_test, axis
     )
     n = x.shape[-1]
     note = ""

@@ -22,8 +22,7 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from skperf.exceptions import SmallSampleWarning, TiesWarning
-
+from ..exceptions import SmallSampleWarning, TiesWarning, _external_stacklevel
 from ._bootstrap import _n_boot_for
 from ._results import QuantileCI
 from ._validation import (
@@ -663,7 +662,7 @@ def _too_small_message(n, q, confidence, method):
 # --------------------------------------------------------------------------
 
 
-def _quantile_ci_iv(x, q, confidence, method, n_boot, rng, axis):
+def _quantile_ci_iv(x, q, confidence, method, n_boot, random_state, axis):
     method = _check_method(method, _CI_METHODS)
     q = _check_q(q)
     confidence = _check_confidence(confidence)
@@ -672,12 +671,12 @@ def _quantile_ci_iv(x, q, confidence, method, n_boot, rng, axis):
         n_boot, msg = _n_boot_for(confidence, n_boot)
     else:
         msg = None
-    rng = _check_rng(rng)
+    rng = _check_rng(random_state)
     return x, q, confidence, method, n_boot, rng, msg
 
 
 def quantile_ci(
-    x, q, *, confidence=0.95, method="exact", n_boot=2000, rng=None, axis=-1
+    x, q, *, confidence=0.95, method="auto", n_boot="auto", random_state=None, axis=-1
 ):
     """Confidence intervals for quantiles.
 
@@ -690,7 +689,7 @@ def quantile_ci(
         Quantile levels in (0, 1).
     confidence : float, default=0.95
         Confidence level in (0, 1).
-    method : {"exact", "asymptotic", "bootstrap", "auto"}, default="exact"
+    method : {"exact", "asymptotic", "bootstrap", "auto"}, default="auto"
         ``"exact"``: order-statistic interval ``[X_(k), X_(l)]`` whose
         binomial coverage (eq. 8) is at least ``confidence``, the shortest
         such pair (minimal ``l - k``). ``"asymptotic"``: eqs. 10-11, the
@@ -698,9 +697,10 @@ def quantile_ci(
         interpolation between neighbours). ``"bootstrap"``: Hutson's
         semiparametric bootstrap, percentile interval of ``n_boot``
         resamples. ``"auto"``: a method per level (see Notes).
-    n_boot : int or "auto", default=2000
-        Number of bootstrap resamples (bootstrap and auto only).
-    rng : numpy.random.Generator, int or None, default=None
+    n_boot : int or "auto", default="auto"
+        Number of bootstrap resamples (bootstrap and auto only); ``"auto"``
+        is the smallest count with 10 resamples in each tail (399 at 95 %).
+    random_state : int, numpy.random.Generator or None, default=None
         Randomness for the bootstrap.
     axis : int, default=-1
         Axis of ``x`` holding the observations.
@@ -828,12 +828,12 @@ def quantile_ci(
     >>> ci = quantile_ci(x, 0.1, confidence=0.9, method="asymptotic")
     >>> print(f"[{ci.low:.3f}, {ci.high:.3f}]", ci.sign_transformed)
     [0.426, 0.596] True
-    >>> ci = quantile_ci(x[:10], 0.5, confidence=0.9, method="bootstrap", rng=0)
+    >>> ci = quantile_ci(x[:10], 0.5, confidence=0.9, method="bootstrap", random_state=0)
     >>> print(f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
     0.754 [0.644, 0.873]
     """
     x, q, confidence, method, n_boot, rng, boot_msg = _quantile_ci_iv(
-        x, q, confidence, method, n_boot, rng, axis
+        x, q, confidence, method, n_boot, random_state, axis
     )
     # every method depends on the order statistics only: sort once (the
     # methods' own sorts of sorted data are then cheap)
@@ -869,7 +869,9 @@ def quantile_ci(
         methods = np.full(q1.shape, method, dtype=object)
     elif method == "bootstrap":
         if boot_msg:
-            warnings.warn(boot_msg, SmallSampleWarning, stacklevel=2)
+            warnings.warn(
+                boot_msg, SmallSampleWarning, stacklevel=_external_stacklevel()
+            )
         flipped = np.zeros(q1.shape, dtype=bool)
         low, high = _bootstrap_ci(x, q1, confidence, n_boot, rng)
         methods = np.full(q1.shape, "bootstrap", dtype=object)
@@ -904,10 +906,14 @@ def quantile_ci(
         if use_boot.any():
             qb = q1[use_boot]
             warnings.warn(
-                _fallback_message(n, qb, confidence), SmallSampleWarning, stacklevel=2
+                _fallback_message(n, qb, confidence),
+                SmallSampleWarning,
+                stacklevel=_external_stacklevel(),
             )
             if boot_msg:
-                warnings.warn(boot_msg, SmallSampleWarning, stacklevel=2)
+                warnings.warn(
+                    boot_msg, SmallSampleWarning, stacklevel=_external_stacklevel()
+                )
             lo_, hi_ = _bootstrap_ci(x, qb, confidence, n_boot, rng)
             low[..., use_boot], high[..., use_boot] = lo_, hi_
             n_boot_used = n_boot
@@ -931,7 +937,7 @@ def quantile_ci(
             "guaranteed. The exact interval stays conservative with ties: use "
             "method='exact' where n allows it.",
             TiesWarning,
-            stacklevel=2,
+            stacklevel=_external_stacklevel(),
         )
     if flipped.any():
         notes.insert(

@@ -6,8 +6,11 @@ Every message names the parameter, shows the value and says what is valid.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
+
+from ..exceptions import SmallSampleWarning, _external_stacklevel
 
 __all__: list[str] = []
 
@@ -88,14 +91,37 @@ def _check_sample(x, *, axis=-1, min_n=2, name="x"):
 
 
 def _check_n_boot(n_boot):
-    """Return ``n_boot`` as a positive int or raise naming the parameter."""
+    """Return ``n_boot`` as a positive int or ``"auto"``, or raise naming it.
+
+    ``"auto"`` (skperf's one default for ``n_boot``) is resolved against the
+    confidence level by :func:`_resolve_n_boot` where the resampling runs.
+    """
+    if isinstance(n_boot, str):
+        if n_boot == "auto":
+            return n_boot
+        raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
     if (
         isinstance(n_boot, bool)
         or not isinstance(n_boot, numbers.Integral)
         or n_boot < 1
     ):
-        raise ValueError(f"`n_boot` must be a positive int; got {n_boot!r}.")
+        raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
     return int(n_boot)
+
+
+def _resolve_n_boot(confidence, n_boot):
+    """``n_boot`` as an int for ``confidence``; warns when too few in a tail.
+
+    ``"auto"`` gives the smallest count with 10 resamples in each tail (399
+    at 95 %); an explicit count is kept and a ``SmallSampleWarning`` (pointed
+    at the user's line by the frame walker) says when it is too small.
+    """
+    from ._bootstrap import _n_boot_for  # _bootstrap imports nothing from here
+
+    n_boot, msg = _n_boot_for(confidence, n_boot)
+    if msg:
+        warnings.warn(msg, SmallSampleWarning, stacklevel=_external_stacklevel())
+    return n_boot
 
 
 def _check_method(method, options, name="method"):

@@ -27,7 +27,7 @@ def _draw(dist, rng, size):
 
 def _coverage(dist, n, method, n_runs, n_boot, seed):
     x, mu = _draw(dist, np.random.default_rng(seed), (n_runs, n))
-    ci = mean_ci(x, method=method, n_boot=n_boot, rng=seed + 1)
+    ci = mean_ci(x, method=method, n_boot=n_boot, random_state=seed + 1)
     return np.mean((ci.low <= mu) & (mu <= ci.high))
 
 
@@ -118,7 +118,7 @@ class TestBootstrap:
     @pytest.mark.parametrize("dist", ["normal", "beta"])
     def test_matches_scipy(self, method, scipy_method, dist):
         x, _ = _draw(dist, np.random.default_rng(3), 30)
-        ci = mean_ci(x, method=method, n_boot=20000, rng=0)
+        ci = mean_ci(x, method=method, n_boot=20000, random_state=0)
         ref = stats.bootstrap(
             (x,), np.mean, method=scipy_method, n_resamples=20000, random_state=1
         ).confidence_interval
@@ -145,26 +145,27 @@ class TestBootstrap:
     @pytest.mark.parametrize("method", ["bootstrap", "bca"])
     def test_reproducible(self, method):
         x = np.random.default_rng(0).normal(size=20)
-        a = mean_ci(x, method=method, rng=3)
-        b = mean_ci(x, method=method, rng=np.random.default_rng(3))
+        a = mean_ci(x, method=method, random_state=3)
+        b = mean_ci(x, method=method, random_state=np.random.default_rng(3))
         assert (a.low, a.high) == (b.low, b.high)
-        assert a.low != mean_ci(x, method=method, rng=4).low
+        assert a.low != mean_ci(x, method=method, random_state=4).low
 
     def test_bca_hand_jackknife_skewed(self):
         # BCa shifts the percentile interval toward the long tail
         x = np.random.default_rng(0).exponential(size=40)
-        p = mean_ci(x, method="bootstrap", n_boot=4000, rng=0)
-        b = mean_ci(x, method="bca", n_boot=4000, rng=0)
+        p = mean_ci(x, method="bootstrap", n_boot=4000, random_state=0)
+        b = mean_ci(x, method="bca", n_boot=4000, random_state=0)
         assert b.high > p.high
         assert b.low > p.low
 
     def test_small_n_boot_warns(self):
         with pytest.warns(SmallSampleWarning, match="n_boot=100 leaves about 2.5"):
-            mean_ci(np.arange(20.0), method="bootstrap", n_boot=100, rng=0)
+            mean_ci(np.arange(20.0), method="bootstrap", n_boot=100, random_state=0)
 
     def test_auto_n_boot(self):
         assert (
-            mean_ci(np.arange(20.0), method="bca", n_boot="auto", rng=0).n_boot == 399
+            mean_ci(np.arange(20.0), method="bca", n_boot="auto", random_state=0).n_boot
+            == 399
         )
 
 
@@ -174,14 +175,14 @@ class TestCommon:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             ci = mean_ci(
-                np.full(20, 0.1), method=method, rng=0, **EXTRA.get(method, {})
+                np.full(20, 0.1), method=method, random_state=0, **EXTRA.get(method, {})
             )
         assert ci.estimate == ci.low == ci.high == 0.1
 
     def test_constant_rows_in_batch(self, method):
         x = np.random.default_rng(0).normal(size=(3, 20))
         x[1] = 0.7
-        ci = mean_ci(x, method=method, rng=0, **EXTRA.get(method, {}))
+        ci = mean_ci(x, method=method, random_state=0, **EXTRA.get(method, {}))
         assert ci.low[1] == ci.high[1] == ci.estimate[1] == 0.7
         assert np.all(ci.low[[0, 2]] < ci.high[[0, 2]])
 
@@ -192,7 +193,7 @@ class TestCommon:
         shape[axis] = x.size
         xnd = np.broadcast_to(np.moveaxis(x[:, None, None], 0, axis), shape)
         kw = EXTRA.get(method, {})
-        res = mean_ci(xnd, method=method, axis=axis, rng=0, **kw)
+        res = mean_ci(xnd, method=method, axis=axis, random_state=0, **kw)
         assert res.low.shape == tuple(s for i, s in enumerate(shape) if i != axis)
         if method in ("t", "corrected-t"):
             ref = mean_ci(x, method=method, **kw)
@@ -205,7 +206,7 @@ class TestCommon:
 
     def test_scalar_fields_are_floats(self, method):
         x = np.linspace(0.7, 0.9, 20) ** 2
-        ci = mean_ci(x, method=method, rng=0, **EXTRA.get(method, {}))
+        ci = mean_ci(x, method=method, random_state=0, **EXTRA.get(method, {}))
         assert all(type(v) is float for v in (ci.estimate, ci.low, ci.high))
         assert ci.low < ci.estimate < ci.high
 
@@ -230,7 +231,7 @@ class TestValidation:
                 "`n_boot` must be a positive int or 'auto'; got 0.",
             ),
             (
-                {"method": "bca", "rng": "a"},
+                {"method": "bca", "random_state": "a"},
                 TypeError,
                 "`random_state` must be None, an int",
             ),
@@ -260,11 +261,11 @@ class TestBootstrapMinimumN:
         msg = f"n = {n} is too small for method='{method}': the bootstrap interval "
         msg += "for the mean needs n >= 20."
         with pytest.raises(ValueError, match=re.escape(msg)):
-            mean_ci(np.arange(float(n)), method=method, rng=0)
+            mean_ci(np.arange(float(n)), method=method, random_state=0)
 
     @pytest.mark.parametrize("method", ["bootstrap", "bca"])
     def test_allowed_at_minimum(self, method):
-        ci = mean_ci(np.arange(20.0), method=method, rng=0)
+        ci = mean_ci(np.arange(20.0), method=method, random_state=0)
         assert ci.low < 9.5 < ci.high
 
     def test_t_allowed_at_n_2(self):
@@ -286,7 +287,7 @@ class TestBootstrapMinimumN:
         saved = _mean._BOOT_MIN_N
         _mean._BOOT_MIN_N = {"bootstrap": 2, "bca": 2}
         try:
-            ci = mean_ci(x, method=method, n_boot=999, rng=1)
+            ci = mean_ci(x, method=method, n_boot=999, random_state=1)
         finally:
             _mean._BOOT_MIN_N = saved
         cov = np.mean((ci.low <= 0.8) & (0.8 <= ci.high))
@@ -315,7 +316,7 @@ class TestCoverage:
         # documented: BCa on t(3) scores at n = 50, 90 % covers about 0.86
         # (docs/mean_coverage.csv), the t interval about 0.90
         x = stats.t(3).rvs(size=(2000, 50), random_state=7)
-        bca = mean_ci(x, method="bca", confidence=0.9, n_boot=999, rng=0)
+        bca = mean_ci(x, method="bca", confidence=0.9, n_boot=999, random_state=0)
         t = mean_ci(x, confidence=0.9)
         cov_bca = np.mean((bca.low <= 0) & (0 <= bca.high))
         cov_t = np.mean((t.low <= 0) & (0 <= t.high))
@@ -331,7 +332,9 @@ class TestCoverage:
         for method in ("t", "bootstrap", "bca"):
             if method != "t" and n < 20:
                 continue
-            ci = mean_ci(x, method=method, confidence=confidence, n_boot=2000, rng=n)
+            ci = mean_ci(
+                x, method=method, confidence=confidence, n_boot=2000, random_state=n
+            )
             cov = np.mean((ci.low <= mu) & (mu <= ci.high))
             if method == "t":
                 assert cov >= confidence - 0.025, (method, cov)

@@ -116,7 +116,9 @@ class TestProbOutperformCI:
     def test_paired_equals_loop_over_resamples(self):
         rng = np.random.default_rng(0)
         a, b = rng.normal(size=12), rng.normal(size=12)
-        est, low, high = prob_outperform_ci(a, b, paired=True, n_boot=999, rng=7)
+        est, low, high = prob_outperform_ci(
+            a, b, paired=True, n_boot=999, random_state=7, method="bootstrap"
+        )
         g = np.random.default_rng(7)
         idx = g.integers(0, 12, size=(999, 12))
         boot = [prob_outperform(a[i], b[i], paired=True) for i in idx]
@@ -128,7 +130,9 @@ class TestProbOutperformCI:
         rng = np.random.default_rng(1)
         a = rng.integers(0, 5, size=9).astype(float)
         b = rng.integers(0, 5, size=14).astype(float)
-        est, low, high = prob_outperform_ci(a, b, paired=False, n_boot=999, rng=3)
+        est, low, high = prob_outperform_ci(
+            a, b, paired=False, n_boot=999, random_state=3, method="bootstrap"
+        )
         ga, gb = np.random.default_rng(3).spawn(2)
         ia, ib = ga.integers(0, 9, size=(999, 9)), gb.integers(0, 14, size=(999, 14))
         boot = [_brute_unpaired(a[i], b[j]) for i, j in zip(ia, ib, strict=True)]
@@ -141,9 +145,16 @@ class TestProbOutperformCI:
         rng = np.random.default_rng(global_random_seed)
         a, b = rng.normal(size=15), rng.normal(0.5, size=15)
         est, low, high = prob_outperform_ci(
-            np.tile(a, (2, 3, 1)), b, paired=paired, n_boot=499, rng=0
+            np.tile(a, (2, 3, 1)),
+            b,
+            paired=paired,
+            n_boot=499,
+            random_state=0,
+            method="bootstrap",
         )
-        ref = prob_outperform_ci(a, b, paired=paired, n_boot=499, rng=0)
+        ref = prob_outperform_ci(
+            a, b, paired=paired, n_boot=499, random_state=0, method="bootstrap"
+        )
         assert est.shape == low.shape == (2, 3)
         np.testing.assert_allclose(low, ref[1], rtol=1e-13)
         np.testing.assert_allclose(high, ref[2], rtol=1e-13)
@@ -153,14 +164,25 @@ class TestProbOutperformCI:
         rng = np.random.default_rng(2)
         a, b = rng.normal(size=20), rng.normal(size=20)
         e1, l1, h1 = prob_outperform_ci(
-            a, b, paired=paired, rng=0, greater_is_better=False
+            a,
+            b,
+            paired=paired,
+            random_state=0,
+            greater_is_better=False,
+            method="bootstrap",
         )
-        e2, l2, h2 = prob_outperform_ci(-a, -b, paired=paired, rng=0)
+        e2, l2, h2 = prob_outperform_ci(
+            -a, -b, paired=paired, random_state=0, method="bootstrap"
+        )
         assert (e1, l1, h1) == (e2, l2, h2)
 
     def test_all_pairs_won_is_degenerate(self):
         est, low, high = prob_outperform_ci(
-            [2.0, 3.0, 4.0], [1.0, 1.0, 1.0], paired=True, rng=0
+            [2.0, 3.0, 4.0],
+            [1.0, 1.0, 1.0],
+            paired=True,
+            random_state=0,
+            method="bootstrap",
         )
         assert est == low == high == 1.0
 
@@ -234,16 +256,19 @@ class TestDecision:
 
 class TestNoether:
     def test_paper_value(self):
-        # Bouthillier et al., App. C.3: 29 runs for gamma = 0.75
-        assert noether_sample_size(0.75) == 29
+        # Bouthillier et al., App. C.3: 29 runs for gamma = 0.75 at a
+        # one-sided 0.05, which is a two-sided confidence of 0.9
+        assert noether_sample_size(0.75, confidence=0.9) == 29
+        # skperf's decisions are two-sided: each bound errs 0.025
+        assert noether_sample_size(0.75) == 35
         # "more than 700 trainings below 0.55"
         assert noether_sample_size(0.55) > 700
 
     def test_formula(self):
         # (z_0.95 + z_0.8)^2 / (6 * 0.1^2) = (1.644854 + 0.841621)^2 / 0.06 = 103.04
-        assert noether_sample_size(0.6, beta=0.2) == 104
+        assert noether_sample_size(0.6, confidence=0.9, power=0.8) == 104
         # (z_0.99 + z_0.9)^2 / (6 * 0.4^2) = (2.326348 + 1.281552)^2 / 0.96 = 13.56
-        assert noether_sample_size(0.9, alpha=0.01, beta=0.1) == 14
+        assert noether_sample_size(0.9, confidence=0.98, power=0.9) == 14
 
     def test_decreasing_in_gamma(self):
         sizes = [noether_sample_size(g) for g in (0.55, 0.6, 0.7, 0.8, 0.95)]
@@ -255,9 +280,11 @@ class TestNoether:
         ):
             noether_sample_size(0.4)
         with pytest.raises(
-            ValueError, match=re.escape("`alpha` must be in (0, 1); got 5.")
+            ValueError, match=re.escape("`power` must be in (0, 1); got 5.")
         ):
-            noether_sample_size(0.75, alpha=5)
+            noether_sample_size(0.75, power=5)
+        with pytest.raises(TypeError, match="positional"):
+            noether_sample_size(0.75, 0.05)  # keyword-only: never alpha by position
 
 
 # ---------------------------------------------------------------------------
@@ -435,7 +462,13 @@ class TestBootstrapNullRate:
         k = np.arange(n + 1)
         wins = (np.arange(n) < k[:, None]).astype(float) * 2 - 1  # +1 win, -1 loss
         _, low, high = prob_outperform_ci(
-            wins, np.zeros(n), paired=True, confidence=confidence, rng=0
+            wins,
+            np.zeros(n),
+            paired=True,
+            confidence=confidence,
+            n_boot=2000,  # the issue measured at 2000 resamples
+            random_state=0,
+            method="bootstrap",
         )
         significant = (low > 0.5) | (high < 0.5)
         got = stats.binom.pmf(k, n, 0.5)[significant].sum()
@@ -449,7 +482,9 @@ class TestBootstrapNullRate:
         assert exact <= 1 - confidence
 
     def test_clean_sweep_is_degenerate(self):
-        _, low, high = prob_outperform_ci(np.ones(10), np.zeros(10), paired=True, rng=0)
+        _, low, high = prob_outperform_ci(
+            np.ones(10), np.zeros(10), paired=True, random_state=0, method="bootstrap"
+        )
         assert low == high == 1.0
 
 
@@ -617,7 +652,7 @@ class TestMethodArgument:
             prob_outperform_ci(a, b, paired=True, method="sign")
         )
         assert prob_outperform_ci(a, b, paired=False, method="auto") == (
-            prob_outperform_ci(a, b, paired=False, method="newcombe")
+            prob_outperform_ci(a, b, paired=False, method="brunner-munzel")
         )
 
     @pytest.mark.parametrize(
@@ -625,7 +660,7 @@ class TestMethodArgument:
         [
             (False, "sign", "method='sign' needs paired scores"),
             (True, "newcombe", "method='newcombe' is for unpaired scores"),
-            (True, "exact", "`method` must be one of ['auto', 'bootstrap', 'newcombe'"),
+            (True, "exact", "`method` must be one of ['auto', 'bootstrap', 'brunner-"),
         ],
     )
     def test_bad_method(self, paired, method, msg):
@@ -642,3 +677,109 @@ class TestMethodArgument:
             r2 = prob_outperform_ci(-a, -b, paired=paired, method=method)
             assert r1 == r2
             assert r1[0] == (1.0 if paired else 21 / 36)  # a_i < b_j iff i <= j
+
+
+# ---------------------------------------------------------------------------
+# Unpaired default: Brunner-Munzel (skperf issue 18, item 2)
+# ---------------------------------------------------------------------------
+
+
+def _unequal_spread(n, m, p_true, runs, seed, sd_a=0.02, sd_b=0.002):
+    """``runs`` pairs of samples N(.85 + d, sd_a) (n) and N(.85, sd_b) (m)."""
+    from scipy import stats
+
+    rng = np.random.default_rng(seed)
+    shift = stats.norm.ppf(p_true) * np.hypot(sd_a, sd_b)  # P(A > B) = p_true
+    a = rng.normal(0.85 + shift, sd_a, size=(runs, n))
+    b = rng.normal(0.85, sd_b, size=(runs, m))
+    return a, b
+
+
+class TestBrunnerMunzel:
+    def test_matches_scipy(self, global_random_seed):
+        from scipy import stats
+
+        from skperf.stats._outperform import _brunner_munzel
+
+        rng = np.random.default_rng(global_random_seed)
+        a = np.round(rng.normal(0.8, 0.05, size=12), 2)  # with ties
+        b = np.round(rng.normal(0.82, 0.01, size=17), 2)
+        est, se, df = _brunner_munzel(a, b)
+        ref = stats.brunnermunzel(a, b)
+        assert est == pytest.approx(prob_outperform(a, b, paired=False), rel=1e-12)
+        # scipy's statistic is for P(B > A): the same up to sign
+        assert abs(est - 0.5) / se == pytest.approx(abs(ref.statistic), rel=1e-10)
+        p = 2 * stats.t.sf(abs(est - 0.5) / se, df)
+        assert p == pytest.approx(ref.pvalue, rel=1e-10)
+
+    def test_auto_is_brunner_munzel_and_dual(self):
+        from scipy import stats
+
+        from skperf.stats._outperform import _brunner_munzel, _exact_interval
+
+        a, b = _unequal_spread(20, 25, 0.75, runs=300, seed=3)
+        for x, y in zip(
+            prob_outperform_ci(a, b, paired=False),
+            prob_outperform_ci(a, b, paired=False, method="brunner-munzel"),
+            strict=True,
+        ):
+            np.testing.assert_array_equal(x, y)
+        est, low, high, p = _exact_interval(a, b, False, 0.95)
+        # the p-value: the larger of the Mann-Whitney one and the
+        # Brunner-Munzel t test with continuity correction 1 / (2 max(n, m))
+        _, se, df = _brunner_munzel(a, b)
+        ok = se > 0  # 1 of 300 separates completely (variance 0)
+        dist = np.maximum(np.abs(est[ok] - 0.5) - 0.5 / 25, 0.0)
+        p_bm = np.minimum(1.0, 2 * stats.t.sf(dist / se[ok], df[ok]))
+        p_mw = stats.mannwhitneyu(a, b, axis=-1, method="exact").pvalue
+        np.testing.assert_allclose(p[ok], np.maximum(p_bm, p_mw[ok]), rtol=1e-9)
+        assert np.all(p[ok] >= stats.brunnermunzel(a[ok], b[ok], axis=-1).pvalue)
+        # significant exactly when both tests reject
+        significant = (low > 0.5) | (high < 0.5)
+        assert 0.2 < significant.mean() < 0.95
+        np.testing.assert_array_equal(significant, p < 0.05)
+
+    @pytest.mark.parametrize(("n", "m"), [(10, 10), (20, 20), (60, 60), (10, 40)])
+    def test_false_significant_unequal_spread(self, n, m):
+        # the issue: N(.85, .02) vs N(.85, .002), P(A > B) = 1/2 exactly;
+        # Newcombe/Mann-Whitney said "significant" in 0.087-0.094 (0.151 for
+        # 10 vs 40). 4000 seeded runs: Monte-Carlo s.e. 0.0034.
+        a, b = _unequal_spread(n, m, 0.5, runs=4000, seed=n + m)
+        _, low, high = prob_outperform_ci(a, b, paired=False)
+        rate = np.mean((low > 0.5) | (high < 0.5))
+        assert rate <= 0.05 + 2 * 0.0034
+        _, low, high = prob_outperform_ci(a, b, paired=False, method="newcombe")
+        assert np.mean((low > 0.5) | (high < 0.5)) > 0.075  # the old default
+
+    @pytest.mark.parametrize("n", [10, 15, 20, 30, 40, 50, 60, 75, 100])
+    def test_false_significant_against_constant_model_exact(self, n):
+        # B constant at c, A continuous with median c: P(A > B) = 1/2 and the
+        # result depends only on k = #(a > c) ~ Bin(n, 1/2): enumerate k
+        from scipy import stats
+
+        k = np.arange(n + 1)
+        a = np.where(np.arange(n) < k[:, None], 1.0, -1.0) * (1 + np.arange(n))
+        b = np.zeros((n + 1, n))
+        _, low, high = prob_outperform_ci(a, b, paired=False)
+        significant = (low > 0.5) | (high < 0.5)
+        rate = stats.binom.pmf(k, n, 0.5) @ significant
+        # measured 0.020-0.043 (without the continuity correction 0.065 at 50)
+        assert rate <= 0.05
+        assert rate > 0.015  # and it does reject
+
+    @pytest.mark.parametrize(("n", "m"), [(10, 10), (30, 30), (10, 40), (40, 10)])
+    @pytest.mark.parametrize("p_true", [0.7, 0.9, 0.97])
+    @pytest.mark.parametrize("sd_b", [0.002, 0.02])
+    def test_coverage(self, n, m, p_true, sd_b):
+        # 2000 seeded runs (s.e. 0.005); measured 0.944-1.0 with 6000 runs
+        a, b = _unequal_spread(n, m, p_true, runs=2000, seed=7, sd_b=sd_b)
+        _, low, high = prob_outperform_ci(a, b, paired=False)
+        assert np.mean((low <= p_true) & (p_true <= high)) >= 0.935
+
+    def test_complete_separation_has_width(self):
+        # the t interval collapses (variance 0); Newcombe's bound keeps width
+        est, low, high = prob_outperform_ci(
+            np.arange(10.0, 20.0), np.arange(10.0), paired=False
+        )
+        assert est == high == 1.0
+        assert 0.5 < low < 0.9

@@ -163,7 +163,7 @@ class TestQuantile:
         assert np.quantile(x, 0.28, method="inverted_cdf") == 8.0
         assert quantile(x, 0.28, method="inverted_cdf") == 7.0
         for method in ("exact", "asymptotic", "auto"):
-            assert quantile_ci(x, 0.28, method=method, rng=0).estimate == 7.0
+            assert quantile_ci(x, 0.28, method=method, random_state=0).estimate == 7.0
 
     def test_eq5_all_levels_j_over_n(self):
         # q = j / n computed in floating point: Q̂ must be X_(j) for every j
@@ -244,7 +244,7 @@ class TestExact:
     )
     def test_coverage_is_binomial(self, n, q, confidence, global_random_seed):
         x = np.random.default_rng(global_random_seed).normal(size=n)
-        ci = quantile_ci(x, q, confidence=confidence)
+        ci = quantile_ci(x, q, confidence=confidence, method="exact")
         xs = np.sort(x)
         k = int(np.flatnonzero(xs == ci.low)[0]) + 1
         l = int(np.flatnonzero(xs == ci.high)[0]) + 1
@@ -259,7 +259,7 @@ class TestExact:
         # scipy's two-sided interval is not the shortest: ours is no longer
         x = np.random.default_rng(global_random_seed).normal(size=n)
         xs = np.sort(x)
-        ci = quantile_ci(x, q, confidence=0.95)
+        ci = quantile_ci(x, q, confidence=0.95, method="exact")
         ref = stats.quantile_test(x, q=0, p=q).confidence_interval(0.95)
         assert np.isfinite([ref.low, ref.high]).all()
         k_s = int(np.flatnonzero(xs == ref.low)[0]) + 1
@@ -274,7 +274,9 @@ class TestExact:
         x = np.random.default_rng(0).normal(size=100_000)
         _exact_pair.cache_clear()
         start = time.perf_counter()
-        ci = quantile_ci(x, [0.01, 0.1, 0.5, 0.9, 0.999], confidence=0.95)
+        ci = quantile_ci(
+            x, [0.01, 0.1, 0.5, 0.9, 0.999], confidence=0.95, method="exact"
+        )
         assert time.perf_counter() - start < 0.5
         np.testing.assert_allclose(ci.low, np.quantile(x, ci.q), atol=0.1)
         assert (ci.coverage >= 0.95).all()
@@ -285,7 +287,7 @@ class TestExact:
             "n = 10 is too small for a 0.9 exact interval: it needs n >= 22 for q = 0.1"
         )
         with pytest.raises(ValueError, match=re.escape(msg)):
-            quantile_ci(np.arange(10.0), [0.1, 0.5], confidence=0.9)
+            quantile_ci(np.arange(10.0), [0.1, 0.5], confidence=0.9, method="exact")
 
 
 class TestAsymptotic:
@@ -386,27 +388,33 @@ class TestBootstrap:
 
     def test_percentile_interval(self):
         x = np.random.default_rng(0).beta(5, 1.5, size=10)
-        ci = quantile_ci(x, [0.05, 0.5], confidence=0.9, method="bootstrap", rng=3)
+        ci = quantile_ci(
+            x, [0.05, 0.5], confidence=0.9, method="bootstrap", random_state=3
+        )
         boot = _hutson_boot_draws(
-            np.sort(x), np.array([0.05, 0.5]), 2000, np.random.default_rng(3)
+            np.sort(x), np.array([0.05, 0.5]), 199, np.random.default_rng(3)
         )
         np.testing.assert_allclose(ci.low, np.quantile(boot, 0.05, axis=-1))
         np.testing.assert_allclose(ci.high, np.quantile(boot, 0.95, axis=-1))
-        assert ci.n_boot == 2000
+        assert ci.n_boot == 199  # n_boot="auto": 10 resamples in each tail
         # Hutson's tail extrapolation reaches below the sample minimum
         assert ci.low[0] < x.min()
 
     def test_reproducible(self):
         x = np.random.default_rng(0).normal(size=15)
-        a = quantile_ci(x, 0.9, method="bootstrap", rng=7)
-        b = quantile_ci(x, 0.9, method="bootstrap", rng=np.random.default_rng(7))
-        c = quantile_ci(x, 0.9, method="bootstrap", rng=8)
+        a = quantile_ci(x, 0.9, method="bootstrap", random_state=7)
+        b = quantile_ci(
+            x, 0.9, method="bootstrap", random_state=np.random.default_rng(7)
+        )
+        c = quantile_ci(x, 0.9, method="bootstrap", random_state=8)
         assert (a.low, a.high) == (b.low, b.high)
         assert (a.low, a.high) != (c.low, c.high)
 
     def test_small_n_boot_warns(self):
         with pytest.warns(SmallSampleWarning, match="n_boot=50"):
-            quantile_ci(np.arange(10.0), 0.5, method="bootstrap", n_boot=50, rng=0)
+            quantile_ci(
+                np.arange(10.0), 0.5, method="bootstrap", n_boot=50, random_state=0
+            )
 
 
 class TestAuto:
@@ -448,7 +456,7 @@ class TestAuto:
         assert len(rec) == 1
         with warnings.catch_warnings(record=True) as rec:
             warnings.simplefilter("always")
-            quantile_ci(x[-9:], [0.05, 0.5], method="auto", rng=0)
+            quantile_ci(x[-9:], [0.05, 0.5], method="auto", random_state=0)
         kinds = [w.category for w in rec]
         assert kinds.count(TiesWarning) == 1
         assert kinds.count(SmallSampleWarning) == 1
@@ -469,12 +477,14 @@ class TestAuto:
             "q = 0.05: the exact interval needs n >= 45, the asymptotic one n >= 52"
         )
         with pytest.warns(SmallSampleWarning, match=re.escape(msg)) as rec:
-            ci = quantile_ci(x, [0.05, 0.5], confidence=0.9, method="auto", rng=0)
+            ci = quantile_ci(
+                x, [0.05, 0.5], confidence=0.9, method="auto", random_state=0
+            )
         assert len(rec) == 1
         assert rec[0].filename == __file__
         assert ci.method.tolist() == ["bootstrap", "asymptotic"]
         assert ci.approximate.tolist() == [True, False]
-        assert ci.n_boot == 2000
+        assert ci.n_boot == 199  # n_boot="auto" at 90 %
         assert "bootstrap for q = 0.05" in ci.note
         # the measured coverage range of the shipped table, in the warning
         # and the note: (0.9, 10, 0.05) -> min/max over 6 distributions x 2 tails
@@ -494,7 +504,9 @@ class TestAuto:
         assert _measured_fallback_coverage(10, 0.005, 0.95) is None  # p < 0.01
         assert _measured_fallback_coverage(10, 0.1, 0.5) is None  # confidence
         with pytest.warns(SmallSampleWarning, match="not measured at this n"):
-            quantile_ci(np.arange(10.0), 0.05, confidence=0.6, method="auto", rng=0)
+            quantile_ci(
+                np.arange(10.0), 0.05, confidence=0.6, method="auto", random_state=0
+            )
 
     def test_fallback_coverage_matches_simulation(self):
         # re-measure one cell of the shipped table (95 %, n = 10, q = 0.9 on
@@ -502,7 +514,7 @@ class TestAuto:
         x = stats.lognorm(1.0).rvs(size=(1000, 10), random_state=11)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallSampleWarning)
-            ci = quantile_ci(x, 0.9, method="auto", n_boot=1000, rng=1)
+            ci = quantile_ci(x, 0.9, method="auto", n_boot=1000, random_state=1)
         true = stats.lognorm(1.0).ppf(0.9)
         cov = ((ci.low <= true) & (true <= ci.high)).mean()
         lo, hi = COVERAGE[(0.95, 10, 0.1)]
@@ -534,7 +546,7 @@ class TestValidation:
             ),
             ({"q": 0.5, "x": [1.0, np.inf, 2.0]}, ValueError, "`x` must be finite"),
             ({"q": 0.5, "x": ["a", "b", "c"]}, TypeError, "`x` must be numeric"),
-            ({"q": 0.5, "rng": "seed"}, TypeError, "`random_state` must be"),
+            ({"q": 0.5, "random_state": "seed"}, TypeError, "`random_state` must be"),
         ],
     )
     def test_bad_input(self, kwargs, err, msg):
@@ -552,9 +564,9 @@ def test_quantile_ci_vectorized(axis, method, global_random_seed):
     xnd = np.broadcast_to(np.moveaxis(x[:, None, None], 0, axis), shape)
     q = [0.25, 0.5, 0.75]
     res = quantile_ci(
-        xnd, q, method=method, confidence=0.9, n_boot=400, rng=0, axis=axis
+        xnd, q, method=method, confidence=0.9, n_boot=400, random_state=0, axis=axis
     )
-    ref = quantile_ci(x, q, method=method, confidence=0.9, n_boot=400, rng=0)
+    ref = quantile_ci(x, q, method=method, confidence=0.9, n_boot=400, random_state=0)
     batch = [s for i, s in enumerate(shape) if i != axis]
     for name in ("estimate", "low", "high"):
         val = getattr(res, name)
@@ -565,7 +577,7 @@ def test_quantile_ci_vectorized(axis, method, global_random_seed):
 
 
 def test_scalar_fields_are_python_floats():
-    ci = quantile_ci(np.arange(20.0), 0.5)
+    ci = quantile_ci(np.arange(20.0), 0.5, method="exact")
     assert all(
         isinstance(v, float) for v in (ci.estimate, ci.low, ci.high, ci.coverage)
     )
@@ -589,7 +601,12 @@ def _ci(x, q, method, confidence=0.9):
         # generated samples may tie (e.g. 1e-195 + 1 == 0 + 1)
         warnings.simplefilter("ignore", TiesWarning)
         return quantile_ci(
-            np.asarray(x), q, confidence=confidence, method=method, n_boot=400, rng=0
+            np.asarray(x),
+            q,
+            confidence=confidence,
+            method=method,
+            n_boot=400,
+            random_state=0,
         )
 
 

@@ -93,7 +93,7 @@ def _coverage(dist, x, confidence, method, n_boot=2000, rng=None):
                 confidence=confidence,
                 method=method,
                 n_boot=n_boot,
-                rng=rng,
+                random_state=rng,
             )
         cov[valid] = ((ci.low <= true[valid]) & (true[valid] <= ci.high)).mean(axis=0)
     return cov, valid, ci
@@ -199,7 +199,7 @@ def test_bootstrap_fallback_far_below_nominal_in_the_tails():
     x = dist.rvs(size=(1000, 10), random_state=5)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
-        ci = quantile_ci(x, 0.95, method="bootstrap", n_boot=1000, rng=2)
+        ci = quantile_ci(x, 0.95, method="bootstrap", n_boot=1000, random_state=2)
     true = dist.ppf(0.95)
     cov = ((ci.low <= true) & (true <= ci.high)).mean()
     assert lo - 0.04 <= cov <= hi + 0.04, (cov, lo, hi)
