@@ -51,7 +51,12 @@ def main():
 
     ours = best_of(
         lambda: quantile_ci(
-            x, LEVELS, confidence=conf, method="bootstrap", n_boot=n_boot, rng=1
+            x,
+            LEVELS,
+            confidence=conf,
+            method="bootstrap",
+            n_boot=n_boot,
+            random_state=1,
         )
     )
     loop = best_of(
@@ -72,7 +77,9 @@ def main():
     scipy_b = best_of(scipy_boot)
 
     # the loop and the vectorized version estimate the same interval
-    a = quantile_ci(x, LEVELS, confidence=conf, method="bootstrap", n_boot=20000, rng=2)
+    a = quantile_ci(
+        x, LEVELS, confidence=conf, method="bootstrap", n_boot=20000, random_state=2
+    )
     lo, hi = hutson_loop(x, LEVELS, conf, 20000, np.random.default_rng(3))
     gap = max(np.abs(a.low - lo).max(), np.abs(a.high - hi).max()) / np.ptp(x)
 
@@ -92,15 +99,17 @@ def main():
 
     def ours_cold():
         _exact_pair.cache_clear()
-        return quantile_ci(big, 0.5, confidence=0.95)
+        return quantile_ci(big, 0.5, confidence=0.95, method="exact")
 
     cold = best_of(ours_cold, repeat=15)
-    warm = best_of(lambda: quantile_ci(big, 0.5, confidence=0.95), repeat=15)
+    warm = best_of(
+        lambda: quantile_ci(big, 0.5, confidence=0.95, method="exact"), repeat=15
+    )
     ref = best_of(
         lambda: stats.quantile_test(big, q=0, p=0.5).confidence_interval(0.95),
         repeat=15,
     )
-    ci = quantile_ci(big, 0.5, confidence=0.95)
+    ci = quantile_ci(big, 0.5, confidence=0.95, method="exact")
     sp = stats.quantile_test(big, q=0, p=0.5).confidence_interval(0.95)
     print("Exact CI, n = 100,000, q = 0.5, 95 %")
     print(

@@ -40,7 +40,12 @@ def _paired_interval(w, t, ls, method, confidence):
     idx = np.arange(n)
     a = np.where(idx < w[:, None], 1.0, np.where(idx < (w + t)[:, None], 0.0, -1.0))
     _, low, high = prob_outperform_ci(
-        a, np.zeros(n), paired=True, method=method, confidence=confidence, rng=0
+        a,
+        np.zeros(n),
+        paired=True,
+        method=method,
+        confidence=confidence,
+        random_state=0,
     )
     return low, high
 
@@ -80,7 +85,7 @@ def unpaired_sim(n, method, confidence, runs, seed, ties=False):
     rng = np.random.default_rng(seed)
     kw = {"paired": False, "method": method, "confidence": confidence}
     if method == "bootstrap":
-        kw.update(n_boot=999, rng=seed)
+        kw.update(n_boot=999, random_state=seed)
     if ties:
         a = rng.binomial(50, 0.8, size=(runs, n)) / 50
         b = rng.binomial(50, 0.8, size=(runs, n)) / 50

@@ -143,7 +143,7 @@ def simulate(dist, n, confidence, method, n_runs, rng, n_boot=2000, levels=LEVEL
                 confidence=confidence,
                 method=method,
                 n_boot=n_boot,
-                rng=rng,
+                random_state=rng,
             )
         inside = (ci.low <= true[valid]) & (true[valid] <= ci.high)
         cov[valid] = inside.mean(axis=0)
@@ -227,7 +227,7 @@ def fallback_table(n_runs=2000, n_boot=2000, seed=1):
                     confidence=conf,
                     method="bootstrap",
                     n_boot=n_boot,
-                    rng=rng,
+                    random_state=rng,
                 )
             true = dist.ppf(levels)
             cov = ((ci.low <= true) & (true <= ci.high)).mean(axis=0)

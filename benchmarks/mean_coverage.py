@@ -61,7 +61,11 @@ def table(n_runs=4000, n_boot=2000, seed=0):
                         ci = _raw_bootstrap(x, conf, method, n_boot, rng)
                     else:
                         ci = mean_ci(
-                            x, confidence=conf, method=method, n_boot=n_boot, rng=rng
+                            x,
+                            confidence=conf,
+                            method=method,
+                            n_boot=n_boot,
+                            random_state=rng,
                         )
                     inside = (ci.low <= mu) & (mu <= ci.high)
                     cov = float(inside.mean())
@@ -86,7 +90,9 @@ def _raw_bootstrap(x, conf, method, n_boot, rng):
     saved = _mean._BOOT_MIN_N
     try:
         _mean._BOOT_MIN_N = dict.fromkeys(saved, 2)
-        return mean_ci(x, confidence=conf, method=method, n_boot=n_boot, rng=rng)
+        return mean_ci(
+            x, confidence=conf, method=method, n_boot=n_boot, random_state=rng
+        )
     finally:
         _mean._BOOT_MIN_N = saved
 
