@@ -5,7 +5,21 @@ stored with joblib's store backend (the storage of :class:`joblib.Memory`)
 under a :func:`joblib.hash` (sha1) key of everything that determines it:
 
 - the skperf version and the source of the per-fit code;
-- the estimator's parameters (``joblib.hash(clone(estimator))``);
+- the estimator's parameters (``joblib.hash(clone(estimator))``, which
+  includes its metadata requests, ``set_fit_request``);
+- the CODE of every user-defined class in the estimator (the estimator, the
+  steps and sub-estimators found by ``get_params(deep=True)``, and each
+  class of their MRO that is not from scikit-learn, skperf, numpy, scipy,
+  pandas or joblib), of user functions among their parameters (e.g.
+  ``FunctionTransformer(func=...)``) and of the scorers' metric functions:
+  ``inspect.getsource`` where the source is available, else the bytecode
+  and constants of the class's methods (functions defined in a notebook or
+  ``python -c``). Editing a custom estimator or scorer therefore fits anew.
+  Code the class calls (helpers defined elsewhere) is not part of the key;
+  an object with neither source nor bytecode warns that changes to it are
+  not detected;
+- the metadata-routing switch (``sklearn.get_config()
+  ["enable_metadata_routing"]``);
 - the data (``X``, ``y`` and the fit parameters), hashed ONCE per ``fit``
   call, not per fit;
 - the scorers, whether ``error_score="raise"``, ``return_train_score``
@@ -26,9 +40,13 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import warnings
 
 import joblib
+from sklearn import get_config
 from sklearn.base import clone
+
+from .utils._warnings import _external_stacklevel
 
 __all__ = ["check_memory", "fit_keys"]
 
@@ -88,6 +106,91 @@ def _code_key(funcs):
         return _hash([f.__code__.co_code for f in funcs])
 
 
+# classes and functions from these packages are keyed by the skperf and
+# package versions (joblib.hash pickles them by reference)
+_LIBRARIES = ("sklearn", "skperf", "numpy", "scipy", "pandas", "joblib", "builtins")
+
+
+def _is_user_code(obj):
+    module = getattr(obj, "__module__", None) or ""
+    return module.split(".")[0] not in _LIBRARIES
+
+
+def _source_of(obj):
+    """Source text of a class or function, else its bytecode (see module doc)."""
+    try:
+        return inspect.getsource(obj)
+    except (OSError, TypeError):
+        pass
+    funcs = [obj] if hasattr(obj, "__code__") else []
+    if isinstance(obj, type):
+        for _name, member in sorted(vars(obj).items()):
+            member = getattr(member, "__func__", member)  # static/classmethods
+            if hasattr(member, "__code__"):
+                funcs.append(member)
+    if not funcs:
+        return None
+    return [
+        (f.__qualname__, f.__code__.co_code, repr(f.__code__.co_consts)) for f in funcs
+    ]
+
+
+def _user_code(objects):
+    """``{qualified name: source}`` of the user-defined code in ``objects``."""
+    found = {}
+    seen = set()
+    for obj in objects:
+        targets = []
+        if isinstance(obj, type) or inspect.isfunction(obj) or inspect.ismethod(obj):
+            targets.append(getattr(obj, "__func__", obj))
+        else:
+            targets.extend(type(obj).__mro__)
+        for t in targets:
+            if id(t) in seen or not _is_user_code(t):
+                continue
+            seen.add(id(t))
+            name = f"{t.__module__}.{getattr(t, '__qualname__', repr(t))}"
+            src = _source_of(t)
+            if src is None:
+                warnings.warn(
+                    f"memory: {name} has no source or bytecode to key the cache "
+                    "on; a change to its code is not detected (clear the cache "
+                    "after editing it).",
+                    UserWarning,
+                    stacklevel=_external_stacklevel(),
+                )
+            found[name] = src
+    return found
+
+
+def _estimator_objects(estimator):
+    """The estimator, its sub-estimators and the callables among its parameters."""
+    objs = [estimator]
+    if hasattr(estimator, "get_params"):
+        for value in estimator.get_params(deep=True).values():
+            if hasattr(value, "get_params") or callable(value):
+                objs.append(value)
+    return objs
+
+
+def _scorer_objects(scorer):
+    """The scorer objects and their metric functions (callables included)."""
+    objs = []
+    stack = [scorer]
+    while stack:
+        sc = stack.pop()
+        objs.append(sc)
+        inner = getattr(sc, "scorer", None)  # the evaluator's _Single wrapper
+        if inner is not None:
+            stack.append(inner)
+        for sub in (getattr(sc, "_scorers", None) or {}).values():
+            stack.append(sub)  # _MultimetricScorer
+        func = getattr(sc, "_score_func", None)
+        if func is not None:
+            objs.append(func)
+    return objs
+
+
 def _job_key(job, data, code):
     """Hash of everything of one evaluator that does not change per fit."""
     from . import __version__
@@ -116,6 +219,11 @@ def _job_key(job, data, code):
             isinstance(ev.error_score, str),
             bool(ev.return_train_score),
             bool(getattr(ev, "return_predictions", False)),
+            # edited user code fits anew (issue 18, item 4)
+            _hash(_user_code(_estimator_objects(ev.estimator))),
+            _hash(_user_code(_scorer_objects(job.scorer))),
+            # toggling routing changes which metadata reach fit and score
+            bool(get_config().get("enable_metadata_routing", False)),
         )
     )
 

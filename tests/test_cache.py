@@ -391,3 +391,89 @@ class TestDask:
         pd.testing.assert_frame_equal(
             local.results_[cols].iloc[:12], four.results_[cols].reset_index(drop=True)
         )
+
+
+_MODULE = """
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+
+class Edited(ClassifierMixin, BaseEstimator):
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.classes_[{which}])
+
+
+def edited_metric(y_true, y_pred):
+    return float(np.mean(y_true == y_pred)) * {factor}
+"""
+
+
+def test_edited_user_code_is_not_served_from_the_cache(tmp_path, monkeypatch):
+    # issue 18 item 4: estimators and scorers keyed by code, not by name
+    import importlib
+    import sys
+
+    from sklearn.metrics import make_scorer
+
+    X, y = make_classification(60, 4, random_state=0)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    path = tmp_path / "skperf_edited_mod.py"
+
+    def run(which, factor):
+        path.write_text(_MODULE.format(which=which, factor=factor))
+        sys.modules.pop("skperf_edited_mod", None)
+        importlib.invalidate_caches()
+        mod = importlib.import_module("skperf_edited_mod")
+        ev = RepeatedEvaluator(
+            mod.Edited(),
+            scoring=make_scorer(mod.edited_metric),
+            n_repeats=3,
+            random_state=0,
+            memory=tmp_path / "cache",
+            refit=False,
+        ).fit(X, y)
+        return ev.results_
+
+    first = run(0, 1)
+    again = run(0, 1)
+    assert again["cached"].all()
+    edited = run(1, 1)  # predict changed
+    assert not edited["cached"].any()
+    np.testing.assert_allclose(
+        edited["test_score"] + first["test_score"], 1.0, atol=1e-12
+    )
+    scorer_edited = run(1, 2)  # the metric changed
+    assert not scorer_edited["cached"].any()
+    np.testing.assert_allclose(scorer_edited["test_score"], 2 * edited["test_score"])
+
+
+def test_routing_switch_is_part_of_the_key(tmp_path):
+    import sklearn
+
+    X, y = make_classification(60, 4, random_state=0)
+    kw = {"n_repeats": 3, "random_state": 0, "memory": tmp_path, "refit": False}
+    w = np.ones(len(y))
+    with sklearn.config_context(enable_metadata_routing=True):
+        est = (
+            SGDClassifier(max_iter=5, tol=None)
+            .set_fit_request(sample_weight=True)
+            .set_score_request(sample_weight=False)
+        )
+    first = RepeatedEvaluator(est, **kw).fit(X, y, sample_weight=w)
+    assert not first.results_["cached"].any()
+    assert (
+        RepeatedEvaluator(est, **kw).fit(X, y, sample_weight=w).results_["cached"].all()
+    )
+    with sklearn.config_context(enable_metadata_routing=True):
+        ev = RepeatedEvaluator(est, **kw).fit(X, y, sample_weight=w)
+        assert not ev.results_["cached"].any()
+        # a fresh run that fails (no request on the plain estimator) fails
+        # here too, whatever the cache holds
+        with pytest.raises(Exception, match="sample_weight"):
+            RepeatedEvaluator(SGDClassifier(max_iter=5, tol=None), **kw).fit(
+                X, y, sample_weight=w
+            )
