@@ -18,7 +18,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import indexable
 
 from .._distribution import PerformanceDistribution
-from .._split import OutOfBootstrap
+from .._split import GroupOutOfBootstrap, OutOfBootstrap
 from ..utils._sklearn_compat import (
     _safe_indexing,
     _scorer_parts,
@@ -221,14 +221,17 @@ def _apparent_full(estimator, X, y, scorer, method, seed):
     return s_train, s_none
 
 
-def _fit_and_632(estimator, X, y, scorer, seed, method, apparent=None):
+def _fit_and_632(estimator, X, y, scorer, seed, method, apparent=None, groups=None):
     """Fit on one out-of-bootstrap split and return (score, train, test, gamma, w).
 
     ``apparent``: ``None`` computes the apparent and no-information scores
     from the split's own model (``apparent="split"``), a pair ``(s_train,
     s_none)`` gives those of the model fitted on all rows.
     """
-    train, test = next(OutOfBootstrap(n_splits=1, random_state=int(seed)).split(X))
+    cv = (OutOfBootstrap if groups is None else GroupOutOfBootstrap)(
+        n_splits=1, random_state=int(seed)
+    )
+    train, test = next(cv.split(X, y, groups))
     est = clone(estimator)
     est.fit(_safe_indexing(X, train), _safe_indexing(y, train))
     s_test = float(scorer(est, _safe_indexing(X, test), _safe_indexing(y, test)))
@@ -294,6 +297,7 @@ def bootstrap_632_score(
     X,
     y,
     *,
+    groups=None,
     scoring=None,
     n_splits=200,
     method=".632+",
@@ -321,6 +325,13 @@ def bootstrap_632_score(
         Data.
     y : array-like of shape (n_samples,) or (n_samples, n_outputs)
         Target.
+    groups : array-like of shape (n_samples,) or None, default=None
+        Group labels of dependent rows (e.g. several rows per patient). When
+        given, every split draws whole groups with replacement and tests on
+        the rows of the groups never drawn
+        (:class:`~skperf.model_selection.GroupOutOfBootstrap`), so no group
+        is on both sides; the .632 weights then refer to the share of
+        distinct groups drawn (1 - 1/e for many groups).
     scoring : str, callable or None, default=None
         A scikit-learn scorer name or callable (as in ``cross_val_score``);
         ``None`` uses ``estimator.score``.
@@ -450,7 +461,18 @@ def bootstrap_632_score(
         raise ValueError(f"`apparent` must be 'full' or 'split'; got {apparent!r}.")
     if y is None:
         raise ValueError("`y` is required: the .632 estimators are supervised.")
-    X, y = indexable(X, y)
+    X, y, groups = indexable(X, y, groups)
+    if groups is not None:
+        groups = np.asarray(groups)
+        if groups.ndim != 1:
+            raise ValueError(
+                f"`groups` must be 1-D with one label per row; got shape {groups.shape}."
+            )
+        if np.unique(groups).size < 2:
+            raise ValueError(
+                "`groups` must hold at least 2 distinct groups for out-of-bootstrap "
+                f"splits; got {np.unique(groups).size}."
+            )
     effective = _default_scoring(estimator) if scoring is None else scoring
     scorer = check_scoring(estimator, scoring=effective)
     if not callable(scorer):  # pragma: no cover - check_scoring always returns one
@@ -463,7 +485,7 @@ def bootstrap_632_score(
     if method != "oob" and apparent == "full":
         fixed = _apparent_full(estimator, X, y, scorer, method, root.entropy % 2**32)
     out = Parallel(n_jobs=n_jobs)(
-        delayed(_fit_and_632)(estimator, X, y, scorer, seed, method, fixed)
+        delayed(_fit_and_632)(estimator, X, y, scorer, seed, method, fixed, groups)
         for seed in seeds
     )
     scores = np.array([o[0] for o in out], dtype=float)

@@ -525,3 +525,34 @@ class TestInterface:
         X, _ = clf_data
         with pytest.raises(ValueError, match="`y` is required"):
             bootstrap_632_score(GaussianNB(), X, None)
+
+
+def test_groups_draw_whole_groups():
+    # issue 17 item 18: groups are drawn whole (no group on both sides)
+    from sklearn.base import clone
+    from sklearn.metrics import accuracy_score
+
+    from skperf.model_selection import GroupOutOfBootstrap
+
+    X, y = make_classification(120, 4, random_state=0)
+    groups = np.repeat(np.arange(30), 4)
+    tree = DecisionTreeClassifier(random_state=0)
+    d = bootstrap_632_score(
+        tree,
+        X,
+        y,
+        groups=groups,
+        scoring="accuracy",
+        n_splits=5,
+        method="oob",
+        random_state=0,
+    )
+    for seed, score in zip(d.seeds["split"], d.scores, strict=True):
+        train, test = next(
+            GroupOutOfBootstrap(1, random_state=int(seed)).split(X, y, groups)
+        )
+        assert np.intersect1d(groups[train], groups[test]).size == 0
+        fit = clone(tree).fit(X[train], y[train])
+        assert score == accuracy_score(y[test], fit.predict(X[test]))
+    with pytest.raises(ValueError, match="at least 2 distinct groups"):
+        bootstrap_632_score(tree, X, y, groups=np.zeros(120), n_splits=2)
