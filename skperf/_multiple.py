@@ -1,4 +1,10 @@
-"""Multiple-comparison corrections of p-values (Holm, Bonferroni, BH)."""
+"""Multiple-comparison corrections of p-values (Holm, Bonferroni, BH).
+
+Also the one all-pairs family behind every "on new data" decision of the
+report and the search tools (:func:`_pairwise_family`).
+"""
+
+import dataclasses
 
 import numpy as np
 from scipy.stats import false_discovery_control
@@ -38,6 +44,99 @@ def _worse_than_best(p_values, prob_best_better, *, confidence, correction):
         np.nan_to_num(est, nan=0.0) > 0.5
     )
     return adjusted, worse
+
+
+@dataclasses.dataclass(frozen=True)
+class _Family:
+    """Every pair ``(a[i], b[i])``, ``a < b``, of one family of paired tests.
+
+    ``estimate``/``low``/``high``: mean score of ``a`` minus ``b`` with its
+    per-pair (unadjusted) interval; ``pvalue`` two-sided, ``pvalue_adjusted``
+    after the correction over all pairs; ``decision`` from ``a``'s side.
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    pvalue: np.ndarray
+    pvalue_adjusted: np.ndarray
+    decision: np.ndarray
+    n: np.ndarray
+
+    def worse_than(self, best, k):
+        """Boolean mask of the k rows significantly worse than row ``best``."""
+        worse = np.zeros(k, dtype=bool)
+        worse[self.b[(self.a == best) & (self.decision == "better")]] = True
+        worse[self.a[(self.b == best) & (self.decision == "worse")]] = True
+        return worse
+
+    def pair(self, i, j):
+        """Index of the pair of rows ``i`` and ``j`` (either order)."""
+        lo, hi = min(i, j), max(i, j)
+        return int(np.flatnonzero((self.a == lo) & (self.b == hi))[0])
+
+
+def _paired_t(d, test_train_ratio, confidence):
+    """``(estimate, low, high, pvalue)`` of the corrected paired t on ``d``."""
+    from .stats._paired_tests import corrected_paired_t
+
+    if d.size < 2:
+        return np.nan, np.nan, np.nan, np.nan
+    if np.ptp(d) == 0:  # no variability: the t statistic is 0/0 or +-inf
+        e = float(d[0])
+        return e, e, e, (1.0 if e == 0 else 0.0)
+    r = corrected_paired_t(d, test_train_ratio=test_train_ratio, confidence=confidence)
+    return r.estimate, r.low, r.high, r.pvalue
+
+
+def _pairwise_family(
+    scores, *, test_train_ratio, confidence, correction, greater_is_better=True
+):
+    """Test all ``k (k - 1) / 2`` pairs of rows of ``scores`` as one family.
+
+    ``scores`` has shape ``(k, J)``: one row per model, one column per split
+    (the same train/test split in every row). Each pair is tested with Nadeau
+    & Bengio's corrected resampled paired t on its ``J`` per-split score
+    differences (non-finite ones dropped), with ``test_train_ratio`` =
+    n_test / n_train of the splits (``1 / (K - 1)`` for K-fold). The
+    p-values of all pairs are then corrected together: with ``"holm"`` or
+    ``"bonferroni"`` the family-wise error is controlled strongly whatever
+    model is later picked as the best (the best is picked from the same
+    scores, so a family of "best vs others" alone would not be).
+
+    A pair is *significant* when its adjusted p-value is below
+    ``1 - confidence``; its decision is then ``"better"`` or ``"worse"``
+    (from the first model's side, in the metric's direction), otherwise
+    ``"no significant difference"``. The one rule of
+    :class:`~skperf.ModelSelectionReport` and of the search tools under
+    ``target="new data"``.
+
+    References
+    ----------
+    Nadeau & Bengio (2003), "Inference for the generalization error",
+    Sec. 4; Holm (1979); textbook chapter "Confidence Intervals for Model
+    Performance", Sec. 4.3.
+    """
+    scores = np.asarray(scores, dtype=float)
+    k = scores.shape[0]
+    a, b = np.triu_indices(k, 1)
+    m = a.size
+    est, low, high, p = (np.full(m, np.nan) for _ in range(4))
+    n = np.zeros(m, dtype=np.int64)
+    for i in range(m):  # a loop over pairs (k(k-1)/2), not over resamples
+        d = scores[a[i]] - scores[b[i]]
+        d = d[np.isfinite(d)]
+        n[i] = d.size
+        est[i], low[i], high[i], p[i] = _paired_t(d, test_train_ratio, confidence)
+    adjusted = correct_pvalues(p, correction=correction)
+    significant = np.nan_to_num(adjusted, nan=1.0) < 1 - confidence
+    ahead = np.nan_to_num((1.0 if greater_is_better else -1.0) * est, nan=0.0)
+    decision = np.full(m, "no significant difference", dtype=object)
+    decision[significant & (ahead > 0)] = "better"
+    decision[significant & (ahead < 0)] = "worse"
+    return _Family(a, b, est, low, high, p, adjusted, decision, n)
 
 
 def _correct_pvalues_iv(p_values, correction):

@@ -19,9 +19,21 @@ _SIDE = {
 }
 
 
-def _side_text(decision, other):
-    """A decision of ``A.compare(B)`` read from A's side: ``"worse than B (...)"``."""
-    return _SIDE.get(decision, decision).format(o=other)
+_SIDE_NEW_DATA = {
+    "better": "better than {o} (significant)",
+    "no significant difference": "no significant difference from {o}",
+    "worse": "worse than {o} (significant)",
+}
+
+
+def _side_text(decision, other, target="this dataset"):
+    """A decision of A against B read from A's side: ``"worse than B (...)"``.
+
+    ``target="new data"``: a decision of the report's family of corrected
+    paired t tests (significant or not; no "meaningful" threshold).
+    """
+    table = _SIDE_NEW_DATA if target == "new data" else _SIDE
+    return table.get(decision, decision).format(o=other)
 
 
 def _num(x, fmt=".4g"):
@@ -77,8 +89,14 @@ def _score_format(report):
     return f".{decimals}f"
 
 
+def _n_pairs(report):
+    return report.n_models * (report.n_models - 1) // 2
+
+
 def _summary_table(report, quantiles):
     """Header and rows (strings) of the per-model summary table."""
+    if report.target == "new data":
+        return _summary_table_new_data(report, quantiles)
     frame = report.to_frame(quantiles)
     f = _score_format(report)
     pct = f"{report.confidence:.0%}"
@@ -121,6 +139,97 @@ def _summary_table(report, quantiles):
     return header, rows
 
 
+def _summary_table_new_data(report, quantiles):
+    """The summary table of a new-data report: decisions first, then run-to-run.
+
+    The new-data columns (interval, difference with the best, adjusted
+    p-value, decision, tied with best) all read the report's one family;
+    the run-to-run columns describe the repeats on this dataset.
+    """
+    frame = report.to_frame(quantiles)
+    f = _score_format(report)
+    pct = f"{report.confidence:.0%}"
+    qcols = [f"q{float(q):g}" for q in quantiles]
+    header = (
+        [
+            "model",
+            f"new data: {report.metric or 'score'} [{pct} CI]",
+            f"best - model, new data [{pct} CI]",
+            f"p adj. ({report.correction or 'none'}, {_n_pairs(report)} pairs)",
+            "vs best (new data)",
+            "tied with best",
+            "run-to-run (this dataset): n",
+            f"mean [{pct} CI]",
+            "sd",
+        ]
+        + [f"{_q_label(float(q))} [{pct} CI]" for q in quantiles]
+        + [f"P(best > model) [{pct} CI]"]
+    )
+    rows = []
+    for name, r in frame.iterrows():
+        why = _zero_reason_scores(report.distributions[name])
+        diff = (
+            "–"
+            if name == report.best
+            else _ci(r["difference"], r["difference_low"], r["difference_high"], f)
+        )
+        rows.append(
+            [
+                name,
+                _ci(r["new_data"], r["new_data_low"], r["new_data_high"], f),
+                diff,
+                _pval(r["p_adjusted"]),
+                r["vs_best"],
+                "yes" if r["tied_with_best"] else "no",
+                str(r["n"]),
+                _ci(r["mean"], r["mean_low"], r["mean_high"], f, why),
+                _num(r["sd"], f),
+            ]
+            + [
+                _ci(r[c], r[f"{c}_low"], r[f"{c}_high"], f, why)
+                + (" (approx.)" if r.get(f"{c}_method") == "bootstrap" else "")
+                for c in qcols
+            ]
+            + [_p_best_cell(report, name, r)]
+        )
+    return header, rows
+
+
+def _pairs_rows(report):
+    """Header and rows (strings) of the table of all pairs (:meth:`pairwise`)."""
+    pairs = report.pairwise()
+    f = _score_format(report)
+    pct = f"{report.confidence:.0%}"
+    new = report.target == "new data"
+    header = [
+        "A",
+        "B",
+        f"mean A - B [{pct} CI{', per pair' if new else ''}]",
+        "test",
+        "p",
+        f"p adj. ({report.correction or 'none'}"
+        + (f", {_n_pairs(report)} pairs)" if new else ", best vs others)"),
+        f"A vs B ({report.target})",
+        f"P(A > B) [{pct} CI]" + (", run-to-run (this dataset)" if new else ""),
+    ]
+    rows = []
+    for r in pairs.itertuples():
+        c = report.comparisons[r.model_a, r.model_b]
+        rows.append(
+            [
+                r.model_a,
+                r.model_b,
+                _ci(r.estimate, r.low, r.high, f),
+                r.method,
+                _pval(r.pvalue),
+                _pval(r.pvalue_adjusted),
+                _side_text(r.decision, "B", report.target),
+                _ci(c.estimate, c.low, c.high, ".3f"),
+            ]
+        )
+    return header, rows
+
+
 def _p_best_cell(report, name, r):
     """P(best > model) with its interval (``–`` for the best model)."""
     est = r["p_best_better"]
@@ -147,6 +256,11 @@ def _methods_line(report, quantiles):
     if report.comparisons:
         methods = sorted({c.method for c in report.comparisons.values()})
         parts.append(f"P(A > B): {', '.join(methods)}")
+    if report.target == "new data":
+        methods = sorted({str(r) for r in frame["new_data_method"]})
+        parts.insert(0, f"new data: {', '.join(methods)}")
+        if report.n_models > 1:
+            parts.insert(1, "pairs: corrected paired t")
     return "; ".join(parts)
 
 
@@ -173,6 +287,14 @@ def _settings_items(report):
             "greater is better" if report.greater_is_better else "smaller is better",
         )
     )
+    items.append(("target of the decisions", report.target))
+    if report.test_train_ratio is not None:
+        items.append(
+            (
+                "n_test / n_train (corrected t)",
+                str(s.get("test_train_ratio", f"{report.test_train_ratio:.4g}")),
+            )
+        )
     items += [
         ("confidence", f"{report.confidence:g}"),
         ("gamma (meaningful P(A > B))", f"{report.gamma:g}"),
@@ -199,7 +321,13 @@ def _varied_text(settings):
 
 
 def _conclusion(report):
-    """One paragraph stating the best model and the tied set."""
+    """One paragraph stating the best model and the tied set.
+
+    With ``target="new data"`` its first sentence answers "which model, on
+    new data" and quotes the best model's generalization interval.
+    """
+    if report.target == "new data":
+        return _conclusion_new_data(report)
     others = [n for n in report.tied_with_best if n != report.best]
     corr = report.correction or "no"
     text = f"Best mean: {report.best} (ties go to the first model in the given order). "
@@ -218,6 +346,66 @@ def _conclusion(report):
     return text
 
 
+def _conclusion_new_data(report):
+    best = report.best
+    ci = report.generalization[best]
+    f = _score_format(report)
+    pct = f"{report.confidence:.0%}"
+    n = report.settings.get("n_samples")
+    rows = f"about {n} rows" if n else "as many rows"
+    metric = report.metric or report.settings.get("default_metric") or "score"
+    interval = (
+        f"{metric} {_ci(ci.estimate, ci.low, ci.high, f)} ({pct} CI, {ci.method})"
+    )
+    if report.n_models == 1:
+        return (
+            f"On new data (the algorithm trained on {rows} from the same "
+            f"population), {best} is expected to score {interval}. Only one model "
+            "was evaluated."
+        )
+    others = [n for n in report.tied_with_best if n != best]
+    m = _n_pairs(report)
+    level = (
+        f"{report.correction or 'no'} correction over all {m} pairs"
+        if m > 1
+        else "one pair"
+    )
+    level += f", level {1 - report.confidence:.2g}"
+    text = (
+        f"On new data (each algorithm trained on {rows} from the same "
+        f"population), choose {best}: {interval}"
+    )
+    if others:
+        text += (
+            f"; not significantly worse ({level}): {', '.join(others)}, so "
+            f"{'it is' if len(others) == 1 else 'they are'} as good a choice as far "
+            "as these data tell."
+        )
+    else:
+        text += f"; every other model is significantly worse ({level})."
+    return (
+        text + " Mean over repeats, quantiles and P(best > model) in the table are "
+        "run-to-run statistics on this dataset."
+    )
+
+
+_DEFINITIONS_NEW_DATA = (
+    "New data: each model's interval is for its expected score when trained on "
+    "about n rows from the same population (Nadeau & Bengio's corrected resampled "
+    "t over the splits, or the evaluator's generalization_ci). Every pair of models "
+    "is tested with the corrected resampled paired t on the per-split score "
+    "differences (variance (1/J + n_test/n_train) s^2; Nadeau & Bengio 2003, "
+    "Sec. 4); the p-values of all pairs form one family, corrected together, so "
+    "the headline, 'tied with best', the row and pairwise decisions and the "
+    "heatmap marks never disagree; a model is tied with the best unless its pair "
+    "with the best is significant. Intervals of differences are per pair "
+    "(unadjusted). Run-to-run (this dataset): n repeats (folds averaged per "
+    "repeat), their mean, sd and quantiles, and P(best > model) over repeats "
+    "(ties count 1/2): they describe how scores vary from run to run on this "
+    "dataset, not new data. The best model's estimate is optimistically biased "
+    "(winner's curse): confirm it on fresh data."
+)
+
 _DEFINITIONS = (
     "P(A > B) is the probability of outperforming (ties count 1/2) with a CI "
     "valid at every n: exact (sign) when paired, Newcombe's score interval "
@@ -232,6 +420,11 @@ _DEFINITIONS = (
     "P(best > model) > 0.5. The best model's mean is optimistically biased "
     "(winner's curse): confirm it on fresh data."
 )
+
+
+def _definitions(report):
+    """The definitions paragraph of the report's target."""
+    return _DEFINITIONS_NEW_DATA if report.target == "new data" else _DEFINITIONS
 
 
 def _escape_md(text):
@@ -326,6 +519,13 @@ def _markdown_report(report, quantiles):
         _wrap(f"Interval methods: {_methods_line(report, quantiles)}."),
         "",
     ]
+    if report.target == "new data" and report.n_models > 1:
+        parts += [
+            "### All pairs (new data)",
+            "",
+            _markdown_table(*_pairs_rows(report)),
+            "",
+        ]
     req = _requirement_lines(report)
     if req:
         parts += [
@@ -335,7 +535,7 @@ def _markdown_report(report, quantiles):
             "",
         ]
     parts += [
-        _wrap(_DEFINITIONS),
+        _wrap(_definitions(report)),
         "",
         _markdown_table(["setting", "value"], _settings_items(report)),
     ]

@@ -6,15 +6,12 @@ import re
 from html import escape
 
 from ._format import (
-    _DEFINITIONS,
-    _ci,
     _conclusion,
+    _definitions,
     _methods_line,
-    _pval,
+    _pairs_rows,
     _requirement_lines,
-    _score_format,
     _settings_items,
-    _side_text,
     _summary_table,
 )
 
@@ -84,37 +81,7 @@ def _table(header, rows, row_classes=None, kind=""):
 
 
 def _pairs_table(report):
-    pct = f"{report.confidence:.0%}"
-    header = [
-        "A",
-        "B",
-        f"P(A > B) [{pct} CI]",
-        "A vs B (CI of P, uncorrected)",
-        f"mean A - B [{pct} CI]",
-        "test",
-        "p (uncorrected)",
-        "paired",
-    ]
-    rows = []
-    f = _score_format(report)
-    names = report.ranking
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            c = report.comparisons[a, b]
-            md = c.mean_difference
-            rows.append(
-                [
-                    a,
-                    b,
-                    _ci(c.estimate, c.low, c.high, ".3f"),
-                    _side_text(c.decision, "B"),
-                    _ci(md.estimate, md.low, md.high, f),
-                    c.test,
-                    _pval(c.p_value),
-                    "yes" if c.paired else "no",
-                ]
-            )
-    return _table(header, rows, kind="names2")
+    return _table(*_pairs_rows(report), kind="names2")
 
 
 def _plot_section(report, quantiles, plots):
@@ -171,7 +138,7 @@ def _html_report(report, quantiles, *, full=True, plots=True):
         "<h2>Models</h2>",
         _table(header, rows, classes),
         f'<p class="note">Interval methods: {escape(_methods_line(report, quantiles))}.</p>',
-        f'<p class="note">{escape(_DEFINITIONS)}</p>',
+        f'<p class="note">{escape(_definitions(report))}</p>',
     ]
     req = _requirement_lines(report)
     if req:

@@ -2,10 +2,17 @@
 
 All models are evaluated on one shared seed stream, so their scores are
 paired (same splits, same initialization seeds; Bouthillier et al., App. C.2).
-Every pair is compared with the probability of outperforming (Sec. 4.1,
-App. C.5-C.6); the best model (by mean) is tested against each other model and
-those p-values are corrected for multiple comparisons (textbook chapter
-"Confidence Intervals for Model Performance", Sec. 4.3).
+
+Every decision of a report names its target. With ``target="new data"`` (the
+default of :func:`compare_models`) all ``k (k - 1) / 2`` pairs of models are
+tested as one family with Nadeau & Bengio's corrected resampled paired t on
+their per-split score differences, corrected together (Holm by default); the
+headline, ``tied_with_best``, the row and pairwise decisions and the heatmap
+marks all read that one family. With ``target="this dataset"`` the decisions
+are about the distribution of scores over repeats on this dataset: the best
+model (by mean) is tested against each other model with the probability of
+outperforming (Sec. 4.1, App. C.5-C.6) and those p-values are corrected
+(textbook chapter "Confidence Intervals for Model Performance", Sec. 4.3).
 """
 
 from __future__ import annotations
@@ -14,13 +21,15 @@ import dataclasses
 import re
 import warnings
 from collections.abc import Mapping
+from numbers import Real
 
 import numpy as np
 
 from .._distribution import PerformanceDistribution, _check_requirement
-from .._multiple import _check_correction, _worse_than_best
+from .._multiple import _check_correction, _pairwise_family, _worse_than_best
 from .._seeding import _root_entropy
 from ..stats._outperform import _check_gamma, noether_sample_size
+from ..stats._results import Interval
 from ..stats._validation import _check_confidence, _check_n_boot
 from ._format import _side_text
 from ._metrics import _bound_text, _metric_bounds, _shared_default_score
@@ -32,6 +41,50 @@ __all__ = ["ModelSelectionReport", "compare_models"]
 _BOOT_TAG = 0x736B7065  # "skpe"
 
 _VARY_ALL = ("split", "init", "search")
+
+#: The targets of a report's decisions (see the "On new data" user guide).
+TARGETS = ("new data", "this dataset")
+
+#: Folds per repeat of compare_models' default design under target="new data".
+_DEFAULT_K = 10
+
+
+def _check_target(target):
+    if target not in TARGETS:
+        raise ValueError(
+            f"`target` must be one of {TARGETS}; got {target!r}. 'new data' decides "
+            "about the algorithms trained on about n rows from the same population "
+            "(corrected paired t over all pairs); 'this dataset' about the "
+            "distribution of scores over repeats on this dataset."
+        )
+    return target
+
+
+def _check_ratio(test_train_ratio, target):
+    if target != "new data":
+        if test_train_ratio is not None:
+            raise ValueError(
+                "`test_train_ratio` is only used with target='new data'; got "
+                f"test_train_ratio={test_train_ratio!r} with target={target!r}."
+            )
+        return None
+    if test_train_ratio is None:
+        raise ValueError(
+            "target='new data' needs the split design: pass `test_train_ratio` "
+            "(n_test / n_train of the splits the scores come from; 1 / (K - 1) for "
+            "K-fold, e.g. 1/9 for 10-fold), or target='this dataset' for decisions "
+            "about the distribution of these scores."
+        )
+    if (
+        not isinstance(test_train_ratio, Real)
+        or isinstance(test_train_ratio, bool)
+        or not 0 < test_train_ratio < np.inf
+    ):
+        raise ValueError(
+            "`test_train_ratio` must be a positive finite number (n_test / n_train "
+            f"of the splits); got {test_train_ratio!r}."
+        )
+    return float(test_train_ratio)
 
 
 def _check_distributions(distributions):
@@ -59,6 +112,50 @@ def _check_distributions(distributions):
             f"All distributions must measure the same metric; got {sorted(metrics)}."
         )
     return out
+
+
+def _split_matrix(distributions):
+    """Per-split scores of every model as one ``(k, J)`` array, aligned by split.
+
+    Scores are paired by ``seeds["split_id"]`` (the fingerprint of each fit's
+    train/test indices) when every distribution has it, else by position;
+    anything else cannot be tested on shared splits and is refused.
+    """
+    dists = list(distributions.values())
+    names = list(distributions)
+    ids = [None if d.seeds is None else d.seeds.get("split_id") for d in dists]
+    if all(i is not None for i in ids):
+        ref = np.asarray(ids[0])
+        rows = []
+        for name, d, i in zip(names, dists, ids, strict=True):
+            i = np.asarray(i)
+            if i.shape == ref.shape and np.array_equal(i, ref):
+                rows.append(np.asarray(d.scores, dtype=float))
+                continue
+            if np.unique(i).size != i.size or not np.array_equal(
+                np.sort(i), np.sort(ref)
+            ):
+                raise ValueError(
+                    "target='new data' tests models on shared splits, but "
+                    f"{name!r} was scored on other train/test splits than "
+                    f"{names[0]!r} (seeds['split_id'] differ): evaluate every model "
+                    "with the same cv and random_state, or use target='this dataset'."
+                )
+            rows.append(
+                np.asarray(d.scores, dtype=float)[np.argsort(i)][
+                    np.argsort(np.argsort(ref))
+                ]
+            )
+        return np.vstack(rows)
+    sizes = {d.n for d in dists}
+    if len(sizes) > 1:
+        raise ValueError(
+            "target='new data' tests models on shared splits (one score per split, "
+            "the same splits for every model); got different numbers of scores "
+            f"{ {n: d.n for n, d in zip(names, dists, strict=True)} }. Use "
+            "target='this dataset' for scores that are not paired by split."
+        )
+    return np.vstack([np.asarray(d.scores, dtype=float) for d in dists])
 
 
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)")
@@ -167,31 +264,53 @@ def _mirror(c):
 
 
 class ModelSelectionReport:
-    """Distributions, pairwise comparisons and the best models of a benchmark.
+    """Distributions, pairwise decisions and the best models of a benchmark.
 
     Usually built by :func:`compare_models`; it can also be built from any
     distributions (e.g. seeded deep-learning runs), paired when they carry
     identical ``seeds``.
 
+    Every decision of the report names its ``target``:
+
+    - ``"new data"``: is algorithm A better than B when trained on about n
+      rows from the same population? All ``k (k - 1) / 2`` pairs are tested
+      with Nadeau & Bengio's corrected resampled paired t on their per-split
+      score differences (``J`` splits, the correction uses
+      ``test_train_ratio``), as one family corrected by ``correction``.
+    - ``"this dataset"``: how do the models' scores over repeats on this one
+      dataset compare? The probability of outperforming P(A > B) of the best
+      model against each other model (Bouthillier et al., App. C.5-C.6), the
+      rank-test p-values corrected over those ``k - 1`` comparisons.
+
     Parameters
     ----------
     distributions : dict of str to PerformanceDistribution
         One distribution per model, in the order to use for ties. All must
-        share ``greater_is_better`` (and ``metric`` when set).
+        share ``greater_is_better`` (and ``metric`` when set). With
+        ``target="new data"`` one score per split, the same splits for every
+        model (paired by ``seeds["split_id"]`` when present, else by position).
+    target : {"new data", "this dataset"}, default="new data"
+        What the decisions are about (see above).
+    test_train_ratio : float or None, default=None
+        ``n_test / n_train`` of the splits the scores come from (``1 / (K -
+        1)`` for K-fold): the variance correction of the corrected paired t.
+        Required with ``target="new data"`` (:func:`compare_models` passes
+        the ratio measured on its splits); rejected otherwise.
     gamma : float, default=0.75
         Threshold of a meaningful probability of outperforming
-        (Bouthillier et al., App. C.6).
+        (Bouthillier et al., App. C.6), for the run-to-run P(A > B).
     confidence : float, default=0.95
         Confidence level of every interval; ``1 - confidence`` is the level
         at which corrected p-values are called significant.
     correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
-        Multiple-comparison correction of the p-values of the best model
-        against each other model (see Notes).
+        Multiple-comparison correction of the family of tests (see Notes).
     n_boot : int, default=2000
-        Bootstrap resamples of each comparison.
+        Bootstrap resamples where an interval needs them (quantile intervals
+        without an exact method; the cluster bootstrap of P(A > B) for
+        dependent scores).
     random_state : int, numpy.random.Generator or None, default=None
-        Root of the bootstrap seeds of the comparisons and quantile intervals;
-        ``None`` draws fresh entropy, recorded in ``random_state_``.
+        Root of the bootstrap seeds; ``None`` draws fresh entropy, recorded
+        in ``random_state_``.
     settings : dict or None, default=None
         How the scores were produced (what was varied, cv, scoring, seeds ...),
         shown in the report so the run can be reproduced.
@@ -205,13 +324,16 @@ class ModelSelectionReport:
 
     Attributes
     ----------
+    target : str
+        ``"new data"`` or ``"this dataset"``.
     distributions : dict of str to PerformanceDistribution
         One per model, named by its key, with independent scores: where
         ``groups`` marks dependent scores (the folds of one K-fold repeat),
-        the mean per group (``dist.aggregate()``), one score per repeat. All
-        statistics use these.
+        the mean per group (``dist.aggregate()``), one score per repeat. The
+        run-to-run statistics (this dataset) use these.
     raw_distributions : dict of str to PerformanceDistribution
-        The distributions as given (renamed to their keys).
+        The distributions as given (renamed to their keys): one score per
+        split. The new-data statistics use these.
     names : list of str
         Model names in the given order.
     ranking : list of str
@@ -220,28 +342,39 @@ class ModelSelectionReport:
     best : str
         Model with the best mean in the metric's direction; ties go to the
         first in the given order.
+    generalization : dict of str to Interval or GeneralizationCI
+        With ``target="new data"``: each model's interval for its expected
+        score on new data (the evaluator's ``generalization_ci()`` when
+        :func:`compare_models` has one, else the corrected resampled t on
+        the per-split scores); empty otherwise.
+    family : object or None
+        With ``target="new data"``: the tests of all pairs (read them with
+        :meth:`pairwise`); ``None`` otherwise.
     comparisons : dict of (str, str) to Comparison
-        ``comparisons[a, b]`` is ``distributions[a].compare(distributions[b])``
-        for every ordered pair ``a != b``; the pair later in the given order
-        is the mirror image of the earlier one (``P(b > a) = 1 - P(a > b)``,
-        the interval and decision mirrored, same p-value).
+        Run-to-run (this dataset): ``comparisons[a, b]`` is
+        ``distributions[a].compare(distributions[b])`` for every ordered pair
+        ``a != b``; the pair later in the given order is the mirror image of
+        the earlier one (``P(b > a) = 1 - P(a > b)``, same p-value).
     p_values : dict of str to float
-        For every model except ``best``: the p-value of
-        ``comparisons[best, model]`` (Wilcoxon signed-rank when paired,
-        Mann-Whitney U otherwise; two-sided).
+        For every model except ``best``: the two-sided p-value of the test of
+        ``best`` against it in the report's family (corrected paired t for
+        new data; Wilcoxon signed-rank when paired, Mann-Whitney U otherwise,
+        for this dataset).
     p_adjusted : dict of str to float
-        Those p-values after ``correction``.
+        Those p-values after ``correction`` within the family.
     tied_with_best : list of str
-        ``best`` and every model not significantly worse than it after the
-        correction, in the given order.
+        ``best`` and every model not significantly worse than it in the
+        family, in the given order.
     noether_n : int
-        Noether sample size for ``gamma`` at alpha = beta = 0.05
-        (Bouthillier et al., App. C.3): scores per model needed to detect
-        P(A > B) >= ``gamma`` reliably (29 for gamma = 0.75).
+        Noether sample size for ``gamma`` (Bouthillier et al., App. C.3) with
+        each one-sided bound at ``(1 - confidence) / 2`` and power 0.95:
+        repeats per model needed to detect P(A > B) >= ``gamma`` reliably
+        (35 for gamma = 0.75 at confidence 0.95). Used by the run-to-run
+        decisions (``target="this dataset"``).
     notes : list of str
         Warnings raised while computing the statistics (ties, small samples,
-        dependent observations ...) and a note when the models have fewer
-        than ``noether_n`` scores, shown in the report.
+        dependent observations ...), the split design of the new-data tests,
+        shown in the report.
     random_state_ : int
         Entropy of the bootstrap seeds.
     requirements : dict of str to Requirement
@@ -256,21 +389,32 @@ class ModelSelectionReport:
 
     Notes
     -----
-    Which p-values are corrected: the family is the ``m = k - 1`` tests of the
-    best model against each other model (``comparisons[best, model].p_value``).
-    A model is *significantly worse than the best* when its corrected p-value
-    is below ``1 - confidence`` and ``P(best > model) > 0.5``; all other models
-    are in ``tied_with_best``. Pairwise comparisons among the other models are
-    reported but not part of the family and not corrected.
+    *New data* (the default of :func:`compare_models`). Every pair of models
+    is tested on its ``J`` per-split score differences with the corrected
+    resampled paired t (Nadeau & Bengio 2003, Sec. 4; variance ``(1 / J +
+    n_test / n_train) s^2``), and the ``k (k - 1) / 2`` p-values are
+    corrected together. Because the family holds every pair, Holm's
+    correction controls the family-wise error strongly whatever model is
+    picked as the best from the same scores (a family of "best against the
+    others" does not: issue 18, item 3). A pair is significant when its
+    adjusted p-value is below ``1 - confidence``; a model is tied with the
+    best unless its pair with the best is significant. The headline,
+    ``tied_with_best``, the ``decision`` column, :meth:`pairwise` and the
+    heatmap marks are all read from that one family. The per-pair intervals
+    of the mean difference are unadjusted.
 
-    The ``decision`` of each comparison is the per-comparison rule of
-    Bouthillier et al., App. C.6 (percentile-bootstrap CI of P(A > B) against
-    0.5 and ``gamma``), not corrected; near the boundary it can disagree with
-    the corrected p-value. The recommendation (Sec. 5) is to report the best
-    model together with all models within the significance bounds, which is
-    ``tied_with_best``. The best model's mean is optimistically biased
-    (winner's curse, textbook chapter Sec. 4.3); re-evaluate it on fresh data
-    before trusting its number.
+    *This dataset*. The family is the ``m = k - 1`` tests of the best model
+    against each other model (``comparisons[best, model].p_value``). A model
+    is significantly worse than the best when its corrected p-value is below
+    ``1 - confidence`` and ``P(best > model) > 0.5``. The ``decision`` of each
+    comparison is the per-comparison rule of Bouthillier et al., App. C.6
+    (an exact sign interval of P(A > B) when paired, Newcombe's otherwise,
+    against 0.5 and ``gamma``), not corrected. Since the best is picked from
+    the same scores, this family is somewhat liberal (issue 18, item 3).
+
+    The best model's mean is optimistically biased (winner's curse,
+    textbook chapter Sec. 4.3); re-evaluate it on fresh data before trusting
+    its number.
 
     Examples
     --------
@@ -284,9 +428,16 @@ class ModelSelectionReport:
     ...                                   metric="accuracy", seeds=seeds)
     ...     for name, shift in [("a", 0.0), ("b", 0.01), ("c", -0.001)]
     ... }
-    >>> report = ModelSelectionReport(dists, random_state=0)
+
+    Scores of 30 random 90/10 splits (n_test / n_train = 1/9), on new data:
+
+    >>> report = ModelSelectionReport(dists, test_train_ratio=1 / 9, random_state=0)
     >>> report.best, report.tied_with_best
     ('b', ['b'])
+
+    The same scores read as runs on this dataset:
+
+    >>> report = ModelSelectionReport(dists, target="this dataset", random_state=0)
     >>> round(report.comparisons["b", "a"].estimate, 3)
     0.933
     """
@@ -295,6 +446,8 @@ class ModelSelectionReport:
         self,
         distributions,
         *,
+        target="new data",
+        test_train_ratio=None,
         gamma=0.75,
         confidence=0.95,
         correction="holm",
@@ -305,16 +458,23 @@ class ModelSelectionReport:
     ):
         self.raw_distributions = _check_distributions(distributions)
         requirement_kw = _check_requirement(requirement, confidence)
-        self.notes = _Notes()
-        self.distributions = self._independent(self.raw_distributions)
         self.gamma = _check_gamma(gamma)
         self.confidence = _check_confidence(confidence)
         self.correction = _check_correction(correction)
         self.n_boot = _check_n_boot(n_boot)
+        self.target = _check_target(target)
+        self.test_train_ratio = _check_ratio(test_train_ratio, target)
+        split_scores = (
+            _split_matrix(self.raw_distributions) if target == "new data" else None
+        )
+        self.notes = _Notes()
+        self.distributions = self._independent(self.raw_distributions)
         self.random_state_ = _root_entropy(random_state)
         self.settings = dict(settings or {})
         self.evaluators = None
         self.curves = {}
+        self.generalization = {}
+        self.family = None
         self._frames = {}
         self._clipped = {}
         self._clip_index = None
@@ -324,20 +484,31 @@ class ModelSelectionReport:
         self.metric = first.metric
         self.greater_is_better = first.greater_is_better
         sign = 1.0 if self.greater_is_better else -1.0
-        means = np.array([sign * self.distributions[n].mean() for n in self.names])
+        if split_scores is None:
+            means = np.array([self.distributions[n].mean() for n in self.names])
+        else:
+            with np.errstate(invalid="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                means = np.nanmean(split_scores, axis=1)
+        means = np.nan_to_num(sign * means, nan=-np.inf)
         order = np.argsort(-means, kind="stable")  # ties keep the given order
         self.ranking = [self.names[i] for i in order]
         self.best = self.ranking[0]
         self._compare_all()
-        self._select()
+        if split_scores is None:
+            self._select()
+        else:
+            self._select_new_data(split_scores)
         self.requirement = requirement
         self.requirements = _requirements(self.distributions, requirement_kw)
         # one-sided level of the decision: each bound at (1 - confidence) / 2
-        self.noether_n = noether_sample_size(
-            self.gamma, alpha=(1 - self.confidence) / 2
-        )
+        self.noether_n = noether_sample_size(self.gamma, confidence=self.confidence)
         n_min = min(d.n for d in self.distributions.values())
-        if self.n_models > 1 and n_min < self.noether_n:
+        if (
+            self.target == "this dataset"
+            and self.n_models > 1
+            and n_min < self.noether_n
+        ):
             self.notes.append(
                 f"n = {n_min} scores per model is below the Noether sample size "
                 f"{self.noether_n} for gamma = {self.gamma:g} at confidence "
@@ -376,8 +547,14 @@ class ModelSelectionReport:
         settings : dict or None, default=None
             Shown in the report; by default the columns used.
         **kwargs : dict
-            Passed to :class:`ModelSelectionReport` (``gamma``,
-            ``confidence``, ``correction``, ``n_boot``, ``random_state``).
+            Passed to :class:`ModelSelectionReport` (``target``,
+            ``test_train_ratio``, ``gamma``, ``confidence``, ``correction``,
+            ``n_boot``, ``random_state``). ``target`` defaults to ``"this
+            dataset"`` here: scores produced anywhere (e.g. seeded training
+            runs on one test set) carry no split design from which to decide
+            about new data; pass ``target="new data"`` with
+            ``test_train_ratio`` when each row is one train/test split, the
+            same splits for every model.
 
         Returns
         -------
@@ -413,13 +590,35 @@ class ModelSelectionReport:
                 "greater_is_better": greater_is_better,
                 "runs": len(frame),
             }
+        kwargs.setdefault("target", "this dataset")
         return cls(dists, settings=settings, **kwargs)
 
     def _independent(self, distributions):
         """One score per group (repeat) where ``groups`` marks dependent scores."""
         out = {}
         for name, dist in distributions.items():
-            if dist.groups is not None and np.unique(dist.groups).size < dist.n:
+            if (
+                self.target == "new data"
+                and dist.groups is not None
+                and np.unique(dist.groups).size == 1
+            ):
+                # one K-fold run: no independent repeats to average; the
+                # new-data tests account for the folds' dependence
+                _add_note(
+                    self.notes,
+                    name,
+                    f"one repeat of {dist.n} folds: the run-to-run (this dataset) "
+                    "columns treat its folds as runs; the new-data tests account "
+                    "for their dependence (corrected t).",
+                )
+                dist = PerformanceDistribution(
+                    dist.scores,
+                    metric=dist.metric,
+                    greater_is_better=dist.greater_is_better,
+                    name=name,
+                    seeds=dist.seeds,
+                )
+            elif dist.groups is not None and np.unique(dist.groups).size < dist.n:
                 dist = dist.aggregate("mean")
                 _add_note(
                     self.notes,
@@ -466,6 +665,152 @@ class ModelSelectionReport:
         worse = {n for n, w in zip(others, worse, strict=True) if w}
         self.tied_with_best = [n for n in self.names if n not in worse]
 
+    def _select_new_data(self, split_scores):
+        """One family of corrected paired t tests over all pairs (new data)."""
+        self.family = _pairwise_family(
+            split_scores,
+            test_train_ratio=self.test_train_ratio,
+            confidence=self.confidence,
+            correction=self.correction,
+            greater_is_better=self.greater_is_better,
+        )
+        k = self.n_models
+        best = self.names.index(self.best)
+        others = [n for n in self.names if n != self.best]
+        pairs = [self.family.pair(best, self.names.index(n)) for n in others]
+        self.p_values = {
+            n: float(self.family.pvalue[i]) for n, i in zip(others, pairs, strict=True)
+        }
+        self.p_adjusted = {
+            n: float(self.family.pvalue_adjusted[i])
+            for n, i in zip(others, pairs, strict=True)
+        }
+        worse = self.family.worse_than(best, k)
+        self.tied_with_best = [n for i, n in enumerate(self.names) if not worse[i]]
+        self._split_scores = split_scores
+        self.generalization = {
+            name: _corrected_t_interval(
+                row, self.test_train_ratio, self.confidence, self.metric
+            )
+            for name, row in zip(self.names, split_scores, strict=True)
+        }
+
+    def pairwise(self):
+        """Every pair of models with its test and decision, one row per pair.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per unordered pair, ``model_a`` ranked above ``model_b``
+            (ranking order), with columns ``model_a``, ``model_b``,
+            ``estimate`` (mean score of A minus B, in the metric's units),
+            ``low``, ``high`` (its per-pair, unadjusted interval at
+            ``confidence``), ``pvalue`` (two-sided), ``pvalue_adjusted``
+            (after ``correction``), ``decision`` (from A's side:
+            ``"better"``, ``"worse"``, ``"no significant difference"``, and
+            for this dataset also ``"better, not meaningful"`` ...),
+            ``target``, ``method`` and ``n`` (paired observations).
+
+            With ``target="new data"`` the rows are the family of
+            corrected paired t tests behind every decision of the report
+            (``decision`` is significant exactly when ``pvalue_adjusted <
+            1 - confidence``). With ``target="this dataset"`` ``estimate``
+            is the mean difference over repeats, ``pvalue`` the rank test of
+            :meth:`PerformanceDistribution.compare`, ``decision`` its
+            uncorrected App. C.6 decision on P(A > B); ``pvalue_adjusted``
+            is set for the pairs with the best model (the corrected family)
+            and NaN for the others.
+
+        Examples
+        --------
+        >>> from skperf import ModelSelectionReport, PerformanceDistribution
+        >>> report = ModelSelectionReport(
+        ...     {"a": PerformanceDistribution([0.80, 0.82, 0.85, 0.79, 0.81]),
+        ...      "b": PerformanceDistribution([0.70, 0.72, 0.74, 0.69, 0.73])},
+        ...     test_train_ratio=1 / 4, random_state=0)
+        >>> row = report.pairwise().iloc[0]
+        >>> print(row["model_a"], row["model_b"], f"{row['estimate']:.3f}", row["decision"])
+        a b 0.098 better
+        """
+        import pandas as pd
+
+        rank = {n: i for i, n in enumerate(self.ranking)}
+        rows = []
+        if self.family is not None:
+            f = self.family
+            for i in range(f.a.size):
+                a, b = self.names[f.a[i]], self.names[f.b[i]]
+                flip = rank[a] > rank[b]
+                est, low, high = f.estimate[i], f.low[i], f.high[i]
+                decision = str(f.decision[i])
+                if flip:
+                    a, b = b, a
+                    est, low, high = -est, -high, -low
+                    decision = {"better": "worse", "worse": "better"}.get(
+                        decision, decision
+                    )
+                rows.append(
+                    {
+                        "model_a": a,
+                        "model_b": b,
+                        "estimate": float(est),
+                        "low": float(low),
+                        "high": float(high),
+                        "pvalue": float(f.pvalue[i]),
+                        "pvalue_adjusted": float(f.pvalue_adjusted[i]),
+                        "decision": decision,
+                        "target": self.target,
+                        "method": "corrected-t",
+                        "n": int(f.n[i]),
+                    }
+                )
+        else:
+            names = self.ranking
+            for i, a in enumerate(names):
+                for b in names[i + 1 :]:
+                    c = self.comparisons[a, b]
+                    md = c.mean_difference
+                    adj = (
+                        self.p_adjusted[b]
+                        if a == self.best
+                        else self.p_adjusted[a]
+                        if b == self.best
+                        else np.nan
+                    )
+                    rows.append(
+                        {
+                            "model_a": a,
+                            "model_b": b,
+                            "estimate": float(md.estimate),
+                            "low": float(md.low),
+                            "high": float(md.high),
+                            "pvalue": float(c.p_value),
+                            "pvalue_adjusted": float(adj),
+                            "decision": c.decision,
+                            "target": self.target,
+                            "method": c.test,
+                            "n": int(min(c.n_self, c.n_other)),
+                        }
+                    )
+        order = sorted(
+            range(len(rows)),
+            key=lambda i: (rank[rows[i]["model_a"]], rank[rows[i]["model_b"]]),
+        )
+        columns = [
+            "model_a",
+            "model_b",
+            "estimate",
+            "low",
+            "high",
+            "pvalue",
+            "pvalue_adjusted",
+            "decision",
+            "target",
+            "method",
+            "n",
+        ]
+        return pd.DataFrame([rows[i] for i in order], columns=columns)
+
     # ------------------------------------------------------------------
     @property
     def n_models(self):
@@ -505,18 +850,32 @@ class ModelSelectionReport:
         Returns
         -------
         pandas.DataFrame
-            Indexed by model name in ranking order, with columns ``rank``,
-            ``n``, ``mean``, ``mean_low``, ``mean_high``, ``mean_method``,
-            ``sd`` (``ddof=1``); for each level ``q``: ``q<q>``,
-            ``q<q>_low``, ``q<q>_high``, ``q<q>_method``; then
-            ``p_best_better`` (P(best > model)), ``p_best_better_low``,
-            ``p_best_better_high``, ``p_best_better_method`` (``"sign"``
-            when paired, ``"newcombe"`` otherwise; empty for the best
-            model), ``decision`` (of ``comparisons[best,
-            model]``, ``"best"`` for the best model), ``mean_difference``
-            (best minus model), ``p_value``, ``p_adjusted``, ``vs_best``
-            (that decision read from the model's side, e.g. ``"worse than
-            best (significant, meaningful)"``) and ``tied_with_best``.
+            Indexed by model name in ranking order, with columns ``rank``;
+            run-to-run statistics on this dataset (over the independent
+            repeats of ``distributions``): ``n``, ``mean``, ``mean_low``,
+            ``mean_high``, ``mean_method``, ``sd`` (``ddof=1``); for each
+            level ``q``: ``q<q>``, ``q<q>_low``, ``q<q>_high``,
+            ``q<q>_method``; ``p_best_better`` (P(best > model) over
+            repeats), ``p_best_better_low``, ``p_best_better_high``,
+            ``p_best_better_method`` (``"sign"`` when paired, ``"newcombe"``
+            otherwise; empty for the best model), ``mean_difference`` (best
+            minus model); then the decision columns of the report's
+            ``target``: ``decision`` (from the best's side, ``"best"`` for
+            the best model), ``p_value``, ``p_adjusted``, ``vs_best`` (the
+            decision read from the model's side, e.g. ``"worse than best
+            (significant)"``), ``tied_with_best`` and ``target``.
+
+            With ``target="new data"`` the decision columns come from the
+            family of all pairs (corrected paired t), and the row also has
+            ``new_data``, ``new_data_low``, ``new_data_high``,
+            ``new_data_method`` (the model's interval for its expected score
+            on new data, :attr:`generalization`), ``n_splits``, and
+            ``difference``, ``difference_low``, ``difference_high`` (best
+            minus model on new data, per-pair unadjusted interval). With
+            ``target="this dataset"`` ``decision`` is that of
+            ``comparisons[best, model]`` (App. C.6, uncorrected) and the
+            p-values are the rank tests of the best against each model.
+
             Interval bounds beyond the metric's range (accuracy in [0, 1],
             R² at most 1, ...) are clipped to it, with a note.
         """
@@ -584,19 +943,71 @@ class ModelSelectionReport:
                         p_adjusted=self.p_adjusted[name],
                     )
             _record(caught, self.notes, name)
-            self._clip(row, ["mean"] + [f"q{level:g}" for level in q])
-            row["vs_best"] = (
-                "best"
-                if name == self.best
-                else _side_text(self.comparisons[name, self.best].decision, "best")
-            )
+            clip = ["mean"] + [f"q{level:g}" for level in q]
+            if self.family is not None:
+                self._new_data_columns(row, name)
+                clip.insert(0, "new_data")
+            self._clip(row, clip)
+            if name == self.best:
+                row["vs_best"] = "best"
+            elif self.family is not None:
+                row["vs_best"] = _side_text(
+                    self._family_decision(name, self.best), "best", self.target
+                )
+            else:
+                row["vs_best"] = _side_text(
+                    self.comparisons[name, self.best].decision, "best"
+                )
             row["tied_with_best"] = name in self.tied_with_best
+            row["target"] = self.target
             if self.requirements:
                 row["requirement"] = self.requirements[name].verdict
                 row["requirement_bound"] = self.requirements[name].bound
             rows.append(row)
         self._clip_note()
         return pd.DataFrame(rows).set_index("model")
+
+    def _family_decision(self, a, b):
+        """The family's decision of model ``a`` against model ``b`` (a's side)."""
+        i, j = self.names.index(a), self.names.index(b)
+        decision = str(self.family.decision[self.family.pair(i, j)])
+        if i > j:  # the family stores each pair once, the first model's side
+            decision = {"better": "worse", "worse": "better"}.get(decision, decision)
+        return decision
+
+    def _new_data_columns(self, row, name):
+        """The new-data columns of ``name``'s row (the family's decisions)."""
+        ci = self.generalization[name]
+        row.update(
+            new_data=float(ci.estimate),
+            new_data_low=float(ci.low),
+            new_data_high=float(ci.high),
+            new_data_method=str(ci.method),
+            n_splits=int(np.isfinite(self._split_scores[self.names.index(name)]).sum()),
+        )
+        if name == self.best:
+            row.update(
+                difference=0.0,
+                difference_low=np.nan,
+                difference_high=np.nan,
+                decision="best",
+                p_value=np.nan,
+                p_adjusted=np.nan,
+            )
+            return
+        f = self.family
+        i, j = self.names.index(self.best), self.names.index(name)
+        k = f.pair(i, j)
+        sign = 1.0 if i < j else -1.0  # best minus model
+        low, high = sorted((sign * f.low[k], sign * f.high[k]))
+        row.update(
+            difference=float(sign * f.estimate[k]),
+            difference_low=float(low),
+            difference_high=float(high),
+            decision=self._family_decision(self.best, name),
+            p_value=float(f.pvalue[k]),
+            p_adjusted=float(f.pvalue_adjusted[k]),
+        )
 
     def _bounds(self):
         """``(metric, (low, high))`` when the metric has a known range, else None."""
@@ -660,11 +1071,12 @@ class ModelSelectionReport:
         >>> report = ModelSelectionReport(
         ...     {"a": PerformanceDistribution([0.80, 0.82, 0.85, 0.79, 0.81]),
         ...      "b": PerformanceDistribution([0.70, 0.72, 0.74, 0.69, 0.73])},
-        ...     random_state=0)
-        >>> for line in report.to_markdown().splitlines()[2:4]:
+        ...     test_train_ratio=1 / 4, random_state=0)
+        >>> for line in report.to_markdown().splitlines()[2:5]:
         ...     print(line)
-        Best mean: a (ties go to the first model in the given order). Every other model is
-        significantly worse than a after holm correction at level 0.05.
+        On new data (each algorithm trained on as many rows from the same population), choose a:
+        score 0.814 [0.771, 0.857] (95% CI, corrected-t); every other model is significantly
+        worse (one pair, level 0.05). Mean over repeats, quantiles and P(best > model) in the
         """
         from ._format import _markdown_report
 
@@ -760,15 +1172,121 @@ class ModelSelectionReport:
 
         return _plot_curves(self, kind=kind, ax=ax)
 
+    def to_dict(self):
+        """The report's numbers as plain Python objects (JSON-serializable).
+
+        Returns
+        -------
+        dict
+            ``target``, ``best``, ``ranking``, ``tied_with_best``,
+            ``confidence``, ``correction``, ``gamma``, ``test_train_ratio``,
+            ``headline`` (the report's first paragraph), ``models`` (the rows
+            of :meth:`to_frame` at the default quantiles, by model),
+            ``pairwise`` (the rows of :meth:`pairwise`), ``generalization``
+            (per model, the new-data interval's fields), ``requirements``
+            (verdict per model), ``settings`` and ``notes``.
+
+        Examples
+        --------
+        >>> from skperf import ModelSelectionReport, PerformanceDistribution
+        >>> report = ModelSelectionReport(
+        ...     {"a": PerformanceDistribution([0.80, 0.82, 0.85, 0.79, 0.81]),
+        ...      "b": PerformanceDistribution([0.70, 0.72, 0.74, 0.69, 0.73])},
+        ...     test_train_ratio=1 / 4, random_state=0)
+        >>> d = report.to_dict()
+        >>> d["target"], d["best"], d["tied_with_best"]
+        ('new data', 'a', ['a'])
+        """
+        from ._format import _conclusion
+
+        frame = self.to_frame()
+        models = {
+            name: {k: _plain(v) for k, v in row.items()}
+            for name, row in frame.to_dict(orient="index").items()
+        }
+        pairs = [
+            {k: _plain(v) for k, v in row.items()}
+            for row in self.pairwise().to_dict(orient="records")
+        ]
+        generalization = {
+            name: {
+                k: _plain(getattr(ci, k, None))
+                for k in ("estimate", "low", "high", "confidence", "method", "n")
+            }
+            for name, ci in self.generalization.items()
+        }
+        return {
+            "target": self.target,
+            "metric": self.metric,
+            "greater_is_better": self.greater_is_better,
+            "best": self.best,
+            "ranking": list(self.ranking),
+            "tied_with_best": list(self.tied_with_best),
+            "confidence": self.confidence,
+            "correction": self.correction,
+            "gamma": self.gamma,
+            "test_train_ratio": self.test_train_ratio,
+            "headline": _conclusion(self),
+            "models": models,
+            "pairwise": pairs,
+            "generalization": generalization,
+            "requirements": {n: r.verdict for n, r in self.requirements.items()},
+            "settings": {k: _plain(v) for k, v in self.settings.items()},
+            "notes": list(self.notes),
+        }
+
+    def to_json(self, path=None):
+        """:meth:`to_dict` as JSON text (NaN written as ``null``).
+
+        Parameters
+        ----------
+        path : str or path-like or None, default=None
+            Where to write the JSON (UTF-8); ``None`` only returns it.
+
+        Returns
+        -------
+        str
+            The JSON document.
+        """
+        import json
+
+        text = json.dumps(self.to_dict(), allow_nan=False)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        return text
+
     def __repr__(self):
         return (
-            f"ModelSelectionReport(n_models={self.n_models}, best={self.best!r}, "
-            f"tied_with_best={self.tied_with_best!r}, confidence={self.confidence:g}, "
-            f"gamma={self.gamma:g}, correction={self.correction!r})"
+            f"ModelSelectionReport(target={self.target!r}, n_models={self.n_models}, "
+            f"best={self.best!r}, tied_with_best={self.tied_with_best!r}, "
+            f"confidence={self.confidence:g}, correction={self.correction!r})"
         )
 
     def __str__(self):
         return self.to_markdown()
+
+
+def _corrected_t_interval(scores, test_train_ratio, confidence, metric):
+    """The corrected resampled t interval for the mean score on new data."""
+    from .._multiple import _paired_t
+
+    scores = np.asarray(scores, dtype=float)
+    scores = scores[np.isfinite(scores)]
+    est, low, high, _ = _paired_t(scores, test_train_ratio, confidence)
+    return Interval(
+        float(est),
+        float(low),
+        float(high),
+        confidence=confidence,
+        method="corrected-t",
+        n=int(scores.size),
+        note=(
+            f"new data: expected {metric or 'score'} of the algorithm trained on "
+            "about n rows (Nadeau & Bengio's corrected resampled t over "
+            f"{scores.size} splits, n_test / n_train = {test_train_ratio:.3g})"
+        ),
+    )
 
 
 def _requirements(distributions, kw):
@@ -776,6 +1294,23 @@ def _requirements(distributions, kw):
     if kw is None:
         return {}
     return {name: d.requirement(**kw) for name, d in distributions.items()}
+
+
+def _plain(value):
+    """A JSON-ready value: numpy scalars unwrapped, NaN as None."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
 
 
 def _describe(obj):
@@ -834,11 +1369,13 @@ def compare_models(
     gamma=0.75,
     confidence=0.95,
     correction="holm",
+    target="new data",
     progress=False,
     n_boot=2000,
     requirement=None,
     memory=None,
     return_predictions=False,
+    params=None,
 ):
     """Evaluate several models on shared seeds and compare them.
 
@@ -859,11 +1396,18 @@ def compare_models(
         ``None`` uses each estimator's ``score``, which must measure one
         metric for all models (accuracy for classifiers, R² for regressors):
         a classifier and a regressor together need an explicit ``scoring``.
+        One metric per report: a list or dict of several scorers is refused
+        (call ``compare_models`` once per metric; with ``memory=`` the fits
+        are reused).
     cv : int, cross-validation generator, iterable or None, default=None
-        Splitter of each repeat; ``None`` is one out-of-bootstrap split per
-        repeat (see :class:`~skperf.RepeatedEvaluator`).
+        Splitter of each repeat. ``None``: with ``target="new data"`` a
+        shuffled 10-fold (stratified for classifiers; ``GroupKFold`` with
+        ``groups``) re-drawn in every repeat, i.e. 10 x ``n_repeats`` fits per
+        model (repeated 10-fold, the design of Bouckaert & Frank's corrected
+        repeated CV); with ``target="this dataset"`` one out-of-bootstrap
+        split per repeat (see :class:`~skperf.RepeatedEvaluator`).
     n_repeats : int, default=10
-        Repeats per model.
+        Repeats per model (each repeat runs every fold of ``cv``).
     vary : "all" or subset of {"split", "init", "search"}, default="all"
         Sources of variation re-seeded at each repeat.
     random_state : int, numpy.random.RandomState, numpy.random.Generator or None, default=None
@@ -878,6 +1422,15 @@ def compare_models(
         significance level of the corrected p-values.
     correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
         Multiple-comparison correction (see :class:`ModelSelectionReport`).
+    target : {"new data", "this dataset"}, default="new data"
+        What every decision of the report is about. ``"new data"``: is an
+        algorithm better than another when trained on about n rows from
+        the same population? All pairs are tested with the corrected
+        resampled paired t on the per-split score differences, with the
+        ratio n_test / n_train measured on the splits, as one family
+        corrected by ``correction``. ``"this dataset"``: the run-to-run
+        decisions on this dataset (P(A > B) over repeats, the best against
+        each other model).
     progress : bool, default=False
         Show one progress bar over all fits.
     n_boot : int, default=2000
@@ -900,6 +1453,11 @@ def compare_models(
         Curves need a binary target and a model with ``predict_proba`` or
         ``decision_function``; for any other model the report has no curves
         and a note says why.
+    params : dict or None, default=None
+        Metadata routed to the fits and scorers as
+        :func:`sklearn.model_selection.cross_validate` routes ``params``
+        (e.g. ``sample_weight``; passed to every model's
+        :meth:`RepeatedEvaluator.fit`).
 
     Returns
     -------
@@ -912,23 +1470,40 @@ def compare_models(
     ValueError
         With ``scoring=None``, when the models' own scores are different
         metrics (e.g. ``"accuracy (LogisticRegression.score) for 'a' vs r2
-        (LinearRegression.score) for 'b'"``), before anything is fitted.
+        (LinearRegression.score) for 'b'"``), with several scorers, or with
+        an unknown ``target``: before anything is fitted.
 
     Notes
     -----
     Every model gets the same ``random_state`` (``None`` resolved once to one
     drawn entropy), hence the same split, initialization and search seeds per
-    repeat: the distributions are paired and compared with paired tests
-    (Bouthillier et al., App. C.2) when the fits used identical train/test
-    indices (``seeds["split_id"]``; an int ``cv`` is chosen from ``y`` alone,
-    so every model gets the same folds). The best model is the one with the best
-    mean; the p-values of the best against each other model are corrected
-    (see :class:`ModelSelectionReport`, Notes).
+    repeat: the scores are paired (Bouthillier et al., App. C.2) when the fits
+    used identical train/test indices (``seeds["split_id"]``; an int ``cv`` is
+    chosen from ``y`` alone, so every model gets the same folds). The best
+    model is the one with the best mean.
+
+    With ``target="new data"`` the corrected paired t (Nadeau & Bengio 2003)
+    uses the ratio ``n_test / n_train`` measured on the splits: ``1 / (K -
+    1)`` for K-fold, which is what the correction was derived for (random
+    train/test splits, of which a repeated K-fold is a special case).
+    Other designs (out-of-bootstrap, whose training sets repeat rows) get
+    the measured ratio and a note saying the correction is approximate
+    there. Why repeated 10-fold by default: the correction's term ``n_test /
+    n_train`` dominates the variance (``1/J + 1/9`` for 10-fold against
+    ``1/J + 1/4`` for 5-fold), so ten folds give narrower intervals and more
+    power per fit than five, and train on 90 % of the rows (the question is
+    about n rows). Cost: ``10 * n_repeats`` fits per model (100 at the
+    default), against ``n_repeats`` with ``target="this dataset"``.
 
     References
     ----------
-    Bouthillier et al. (2021), Sec. 4.1, Sec. 5 and App. C.2-C.6; textbook
-    chapter "Confidence Intervals for Model Performance", Sec. 4.1-4.4.
+    Nadeau & Bengio (2003), "Inference for the generalization error",
+    Machine Learning 52, Sec. 4 (corrected resampled t); Bouckaert & Frank
+    (2004), "Evaluating the replicability of significance tests for
+    comparing learning algorithms" (corrected repeated 10-fold CV); Holm
+    (1979); Bouthillier et al. (2021), Sec. 4.1, Sec. 5 and App. C.2-C.6;
+    textbook chapter "Confidence Intervals for Model Performance", Sec.
+    4.1-4.4.
 
     Examples
     --------
@@ -943,11 +1518,11 @@ def compare_models(
     ...     "tree": DecisionTreeClassifier(max_depth=3),
     ...     "dummy": DummyClassifier(),
     ... }
-    >>> report = compare_models(models, X, y, n_repeats=10, random_state=0)
+    >>> report = compare_models(models, X, y, n_repeats=3, random_state=0)
     >>> report.best, report.tied_with_best
     ('logreg', ['logreg', 'tree'])
-    >>> {name: round(p, 4) for name, p in report.p_adjusted.items()}
-    {'tree': 0.5781, 'dummy': 0.0039}
+    >>> {name: round(p, 3) for name, p in report.p_adjusted.items()}
+    {'tree': 0.688, 'dummy': 0.0}
     """
     from .._evaluator import RepeatedEvaluator, _fit_evaluators
 
@@ -963,6 +1538,13 @@ def compare_models(
             raise TypeError(
                 f"`estimators[{name!r}]` must be an estimator with `fit`; got {est!r}."
             )
+    scoring = _single_scoring(scoring)
+    target = _check_target(target)
+    if params is not None and not isinstance(params, Mapping):
+        raise TypeError(
+            "`params` must be a dict of metadata to route to the fits and scorers "
+            f"(as in cross_validate), or None; got {type(params).__name__}."
+        )
     default_metric = None
     if scoring is None:
         default_metric, conflict = _shared_default_score(estimators)
@@ -980,6 +1562,9 @@ def compare_models(
     n_boot = _check_n_boot(n_boot)
     _check_requirement(requirement, confidence)
     entropy = _root_entropy(random_state)
+    given_cv = cv
+    if cv is None and target == "new data":
+        cv = _default_new_data_cv(X, groups)
 
     evaluators = {
         name: RepeatedEvaluator(
@@ -996,7 +1581,15 @@ def compare_models(
         )
         for name, est in estimators.items()
     }
-    _fit_evaluators(evaluators, X, y, groups=groups, n_jobs=n_jobs, progress=progress)
+    _fit_evaluators(
+        evaluators,
+        X,
+        y,
+        groups=groups,
+        n_jobs=n_jobs,
+        progress=progress,
+        **dict(params or {}),
+    )
     applied, skipped = _sources_applied(estimators, vary, y)
     distributions = {name: ev.distribution_ for name, ev in evaluators.items()}
 
@@ -1010,11 +1603,15 @@ def compare_models(
         "vary": applied,
         "not_varied": skipped,
         "n_repeats": n_repeats,
-        "cv": _describe(cv)
+        "cv": _describe(given_cv)
         + (
             f" (one {'group ' if groups is not None else ''}out-of-bootstrap "
             "split per repeat)"
             if cv is None
+            else f" ({_describe(cv)}: {cv}-fold, shuffled anew in every repeat)"
+            if given_cv is None and isinstance(cv, int)
+            else f" ({_describe(cv)}, shuffled anew in every repeat)"
+            if given_cv is None
             else ""
         ),
         "scoring": _describe(scoring)
@@ -1031,8 +1628,14 @@ def compare_models(
         "skperf": __version__,
         "scikit-learn": sklearn.__version__,
     }
+    ratio, design = (None, None)
+    if target == "new data":
+        ratio, design = _measured_ratio(evaluators, _num_samples(X))
+        settings["test_train_ratio"] = design
     report = ModelSelectionReport(
         distributions,
+        target=target,
+        test_train_ratio=ratio,
         gamma=gamma,
         confidence=confidence,
         correction=correction,
@@ -1042,9 +1645,92 @@ def compare_models(
         requirement=requirement,
     )
     report.evaluators = evaluators
+    if target == "new data":
+        _evaluator_intervals(report, evaluators, design)
     if return_predictions:
         _add_curves(report, evaluators)
     return report
+
+
+def _single_scoring(scoring):
+    """One scorer; a sequence or dict of several is refused (issue 17, item 8)."""
+    if isinstance(scoring, (list, tuple, set, frozenset, Mapping)):
+        names = list(scoring)
+        if len(names) == 1:
+            return scoring[names[0]] if isinstance(scoring, Mapping) else names[0]
+        raise ValueError(
+            f"compare_models compares models on one metric; got scoring={scoring!r} "
+            f"({len(names)} scorers). Call compare_models once per metric, e.g. "
+            f"scoring={names[0]!r} (pass memory= to reuse the fits)."
+            if names
+            else "`scoring` must name one metric; got an empty "
+            f"{type(scoring).__name__}."
+        )
+    return scoring
+
+
+def _default_new_data_cv(X, groups):
+    """The default design for target='new data': shuffled 10-fold per repeat."""
+    from sklearn.model_selection import GroupKFold
+
+    from ..utils._sklearn_compat import _num_samples
+
+    if groups is not None:
+        n_groups = np.unique(np.asarray(groups)).size
+        return GroupKFold(n_splits=min(_DEFAULT_K, max(n_groups, 2)), shuffle=True)
+    return min(_DEFAULT_K, max(_num_samples(X), 2))
+
+
+def _measured_ratio(evaluators, n_samples):
+    """``(n_test / n_train, design text)`` measured on the fits' splits."""
+    results = next(iter(evaluators.values())).results_
+    n_train = results["n_train"].to_numpy(dtype=float)
+    n_test = results["n_test"].to_numpy(dtype=float)
+    ratio = float(n_test.mean() / n_train.mean())
+    per_repeat = results.groupby("repeat")["n_test"].sum().to_numpy()
+    kfold = bool(
+        np.all(n_train + n_test == n_samples) and np.all(per_repeat == n_samples)
+    )
+    if kfold:
+        k = int(results.groupby("repeat").size().max())
+        text = (
+            f"{ratio:.4g} (measured: mean n_test {n_test.mean():.4g} / mean "
+            f"n_train {n_train.mean():.4g}; {k}-fold, 1/(K-1) = {1 / (k - 1):.4g})"
+        )
+    else:
+        text = (
+            f"{ratio:.4g} (measured: mean n_test {n_test.mean():.4g} / mean "
+            f"n_train {n_train.mean():.4g}; the splits are not K-fold, so the "
+            "corrected t is an approximation for this design)"
+        )
+    return ratio, text
+
+
+def _evaluator_intervals(report, evaluators, design):
+    """Headline intervals from ``generalization_ci()`` where the evaluator has it.
+
+    Falls back to the corrected resampled t of the report (and notes the
+    split design the new-data tests used).
+    """
+    report.notes.append(
+        "new data: every pair of models is tested with the corrected resampled "
+        f"paired t (Nadeau & Bengio 2003) at n_test / n_train = {design}; the "
+        f"{report.n_models * (report.n_models - 1) // 2} pairs form one family "
+        f"corrected by {report.correction or 'no correction'}."
+    )
+    for name, ev in evaluators.items():
+        method = getattr(ev, "generalization_ci", None)
+        if method is None:
+            continue
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                ci = method(confidence=report.confidence)
+        except (ValueError, TypeError, NotImplementedError) as exc:
+            report.notes.add(name, f"generalization_ci: {exc}; corrected-t used.")
+            continue
+        _record(caught, report.notes, name)
+        report.generalization[name] = ci
 
 
 def _add_curves(report, evaluators):

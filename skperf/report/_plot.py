@@ -58,26 +58,77 @@ def _draw_distributions(report, ax, quantiles):
             ms=5,
             label="mean" if yi == y[0] else None,
         )
+        if report.target == "new data":
+            ax.plot(
+                [row["new_data_low"], row["new_data_high"]],
+                [yi + 0.36] * 2,
+                color="k",
+                lw=1.5,
+                marker="|",
+                label=f"new data {report.confidence:.0%} CI" if yi == y[0] else None,
+            )
     ax.set_yticks(y)
     labels = [f"{n} *" if n in report.tied_with_best else n for n in names]
     ax.set_yticklabels(labels)
     ax.set_xlabel(report.metric or "score")
+    run = "run-to-run (this dataset): " if report.target == "new data" else ""
     ax.set_title(
-        f"Scores (points) and {report.confidence:.0%} quantile CIs\n"
-        "* best or tied with best",
+        f"{run}scores (points) and {report.confidence:.0%} quantile CIs\n"
+        f"* best or tied with best ({report.target})",
         fontsize=10,
     )
     ax.legend(
         loc="upper center",
         bbox_to_anchor=(0.5, -0.22),
-        ncol=len(quantiles) + 1,
+        ncol=len(quantiles) + 1 + (report.target == "new data"),
         fontsize=8,
         frameon=False,
     )
     ax.grid(axis="x", alpha=0.3)
 
 
+def _draw_difference_matrix(report, ax):
+    """Mean difference row - column on new data; marks from the report's family."""
+    names = report.ranking
+    k = len(names)
+    mat = np.full((k, k), np.nan)
+    marks = np.full((k, k), "", dtype=object)
+    for r in report.pairwise().itertuples():
+        i, j = names.index(r.model_a), names.index(r.model_b)
+        mat[i, j], mat[j, i] = r.estimate, -r.estimate
+        if r.decision != "no significant difference":
+            marks[i, j] = marks[j, i] = "*"
+    scale = np.nanmax(np.abs(mat)) if np.isfinite(mat).any() else 1.0
+    scale = scale if scale > 0 else 1.0
+    im = ax.imshow(mat, vmin=-scale, vmax=scale, cmap="RdBu")
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                ax.text(
+                    j,
+                    i,
+                    f"{mat[i, j]:+.3g}{marks[i, j]}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if abs(mat[i, j]) > 0.6 * scale else "black",
+                )
+    ax.set_xticks(range(k))
+    ax.set_xticklabels(names, rotation=30, ha="right")
+    ax.set_yticks(range(k))
+    ax.set_yticklabels(names)
+    ax.set_title(
+        "New data: mean row - column\n* significant "
+        f"({report.correction or 'no'} correction over all {k * (k - 1) // 2} pairs)",
+        fontsize=10,
+    )
+    ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+
+
 def _draw_matrix(report, ax):
+    if report.target == "new data":
+        _draw_difference_matrix(report, ax)
+        return
     prob = report.prob_matrix()
     names = list(prob.index)
     mat = prob.to_numpy()

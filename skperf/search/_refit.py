@@ -6,14 +6,23 @@ a lower quantile or by the probability of outperforming instead of the mean.
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 
+from .._multiple import _check_correction
+from ..report._model_selection import _check_target
 from ..stats import outperform_decision
-from ..stats._validation import _check_n_boot
 from ._distributions import _resolve_metric, _split_scores
-from ._tied import _best_index, _check_gamma_confidence, _compare_with_best
+from ._tied import (
+    _best_index,
+    _check_gamma_confidence,
+    _check_n_splits,
+    _check_ratio_arg,
+    _compare_with_best,
+    _new_data_family,
+    _search_ratio,
+)
 
 __all__ = ["quantile_refit", "simplest_within_best"]
 
@@ -129,17 +138,18 @@ _EXCLUDE = {
 def simplest_within_best(
     complexity,
     *,
+    target="new data",
+    cv=None,
+    test_train_ratio=None,
     gamma=0.75,
     confidence=0.95,
+    correction="holm",
     scoring=None,
     exclude="significant",
-    n_boot=2000,
-    random_state=0,
 ):
     """Refit callable: the simplest candidate not significantly worse than the best.
 
-    The one-standard-error rule, with the probability of outperforming
-    P(A > B) in place of the standard error.
+    The one-standard-error rule, with a test in place of the standard error.
 
     Parameters
     ----------
@@ -149,70 +159,84 @@ def simplest_within_best(
         ``lambda p: p["C"]``, as a smaller ``C`` is more regularized), or a
         callable ``complexity(params) -> key`` whose ascending keys go from
         simplest to most complex.
+    target : {"new data", "this dataset"}, default="new data"
+        What "not significantly worse" is about. ``"new data"``: the
+        algorithm trained on about n rows from the same population
+        (corrected resampled paired t over all pairs of candidates, as
+        :func:`candidates_tied_with_best`); ``"this dataset"``: P(best >
+        candidate) over the splits (the exact sign interval, uncorrected).
+    cv : int, cross-validation generator or None, default=None
+        The search's ``cv`` (pass the same value as to the search): the
+        corrected t needs its ratio ``n_test / n_train`` (``1 / (K - 1)`` for
+        K-fold). ``None`` is the searches' default, 5-fold. The number of
+        splits in ``cv_results`` is checked against it. ``target="new
+        data"`` only.
+    test_train_ratio : float or None, default=None
+        The ratio ``n_test / n_train`` itself, for a ``cv`` whose design
+        cannot be read (overrides ``cv``). ``target="new data"`` only.
     gamma : float, default=0.75
-        Threshold of a meaningful P(A > B) (Bouthillier et al., App. C.6).
+        Threshold of a meaningful P(A > B) (Bouthillier et al., App. C.6);
+        ``target="this dataset"`` only.
     confidence : float, default=0.95
-        Confidence level of the bootstrap interval of P(best > candidate).
+        Confidence level; the tests run at level ``1 - confidence``.
+    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+        Multiple-comparison correction over all pairs of candidates
+        (``target="new data"``).
     scoring : str or None, default=None
         Metric to use in a multi-metric search (required there).
     exclude : {"significant", "meaningful"}, default="significant"
-        Which candidates are out: ``"significant"`` drops every candidate
-        significantly worse than the best (decision ``"better"`` or
-        ``"better, not meaningful"`` from the best's side);
-        ``"meaningful"`` drops only the significantly *and* meaningfully
-        worse ones (decision ``"better"``), which keeps simpler models that
-        lose by less than ``gamma``.
-    n_boot : int, default=2000
-        Validated and kept for compatibility; the exact interval draws no
-        resamples.
-    random_state : int, default=0
-        Validated and kept for compatibility: the choice is deterministic
-        (every call on the same ``cv_results`` returns the same index).
+        ``target="this dataset"``: which candidates are out:
+        ``"significant"`` drops every candidate significantly worse than the
+        best (decision ``"better"`` or ``"better, not meaningful"`` from the
+        best's side); ``"meaningful"`` drops only the significantly *and*
+        meaningfully worse ones (decision ``"better"``). With ``target="new
+        data"`` only ``"significant"`` applies (the corrected t has no
+        ``gamma``).
 
     Returns
     -------
     callable
         ``refit(cv_results) -> int`` for ``GridSearchCV(refit=...)`` /
-        ``RandomizedSearchCV(refit=...)``.
+        ``RandomizedSearchCV(refit=...)``; the choice is deterministic
+        (every call on the same ``cv_results`` returns the same index).
 
     Raises
     ------
     ValueError
-        When called on a multi-metric ``cv_results`` without ``scoring``.
+        When called on a multi-metric ``cv_results`` without ``scoring``;
+        with ``target="new data"``, when ``cv``'s design is unknown (at
+        construction, before any fit) or its number of splits is not the
+        search's.
 
     Notes
     -----
     1. The best candidate is the one with the highest mean split score
        (first index on ties).
-    2. For every candidate, P(best > candidate) is estimated on the shared
-       splits (paired, ties count 1/2) with the paired exact (sign)
-       interval at ``confidence`` (Clopper-Pearson on the won pairs, dual to
-       the exact sign test, so its false-"significant" rate holds at every
-       number of splits), and the decision of Bouthillier et
-       al., App. C.6 is taken from the best candidate's side
-       (:func:`skperf.stats.outperform_decision`, the decision of
-       :meth:`~skperf.PerformanceDistribution.compare`: ``"better"`` when
-       the lower bound exceeds 0.5 and the upper bound reaches ``gamma``,
-       ``"better, not meaningful"`` when only the lower bound does).
-    3. A candidate is *not significantly worse* than the best when the
-       interval contains 0.5 or lies below it (the candidate is better),
-       i.e. its lower bound is at most 0.5. The best itself always
-       qualifies.
-    4. Among these, the candidate with the smallest ``complexity`` key is
-       returned; ties go to the lowest candidate index.
+    2. ``target="new data"``: every pair of candidates is tested with Nadeau
+       & Bengio's corrected resampled paired t on the per-split scores, all
+       pairs corrected together (the procedure of
+       :func:`candidates_tied_with_best`); a candidate is eligible unless its
+       pair with the best is significant.
+       ``target="this dataset"``: P(best > candidate) on the shared splits
+       (paired, ties count 1/2) with the paired exact (sign) interval at
+       ``confidence`` and the decision of Bouthillier et al., App. C.6 from
+       the best's side (:func:`skperf.stats.outperform_decision`); a
+       candidate is eligible unless the decision is excluded by
+       ``exclude``. No correction there (one would only widen the set).
+    3. Among the eligible candidates (the best always is), the one with the
+       smallest ``complexity`` key is returned; ties go to the lowest
+       candidate index.
 
-    No multiple-comparison correction is applied (a correction would only
-    widen the set); see :func:`candidates_tied_with_best` for corrected
-    tests. With few splits the exact interval is wide (with 5 folds no
-    candidate can be significantly worse at 95 %): use many splits, e.g.
-    ``cv=OutOfBootstrap(n_splits=30)``.
+    With few splits the tests have little power (with one 5-fold run few
+    candidates can be significantly worse); use e.g.
+    ``RepeatedStratifiedKFold(n_splits=10, n_repeats=10)``.
 
     References
     ----------
-    Bouthillier et al., "Accounting for Variance in Machine Learning
-    Benchmarks", Sec. 4.1 and App. C.2, C.5, C.6; Hastie, Tibshirani &
-    Friedman, "The Elements of Statistical Learning", Sec. 7.10 (the
-    one-standard-error rule).
+    Nadeau & Bengio (2003), Sec. 4; Bouthillier et al., "Accounting for
+    Variance in Machine Learning Benchmarks", Sec. 4.1 and App. C.2, C.5,
+    C.6; Hastie, Tibshirani & Friedman, "The Elements of Statistical
+    Learning", Sec. 7.10 (the one-standard-error rule).
 
     Examples
     --------
@@ -220,50 +244,75 @@ def simplest_within_best(
     (depth 3); the rule picks the shallowest of them:
 
     >>> from sklearn.datasets import load_iris
-    >>> from sklearn.model_selection import GridSearchCV
+    >>> from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from skperf.model_selection import OutOfBootstrap, simplest_within_best
+    >>> from skperf.model_selection import simplest_within_best
     >>> X, y = load_iris(return_X_y=True)
+    >>> cv = RepeatedStratifiedKFold(n_splits=10, n_repeats=3, random_state=0)
     >>> search = GridSearchCV(
     ...     DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 3, 4, 8]},
-    ...     cv=OutOfBootstrap(n_splits=20, random_state=0),
-    ...     refit=simplest_within_best("max_depth"),
+    ...     cv=cv, refit=simplest_within_best("max_depth", cv=cv),
     ... ).fit(X, y)
     >>> search.best_params_
     {'max_depth': 2}
     """
     key = _complexity_key(complexity)
     gamma, confidence = _check_gamma_confidence(gamma, confidence)
-    _check_n_boot(n_boot)
+    target = _check_target(target)
+    _check_correction(correction)
+    test_train_ratio = _check_ratio_arg(test_train_ratio)
     if exclude not in _EXCLUDE:
         raise ValueError(
             f"`exclude` must be one of {sorted(_EXCLUDE)}; got {exclude!r}."
         )
     if scoring is not None and not isinstance(scoring, str):
         raise TypeError(f"`scoring` must be a str or None; got {scoring!r}.")
-    if not isinstance(random_state, Integral) or isinstance(random_state, bool):
-        raise TypeError(
-            f"`random_state` must be an int (a fixed seed keeps the choice "
-            f"deterministic); got {random_state!r}."
+    if target == "new data":
+        # the design is read now, so an unknown cv fails before any fit
+        ratio, _ = _search_ratio(cv, test_train_ratio, "simplest_within_best")
+        if exclude != "significant":
+            raise ValueError(
+                "`exclude` must be 'significant' with target='new data' (the "
+                f"corrected t has no meaningfulness threshold); got {exclude!r}."
+            )
+    elif cv is not None or test_train_ratio is not None:
+        raise ValueError(
+            "`cv` and `test_train_ratio` are only used with target='new data'; got "
+            f"cv={cv!r}, test_train_ratio={test_train_ratio!r} with "
+            f"target={target!r}."
         )
     excluded = _EXCLUDE[exclude]
 
-    def refit(cv_results):
-        metric = _resolve_metric(
-            cv_results, scoring, what="search (simplest_within_best)"
+    def eligible_new_data(scores):
+        if test_train_ratio is None:
+            _check_n_splits(cv, scores.shape[1], "simplest_within_best")
+        family, kept, _ = _new_data_family(
+            scores, cv, ratio, confidence, correction, "simplest_within_best"
         )
-        scores = _split_scores(cv_results, metric)
+        best_local = _best_index(scores[kept])
+        worse = family.worse_than(best_local, kept.size)
+        return [int(i) for i, w in zip(kept, worse, strict=True) if not w]
+
+    def eligible_this_dataset(scores):
         best = _best_index(scores)
-        _, low, high = _compare_with_best(
-            scores, best, confidence, n_boot, random_state
-        )
+        _, low, high = _compare_with_best(scores, best, confidence)
         ok = np.isfinite(low)
         decision = np.full(scores.shape[0], "failed", dtype=object)
         decision[ok] = outperform_decision(low[ok], high[ok], gamma)
         eligible = [
             i for i in range(scores.shape[0]) if ok[i] and decision[i] not in excluded
         ]
-        eligible.append(best) if best not in eligible else None
+        return eligible if best in eligible else [*eligible, best]
+
+    def refit(cv_results):
+        metric = _resolve_metric(
+            cv_results, scoring, what="search (simplest_within_best)"
+        )
+        scores = _split_scores(cv_results, metric)
+        if target == "new data":
+            eligible = eligible_new_data(scores)
+        else:
+            eligible = eligible_this_dataset(scores)
         try:
             return min(eligible, key=lambda i: (key(cv_results["params"][i]), i))
         except TypeError as exc:

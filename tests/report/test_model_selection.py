@@ -39,7 +39,7 @@ def _paired(shifts, n=30, seed=0, sd=0.005, **kw):
 @pytest.fixture(scope="module")
 def report():
     dists = _paired({"a": 0.0, "b": 0.01, "c": -0.001, "d": 0.009})
-    return ModelSelectionReport(dists, random_state=0)
+    return ModelSelectionReport(dists, target="this dataset", random_state=0)
 
 
 class _Collector(HTMLParser):
@@ -140,20 +140,22 @@ class TestModelSelectionReport:
 
     def test_reproducible(self):
         dists = _paired({"a": 0.0, "b": 0.004})
-        r1 = ModelSelectionReport(dists, random_state=5)
-        r2 = ModelSelectionReport(dists, random_state=5)
+        r1 = ModelSelectionReport(dists, target="this dataset", random_state=5)
+        r2 = ModelSelectionReport(dists, target="this dataset", random_state=5)
         assert r1.comparisons["a", "b"].low == r2.comparisons["a", "b"].low
         assert r1.to_frame().equals(r2.to_frame())
 
     def test_tie_goes_to_first_given(self):
         scores = PerformanceDistribution([0.8, 0.9, 0.85, 0.82, 0.88])
-        r = ModelSelectionReport({"y": scores, "x": scores}, random_state=0)
+        r = ModelSelectionReport(
+            {"y": scores, "x": scores}, target="this dataset", random_state=0
+        )
         assert r.best == "y"
         assert r.ranking == ["y", "x"]
 
     def test_smaller_is_better(self):
         dists = _paired({"a": 0.0, "b": -0.004}, greater_is_better=False)
-        r = ModelSelectionReport(dists, random_state=0)
+        r = ModelSelectionReport(dists, target="this dataset", random_state=0)
         assert r.best == "b"
         assert r.comparisons["b", "a"].estimate > 0.7
         assert r.tied_with_best == ["b"]
@@ -175,7 +177,9 @@ class TestModelSelectionReport:
             )
         tied = {}
         for correction in [None, "fdr_bh", "holm", "bonferroni"]:
-            r = ModelSelectionReport(d, correction=correction, random_state=0)
+            r = ModelSelectionReport(
+                d, target="this dataset", correction=correction, random_state=0
+            )
             assert r.best == "best"
             alpha_ok = {
                 name
@@ -200,7 +204,7 @@ class TestModelSelectionReport:
             )
             for name, mu in [("a", 0.9), ("b", 0.8)]
         }
-        r = ModelSelectionReport(dists, random_state=0)
+        r = ModelSelectionReport(dists, target="this dataset", random_state=0)
         for name, raw in dists.items():
             assert r.raw_distributions[name].n == 30
             agg = r.distributions[name]
@@ -225,7 +229,9 @@ class TestModelSelectionReport:
 
     def test_single_model(self):
         r = ModelSelectionReport(
-            {"only": PerformanceDistribution([0.8, 0.9, 0.85])}, random_state=0
+            {"only": PerformanceDistribution([0.8, 0.9, 0.85])},
+            random_state=0,
+            target="this dataset",
         )
         assert r.best == "only"
         assert r.tied_with_best == ["only"]
@@ -237,7 +243,7 @@ class TestModelSelectionReport:
             "a": PerformanceDistribution([0.8, 0.9, 0.85, 0.85, 0.7]),
             "b": PerformanceDistribution([0.7, 0.8, 0.75, 0.72, 0.6]),
         }
-        r = ModelSelectionReport(small, random_state=0)
+        r = ModelSelectionReport(small, target="this dataset", random_state=0)
         r.to_frame()  # no warning escapes (pytest turns warnings into errors)
         assert any(n.startswith("a: TiesWarning") for n in r.notes)
         small_n = [n for n in r.notes if "SmallSampleWarning" in n]
@@ -257,7 +263,9 @@ class TestModelSelectionReport:
         n = report.distributions["a"].n
         assert report.noether_n == 35
         assert any("Noether" in note for note in report.notes) == (n < 35)
-        r90 = ModelSelectionReport(report.distributions, confidence=0.9, random_state=0)
+        r90 = ModelSelectionReport(
+            report.distributions, target="this dataset", confidence=0.9, random_state=0
+        )
         assert r90.noether_n == 29
         assert not any("Noether" in note for note in r90.notes)
 
@@ -276,26 +284,28 @@ class TestModelSelectionReport:
                 ValueError,
                 "`correction` must be one of ('holm', 'bonferroni', 'fdr_bh', None); got 'sidak'.",
             ),
-            ({"n_boot": 0}, ValueError, "`n_boot` must be a positive int; got 0."),
+            ({"n_boot": 0}, ValueError, "`n_boot` must be a positive int"),
         ],
     )
     def test_bad_parameters(self, kwargs, err, msg):
         with pytest.raises(err, match=re.escape(msg)):
-            ModelSelectionReport(_paired({"a": 0, "b": 0}), **kwargs)
+            ModelSelectionReport(
+                _paired({"a": 0, "b": 0}), target="this dataset", **kwargs
+            )
 
     def test_bad_distributions(self):
         with pytest.raises(TypeError, match="non-empty dict of model name"):
-            ModelSelectionReport({})
+            ModelSelectionReport({}, target="this dataset")
         with pytest.raises(
             TypeError, match=re.escape("Model names must be str; got 1.")
         ):
-            ModelSelectionReport({1: [0.1, 0.2]})
+            ModelSelectionReport({1: [0.1, 0.2]}, target="this dataset")
         mixed = {
             "a": PerformanceDistribution([1.0, 2.0]),
             "b": PerformanceDistribution([1.0, 2.0], greater_is_better=False),
         }
         with pytest.raises(ValueError, match="must share `greater_is_better`"):
-            ModelSelectionReport(mixed)
+            ModelSelectionReport(mixed, target="this dataset")
 
     def test_prob_matrix(self, report):
         mat = report.prob_matrix()
@@ -327,7 +337,12 @@ class TestRendering:
 
     def test_markdown_escapes_pipes(self):
         d = {"a|b": PerformanceDistribution([0.1, 0.2, 0.3])}
-        assert "a\\|b" in ModelSelectionReport(d, random_state=0).to_markdown()
+        assert (
+            "a\\|b"
+            in ModelSelectionReport(
+                d, target="this dataset", random_state=0
+            ).to_markdown()
+        )
 
     def test_html_self_contained(self, report, tmp_path):
         path = tmp_path / "report.html"
@@ -417,6 +432,7 @@ class TestRendering:
             y,
             n_repeats=2,
             random_state=0,
+            target="this dataset",
         )
         html = r.to_html(plots=False)
         assert (
@@ -444,8 +460,8 @@ class TestRendering:
 
     def test_repr(self, report):
         assert repr(report) == (
-            "ModelSelectionReport(n_models=4, best='b', tied_with_best=['b', 'd'], "
-            "confidence=0.95, gamma=0.75, correction='holm')"
+            "ModelSelectionReport(target='this dataset', n_models=4, best='b', "
+            "tied_with_best=['b', 'd'], confidence=0.95, correction='holm')"
         )
 
 
@@ -464,7 +480,9 @@ def fitted(data):
         "tree": DecisionTreeClassifier(max_depth=3),
         "dummy": DummyClassifier(),
     }
-    return compare_models(estimators, X, y, n_repeats=8, random_state=3, n_jobs=1)
+    return compare_models(
+        estimators, X, y, n_repeats=8, random_state=3, n_jobs=1, target="this dataset"
+    )
 
 
 class TestCompareModels:
@@ -523,6 +541,7 @@ class TestCompareModels:
             y,
             n_repeats=3,
             n_boot=200,
+            target="this dataset",
         )
         entropy = r.settings["random_state"]
         assert isinstance(entropy, int)
@@ -534,6 +553,7 @@ class TestCompareModels:
             n_repeats=3,
             n_boot=200,
             random_state=entropy,
+            target="this dataset",
         )
         np.testing.assert_array_equal(
             r.distributions["a"].scores, again.distributions["a"].scores
@@ -553,6 +573,7 @@ class TestCompareModels:
             n_repeats=4,
             random_state=0,
             n_boot=500,
+            target="this dataset",
         )
         raw = r.raw_distributions["tree"]
         assert raw.n == 12
@@ -597,7 +618,9 @@ class TestCompareModels:
     def test_bad_input(self, data, estimators, kwargs, err, msg):
         X, y = data
         with pytest.raises(err, match=re.escape(msg)):
-            compare_models(estimators, X, y, n_repeats=2, **kwargs)
+            compare_models(
+                estimators, X, y, n_repeats=2, **kwargs, target="this dataset"
+            )
 
 
 def test_neg_mean_squared_error_best_is_lowest_error():
@@ -615,6 +638,7 @@ def test_neg_mean_squared_error_best_is_lowest_error():
         n_repeats=6,
         random_state=0,
         correction=None,
+        target="this dataset",
     )
     assert r.best == "ridge"
     assert r.greater_is_better is True
@@ -627,7 +651,9 @@ def test_neg_mean_squared_error_best_is_lowest_error():
 @pytest.fixture(scope="module")
 def clear():
     # b is clearly worse than a in every pair: significant and meaningful
-    return ModelSelectionReport(_paired({"a": 0.0, "b": -0.03}), random_state=0)
+    return ModelSelectionReport(
+        _paired({"a": 0.0, "b": -0.03}), target="this dataset", random_state=0
+    )
 
 
 class TestReadsFromEachModelsSide:
@@ -647,7 +673,7 @@ class TestReadsFromEachModelsSide:
     def test_pairs_table_reads_from_a(self, clear):
         text = " ".join(_parse(clear.to_html(plots=False)).text)
         assert "better than B (significant, meaningful)" in text
-        assert "A vs B (CI of P, uncorrected)" in text
+        assert "A vs B (this dataset)" in text
 
     def test_winning_every_pair_is_not_zero_width(self, clear):
         # a beats b in all 30 pairs: the exact interval of P(a > b) is the
@@ -668,7 +694,7 @@ class TestReadsFromEachModelsSide:
         }
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ties: expected
-            r = ModelSelectionReport(dists, random_state=0)
+            r = ModelSelectionReport(dists, target="this dataset", random_state=0)
             md = r.to_markdown()
         assert "0.950 [0.950, 0.950] (zero width: all scores equal)" in md
         row = next(x for x in md.splitlines() if x.startswith("| var "))
@@ -680,7 +706,7 @@ class TestReadsFromEachModelsSide:
         scores = [1.0, 1.0, 1.0, 1.0, 0.9, 0.95, 1.0, 0.97]
         d = PerformanceDistribution(scores, metric="accuracy")
         assert d.mean_ci().high > 1.0
-        r = ModelSelectionReport({"a": d}, random_state=0)
+        r = ModelSelectionReport({"a": d}, target="this dataset", random_state=0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ties, small n
             frame = r.to_frame()
@@ -698,10 +724,10 @@ class TestReadsFromEachModelsSide:
     def test_r2_at_most_one_and_unknown_metric_untouched(self):
         r2 = [0.99, 1.0, 1.0, 0.9, 1.0, 0.98]
         d = PerformanceDistribution(r2, metric="r2")
-        r = ModelSelectionReport({"m": d}, random_state=0)
+        r = ModelSelectionReport({"m": d}, target="this dataset", random_state=0)
         assert r.to_frame(quantiles=())["mean_high"].iloc[0] == 1.0
         other = PerformanceDistribution(r2, metric="my_metric")
-        r = ModelSelectionReport({"m": other}, random_state=0)
+        r = ModelSelectionReport({"m": other}, target="this dataset", random_state=0)
         assert r.to_frame(quantiles=())["mean_high"].iloc[0] > 1.0
         assert not any("clipped" in n for n in r.notes)
 
@@ -712,7 +738,7 @@ class TestReadsFromEachModelsSide:
             "a": PerformanceDistribution(rng.normal(0.8, 0.02, 8), metric="accuracy"),
             "b": PerformanceDistribution(rng.normal(0.7, 0.02, 9), metric="accuracy"),
         }
-        r = ModelSelectionReport(dists, random_state=0)
+        r = ModelSelectionReport(dists, target="this dataset", random_state=0)
         r.to_frame()
         small = [n for n in r.notes if "SmallSampleWarning" in n]
         assert len(small) == 1
@@ -734,7 +760,7 @@ class TestReadsFromEachModelsSide:
                 np.r_[np.linspace(0.6, 0.7, 31), 0.6], metric="accuracy"
             ),
         }
-        r = ModelSelectionReport(dists, random_state=0)
+        r = ModelSelectionReport(dists, target="this dataset", random_state=0)
         r.to_frame()
         assert not [n for n in r.notes if "TiesWarning" in n]
 
@@ -752,6 +778,7 @@ class TestSearchNamedOnlyWhenPresent:
             scoring="accuracy",
             n_repeats=2,
             random_state=0,
+            target="this dataset",
         )
         assert r.settings["vary"] == ["split", "init", "search"]
         assert r.settings["not_varied"] == {}
@@ -779,7 +806,9 @@ class TestMixedDefaultScores:
             "(LinearRegression.score) for 'linear'. Pass `scoring=`"
         )
         with pytest.raises(ValueError, match=re.escape(msg)):
-            compare_models(models, X, y)  # returns at once: SlowClassifier not fit
+            compare_models(
+                models, X, y, target="this dataset"
+            )  # returns at once: SlowClassifier not fit
 
     def test_pipeline_named_by_its_final_step(self, data):
         from sklearn.linear_model import Ridge
@@ -792,7 +821,7 @@ class TestMixedDefaultScores:
             "ridge": make_pipeline(StandardScaler(), Ridge()),
         }
         with pytest.raises(ValueError, match=re.escape("r2 (Ridge.score)")):
-            compare_models(models, X, y)
+            compare_models(models, X, y, target="this dataset")
 
     def test_same_kind_or_named_scoring_accepted(self, data):
         X, y = data
@@ -802,6 +831,7 @@ class TestMixedDefaultScores:
             y,
             n_repeats=2,
             random_state=0,
+            target="this dataset",
         )
         assert r.settings["scoring"] == "None (each estimator's score: accuracy)"
         assert r.settings["default_metric"] == "accuracy"
@@ -810,7 +840,9 @@ class TestMixedDefaultScores:
 class TestRequirement:
     def test_verdict_per_model_is_the_distributions(self):
         dists = _paired({"a": 0.0, "b": 0.01})
-        rep = ModelSelectionReport(dists, random_state=0, requirement=(0.9, 0.5))
+        rep = ModelSelectionReport(
+            dists, target="this dataset", random_state=0, requirement=(0.9, 0.5)
+        )
         for name, d in rep.distributions.items():
             want = d.requirement(0.9, probability=0.5, confidence=0.95)
             got = rep.requirements[name]
@@ -842,7 +874,9 @@ class TestRequirement:
     )
     def test_bad_requirement_names_it(self, requirement, exc, match):
         with pytest.raises(exc, match="`requirement=") as info:
-            ModelSelectionReport(_paired({"a": 0.0}), requirement=requirement)
+            ModelSelectionReport(
+                _paired({"a": 0.0}), target="this dataset", requirement=requirement
+            )
         assert re.search(match, str(info.value))
 
     def test_compare_models_checks_it_before_any_fit(self):
@@ -852,7 +886,13 @@ class TestRequirement:
 
         X, y = make_classification(n_samples=40, random_state=0)
         with pytest.raises(ValueError, match=re.escape("`requirement=(nan, 0.9)`")):
-            compare_models({"boom": Boom()}, X, y, requirement=(float("nan"), 0.9))
+            compare_models(
+                {"boom": Boom()},
+                X,
+                y,
+                requirement=(float("nan"), 0.9),
+                target="this dataset",
+            )
 
 
 def test_methods_line_names_the_interval_of_p():
@@ -861,11 +901,12 @@ def test_methods_line_names_the_interval_of_p():
         name: PerformanceDistribution(rng.normal(mu, 0.02, 20), metric="accuracy")
         for name, mu in [("a", 0.9), ("b", 0.88)]
     }
-    r = ModelSelectionReport(dists, random_state=0)
-    assert r.comparisons["a", "b"].method == "newcombe"
-    assert r.to_frame()["p_best_better_method"].to_dict() == {"a": "", "b": "newcombe"}
+    r = ModelSelectionReport(dists, target="this dataset", random_state=0)
+    method = r.comparisons["a", "b"].method  # the unpaired method of compare()
+    assert method == dists["a"].compare(dists["b"]).method
+    assert r.to_frame()["p_best_better_method"].to_dict() == {"a": "", "b": method}
     md = " ".join(r.to_markdown().split())
     assert "Interval methods: mean: t; q0.1: bootstrap; " in md
-    assert "; P(A > B): newcombe." in md
+    assert f"; P(A > B): {method}." in md
     html = " ".join(" ".join(_parse(r.to_html(plots=False)).text).split())
-    assert "; P(A > B): newcombe." in html
+    assert f"; P(A > B): {method}." in html

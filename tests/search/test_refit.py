@@ -152,7 +152,9 @@ def beta_ci(x, n, confidence):
 
 class TestSimplestWithinBest:
     def test_grid_search_matches_hand_computation(self, tree_search):
-        search = clone(tree_search).set_params(refit=simplest_within_best("max_depth"))
+        search = clone(tree_search).set_params(
+            refit=simplest_within_best("max_depth", target="this dataset")
+        )
         search.fit(X_IRIS, Y_IRIS)
         scores = _split_matrix(search.cv_results_)
         expected, low, _ = _hand_simplest(
@@ -173,7 +175,7 @@ class TestSimplestWithinBest:
             DecisionTreeClassifier(random_state=0),
             {"max_depth": [1, 2, 4, 8]},
             cv=OutOfBootstrap(n_splits=30, random_state=0),
-            refit=simplest_within_best("max_depth"),
+            refit=simplest_within_best("max_depth", target="this dataset"),
         ).fit(X_BC, Y_BC)
         scores = _split_matrix(search.cv_results_)
         expected, _, _ = _hand_simplest(
@@ -189,7 +191,9 @@ class TestSimplestWithinBest:
             n_iter=5,
             random_state=0,
             cv=OutOfBootstrap(n_splits=15, random_state=0),
-            refit=simplest_within_best(lambda p: -p["min_samples_leaf"]),
+            refit=simplest_within_best(
+                lambda p: -p["min_samples_leaf"], target="this dataset"
+            ),
         ).fit(X_IRIS, Y_IRIS)
         params = search.cv_results_["params"]
         scores = _split_matrix(search.cv_results_)
@@ -216,8 +220,8 @@ class TestSimplestWithinBest:
                 for i in range(200)
             },
         }
-        strict = simplest_within_best("k")
-        loose = simplest_within_best("k", exclude="meaningful")
+        strict = simplest_within_best("k", target="this dataset")
+        loose = simplest_within_best("k", exclude="meaningful", target="this dataset")
         assert strict(cv_results) == 1
         assert loose(cv_results) == 0
 
@@ -230,14 +234,20 @@ class TestSimplestWithinBest:
                 for i in range(6)
             },
         }
-        refit = simplest_within_best("k")
+        refit = simplest_within_best("k", target="this dataset")
         assert [refit(cv_results) for _ in range(3)] == [1, 1, 1]
 
     def test_multimetric_needs_scoring(self, multi_search):
-        search = clone(multi_search).set_params(refit=simplest_within_best("max_depth"))
+        search = clone(multi_search).set_params(
+            refit=simplest_within_best("max_depth", target="this dataset")
+        )
         with pytest.raises(ValueError, match=re.escape("pass `scoring` to choose")):
             search.fit(X_IRIS, Y_IRIS)
-        search.set_params(refit=simplest_within_best("max_depth", scoring="accuracy"))
+        search.set_params(
+            refit=simplest_within_best(
+                "max_depth", scoring="accuracy", target="this dataset"
+            )
+        )
         search.fit(X_IRIS, Y_IRIS)
         scores = _split_matrix(search.cv_results_, "accuracy")
         expected, _, _ = _hand_simplest(
@@ -247,8 +257,8 @@ class TestSimplestWithinBest:
 
     def test_bad_complexity(self):
         with pytest.raises(TypeError, match="`complexity` must be a parameter name"):
-            simplest_within_best(3)
-        refit = simplest_within_best("alpha")
+            simplest_within_best(3, target="this dataset")
+        refit = simplest_within_best("alpha", target="this dataset")
         cv_results = {
             "params": [{"k": 0}, {"k": 1}],
             "mean_test_score": np.zeros(2),
@@ -262,6 +272,64 @@ class TestSimplestWithinBest:
 
     def test_bad_arguments(self):
         with pytest.raises(ValueError, match=re.escape("`exclude` must be one of")):
-            simplest_within_best("k", exclude="all")
-        with pytest.raises(TypeError, match=re.escape("`random_state` must be an int")):
-            simplest_within_best("k", random_state=None)
+            simplest_within_best("k", exclude="all", target="this dataset")
+        # the no-op parameters are gone (issue 16): the choice draws nothing
+        for removed in ("n_boot", "random_state"):
+            with pytest.raises(
+                TypeError, match=f"unexpected keyword argument '{removed}'"
+            ):
+                simplest_within_best("k", **{removed: 0})
+        with pytest.raises(ValueError, match=re.escape("`target` must be one of")):
+            simplest_within_best("k", target="train")
+        with pytest.raises(ValueError, match="only used with target='new data'"):
+            simplest_within_best("k", target="this dataset", cv=5)
+        with pytest.raises(ValueError, match="`exclude` must be 'significant'"):
+            simplest_within_best("k", exclude="meaningful")
+
+
+class TestSimplestWithinBestNewData:
+    """target="new data" (the default): the all-pairs corrected t family."""
+
+    def test_matches_the_tied_table(self):
+        from sklearn.model_selection import RepeatedStratifiedKFold
+
+        from skperf.search import candidates_tied_with_best
+
+        cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=4, random_state=0)
+        search = GridSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": [1, 2, 4, 8]},
+            cv=cv,
+            refit=simplest_within_best("max_depth", cv=cv),
+        ).fit(X_BC, Y_BC)
+        table = candidates_tied_with_best(search)
+        tied = [p["max_depth"] for p in table.loc[table["tied_with_best"], "params"]]
+        assert search.best_params_ == {"max_depth": min(tied)}
+        # depth 1 is significantly worse on new data; depth 2 is not
+        assert 1 not in tied
+        assert 2 in tied
+        assert search.best_params_ == {"max_depth": 2}
+
+    def test_unknown_design_refused_before_fitting(self):
+        from sklearn.model_selection import LeavePGroupsOut
+
+        with pytest.raises(ValueError, match="Pass test_train_ratio="):
+            simplest_within_best("k", cv=LeavePGroupsOut(2))
+        refit = simplest_within_best("k", cv=LeavePGroupsOut(2), test_train_ratio=0.25)
+        assert callable(refit)
+        # explicit splits: the ratio is measured on them
+        from skperf.search._tied import _cv_ratio
+
+        splits = [(np.arange(8), np.arange(8, 10)), (np.arange(2, 10), np.arange(2))]
+        assert _cv_ratio(splits)[0] == pytest.approx(2 / 8)
+
+    def test_wrong_cv_is_caught(self, tree_search):
+        # tree_search scored 20 out-of-bootstrap splits; cv=None means 5-fold
+        search = clone(tree_search).set_params(refit=simplest_within_best("max_depth"))
+        with pytest.raises(
+            ValueError, match="the search scored 20 splits, but cv=None"
+        ):
+            search.fit(X_IRIS, Y_IRIS)
+        search.set_params(refit=simplest_within_best("max_depth", cv=tree_search.cv))
+        search.fit(X_IRIS, Y_IRIS)
+        assert search.best_params_ == {"max_depth": 2}
