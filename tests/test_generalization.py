@@ -3,6 +3,7 @@
 import dataclasses
 import re
 
+import joblib
 import numpy as np
 import pytest
 from scipy import stats
@@ -237,6 +238,22 @@ class TestNumbers:
         )
         assert 0 < ci.low < ci.estimate < ci.high < 1
         assert "DeLong" in ci.note
+
+
+def test_same_result_for_any_n_jobs_and_pandas_input(clf_data):
+    pd = pytest.importorskip("pandas")
+    X, y = clf_data
+    kw = {"scoring": "neg_brier_score", "method": "wald-cv", "random_state": 5}
+    one = generalization_ci(LogisticRegression(), X, y, n_jobs=1, **kw)
+    with joblib.parallel_config(backend="threading"):  # no process start-up
+        two = generalization_ci(LogisticRegression(), X, y, n_jobs=2, **kw)
+    frame = generalization_ci(
+        LogisticRegression(), pd.DataFrame(X), pd.Series(y), n_jobs=1, **kw
+    )
+    assert one == two
+    assert dataclasses.replace(frame, low=one.low, high=one.high) == one
+    assert (frame.low, frame.high) == pytest.approx((one.low, one.high), rel=1e-12)
+    assert one.estimate < 0  # scorer sign: a negated Brier score
 
 
 # ---------------------------------------------------------------------------
