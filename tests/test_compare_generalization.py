@@ -1,0 +1,425 @@
+"""compare_generalization: paired tests of two algorithms on new data."""
+
+import re
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification, make_regression
+from sklearn.dummy import DummyClassifier, DummyRegressor
+from sklearn.linear_model import Ridge
+from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import NearestCentroid
+
+from skperf import RepeatedEvaluator, repeated_cross_val_score
+from skperf._compare_generalization import (
+    _AUTO_POLICY,
+    GeneralizationComparison,
+    compare_generalization,
+)
+from skperf.stats._paired_tests import (
+    bayesian_correlated_t,
+    combined_5x2cv_f,
+    corrected_paired_t,
+    paired_decision,
+)
+
+
+class Counting(ClassifierMixin, BaseEstimator):
+    """Predicts the majority class; counts its fits (n_jobs=1: in process)."""
+
+    fits = 0
+
+    def fit(self, X, y):
+        type(self).fits += 1
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.mode_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.mode_)
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_classification(
+        120, n_features=6, n_informative=3, flip_y=0.1, random_state=0
+    )
+
+
+# ---------------------------------------------------------------------------
+# the numbers are those of the pure tests on the paired per-split differences
+class TestAgainstManualComputation:
+    def test_corrected_t_equals_public_api(self, data):
+        X, y = data
+        a, b = GaussianNB(), NearestCentroid()
+        res = compare_generalization(a, b, X, y, n_fits=20, random_state=3)
+        # independently: two paired repeated 10-fold evaluations
+        kw = {"cv": 10, "n_repeats": 2, "random_state": 3, "scoring": "accuracy"}
+        d = np.asarray(repeated_cross_val_score(a, X, y, **kw)) - np.asarray(
+            repeated_cross_val_score(b, X, y, **kw)
+        )
+        ref = corrected_paired_t(d, test_train_ratio=12 / 108)
+        assert (res.estimate, res.low, res.high, res.pvalue) == pytest.approx(
+            (ref.estimate, ref.low, ref.high, ref.pvalue), rel=1e-12
+        )
+        assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+        assert res.decision == paired_decision(ref)
+        assert (res.method, res.target, res.n, res.n_fits) == (
+            "corrected-t",
+            "new data",
+            120,
+            20,
+        )
+        assert res.metric == "accuracy"
+        assert res.p_better is None
+        assert "method='auto' chose: 2 x 10-fold CV" in res.note
+        assert "trained on 108 of n = 120 rows" in res.note
+        # by hand from scipy: t with J - 1 = 29 df, variance x (1/J + 1/9)
+        se = np.sqrt((1 / 20 + 1 / 9) * np.var(d, ddof=1))
+        assert res.pvalue == pytest.approx(
+            2 * stats.t.sf(abs(d.mean() / se), 19), rel=1e-10
+        )
+
+    def test_5x2cv_f_equals_manual(self, data):
+        X, y = data
+        a, b = GaussianNB(), DummyClassifier()
+        res = compare_generalization(a, b, X, y, method="5x2cv-f", random_state=1)
+        evs = [
+            RepeatedEvaluator(e, cv=2, n_repeats=5, random_state=1, refit=False).fit(
+                X, y
+            )
+            for e in (a, b)
+        ]
+        d = (
+            evs[0].results_["test_score"].to_numpy()
+            - evs[1].results_["test_score"].to_numpy()
+        )
+        ref = combined_5x2cv_f(d.reshape(5, 2))
+        assert (res.statistic, res.pvalue) == pytest.approx(
+            (ref.statistic, ref.pvalue), rel=1e-12
+        )
+        assert (res.low, res.high) == pytest.approx((ref.low, ref.high), rel=1e-12)
+        assert (res.decision, res.n_fits) == ("better", 10)
+
+    def test_bayesian_equals_manual(self, data):
+        X, y = data
+        a, b = GaussianNB(), NearestCentroid()
+        res = compare_generalization(
+            a, b, X, y, method="bayesian", rope=0.01, n_fits=20, random_state=5
+        )
+        kw = {"cv": 10, "n_repeats": 2, "random_state": 5, "scoring": "accuracy"}
+        d = np.asarray(repeated_cross_val_score(a, X, y, **kw)) - np.asarray(
+            repeated_cross_val_score(b, X, y, **kw)
+        )
+        ref = bayesian_correlated_t(d, test_train_ratio=1 / 9, rope=0.01)
+        assert (res.p_better, res.p_rope, res.p_worse) == pytest.approx(
+            (ref.p_better, ref.p_rope, ref.p_worse), rel=1e-10, abs=1e-14
+        )
+        assert res.pvalue is None
+        assert res.decision == paired_decision(ref)
+        assert res.p_better + res.p_rope + res.p_worse == pytest.approx(1.0)
+        assert "p_better=" in repr(res)
+
+    def test_nested_cv_identical_models_and_dummy(self):
+        X, y = make_regression(60, n_features=3, noise=5.0, random_state=0)
+        kw = {
+            "method": "nested-cv",
+            "n_fits": 25,
+            "random_state": 0,
+            "scoring": "neg_mean_squared_error",
+        }
+        same = compare_generalization(Ridge(), Ridge(), X, y, **kw)
+        assert (same.estimate, same.low, same.high, same.pvalue) == (0.0, 0, 0, 1.0)
+        assert same.decision == "no significant difference"
+        res = compare_generalization(Ridge(), DummyRegressor(), X, y, **kw)
+        assert res.decision == "better"
+        assert res.n_fits == 25
+        assert res.low < res.estimate < res.high
+        assert "nested 5-fold" in res.note
+        # sign: B minus A mirrors A minus B exactly
+        rev = compare_generalization(DummyRegressor(), Ridge(), X, y, **kw)
+        assert (rev.estimate, rev.low, rev.high) == pytest.approx(
+            (-res.estimate, -res.high, -res.low), rel=1e-12
+        )
+        assert rev.pvalue == pytest.approx(res.pvalue)
+        assert rev.decision == "worse"
+
+
+class TestDesign:
+    def test_reproducible_and_paired(self, data):
+        X, y = data
+        a, b = GaussianNB(), NearestCentroid()
+        r1 = compare_generalization(a, b, X, y, n_fits=10, random_state=7)
+        r2 = compare_generalization(a, b, X, y, n_fits=10, random_state=7)
+        assert r1 == r2
+        r3 = compare_generalization(a, b, X, y, n_fits=10, random_state=8)
+        assert r3 != r1
+        # identical algorithms on shared splits: every difference is 0
+        same = compare_generalization(a, GaussianNB(), X, y, n_fits=10)
+        assert (same.estimate, same.pvalue, same.decision) == (
+            0.0,
+            1.0,
+            "no significant difference",
+        )
+
+    def test_memory_rerun_refits_nothing(self, data, tmp_path):
+        X, y = data
+
+        kw = {"n_fits": 20, "random_state": 0, "memory": tmp_path, "n_jobs": 1}
+        Counting.fits = 0
+        first = compare_generalization(Counting(), GaussianNB(), X, y, **kw)
+        assert Counting.fits == 20
+        second = compare_generalization(Counting(), GaussianNB(), X, y, **kw)
+        assert Counting.fits == 20  # every fit came from the cache
+        assert second == first
+
+    def test_groups_hold_out_whole_groups(self, data):
+        X, y = data
+        groups = np.repeat(np.arange(40), 3)
+        res = compare_generalization(
+            GaussianNB(),
+            DummyClassifier(),
+            X,
+            y,
+            groups=groups,
+            n_fits=10,
+            random_state=0,
+        )
+        assert "GroupKFold" in res.note
+        assert res.n_fits == 10
+        with pytest.raises(ValueError, match="needs at least 20 groups; got 8"):
+            compare_generalization(
+                GaussianNB(), DummyClassifier(), X, y, groups=np.arange(120) % 8
+            )
+
+    def test_rope_decisions(self, data):
+        X, y = data
+        a, b = GaussianNB(), DummyClassifier()
+        res = compare_generalization(a, b, X, y, n_fits=20, random_state=0)
+        assert res.decision == "better"
+        wide = compare_generalization(
+            a, b, X, y, n_fits=20, random_state=0, rope=res.estimate + 0.01
+        )
+        assert wide.decision == "better, not meaningful"
+        assert wide.rope == pytest.approx(res.estimate + 0.01)
+        same = compare_generalization(
+            a,
+            GaussianNB(var_smoothing=1e-8),
+            X,
+            y,
+            n_fits=20,
+            random_state=0,
+            rope=0.05,
+        )
+        assert same.decision == "practically equivalent"
+
+    def test_result_object(self, data):
+        res = GeneralizationComparison(
+            0.02, 0.005, 0.035, 0.01, "better", "corrected-t", 0.95, None, 200, 100
+        )
+        assert res.to_dict()["target"] == "new data"
+        assert "target='new data'" in repr(res)
+        with pytest.raises(AttributeError):
+            res.estimate = 1.0
+        assert (res == 3) is False
+        assert _AUTO_POLICY["max_fits"] <= 100
+
+
+class TestValidation:
+    @pytest.mark.parametrize(
+        ("kwargs", "err", "msg"),
+        [
+            (
+                {"method": "wilcoxon"},
+                ValueError,
+                (
+                    "`method` must be one of ['auto', 'corrected-t', '5x2cv-f', "
+                    "'nested-cv', 'bayesian']; got 'wilcoxon'."
+                ),
+            ),
+            (
+                {"confidence": 95},
+                ValueError,
+                "`confidence` must be in (0, 1); got 95. Did you mean 0.95?",
+            ),
+            (
+                {"rope": -0.01},
+                ValueError,
+                (
+                    "`rope` must be None or a non-negative float in the metric's "
+                    "units; got -0.01."
+                ),
+            ),
+            (
+                {"n_fits": 0},
+                ValueError,
+                "`n_fits` must be 'auto' or a positive int (fits per model); got 0.",
+            ),
+            (
+                {"n_fits": 5},
+                ValueError,
+                (
+                    "method='corrected-t' needs n_fits >= 10 per model (one "
+                    "repetition of its design); got n_fits=5."
+                ),
+            ),
+            (
+                {"method": "5x2cv-f", "n_fits": 20},
+                ValueError,
+                (
+                    "method='5x2cv-f' makes exactly 10 fits per model (5 x 2-fold); "
+                    "got n_fits=20."
+                ),
+            ),
+            (
+                {"method": "nested-cv", "scoring": "roc_auc"},
+                ValueError,
+                "method='nested-cv' needs per-row scores, so a decomposable scorer",
+            ),
+            (
+                {"scoring": "acuracy"},
+                ValueError,
+                "`scoring` must be a scikit-learn scorer name",
+            ),
+            (
+                {"scoring": ["accuracy", "roc_auc"]},
+                TypeError,
+                "`scoring` must be None, one scikit-learn scorer name or a callable",
+            ),
+            (
+                {"random_state": -1},
+                ValueError,
+                "`random_state` must be None, a non-negative int",
+            ),
+        ],
+    )
+    def test_bad_argument_before_any_fit(self, data, kwargs, err, msg):
+        X, y = data
+
+        class NeverFit(GaussianNB):
+            def fit(self, X, y):  # pragma: no cover - must not be reached
+                raise AssertionError("fitted before validation")
+
+        with pytest.raises(err, match=re.escape(msg)):
+            compare_generalization(NeverFit(), GaussianNB(), X, y, **kwargs)
+
+    def test_scoring_none_needs_same_kind(self, data):
+        X, y = data
+        with pytest.raises(TypeError, match="`scoring=None` needs two classifiers"):
+            compare_generalization(GaussianNB(), Ridge(), X, y)
+
+    def test_too_few_rows(self):
+        X, y = make_classification(15, random_state=0)
+        with pytest.raises(ValueError, match="needs at least 20 rows; got 15"):
+            compare_generalization(GaussianNB(), DummyClassifier(), X, y)
+
+
+# ---------------------------------------------------------------------------
+# null and power studies over datasets of a population (fresh data each time).
+# Two algorithms that are equally good by construction: nearest centroid on
+# two disjoint, equally informative halves of the features.
+def _population(rng, n, p, signal):
+    X = rng.normal(size=(n, 2 * p))
+    b1, b2 = signal
+    lin = b1 * X[:, :p].sum(axis=1) + b2 * X[:, p:].sum(axis=1)
+    y = (lin + rng.normal(size=n) > 0).astype(int)
+    return X, y
+
+
+def _strat_folds(y, K, rng):
+    folds = np.empty(len(y), dtype=np.int64)
+    for c in np.unique(y):
+        idx = np.flatnonzero(y == c)
+        folds[rng.permutation(idx)] = (np.arange(len(idx)) + rng.integers(K)) % K
+    return folds
+
+
+def _centroid_acc(X, y, folds, K):
+    """Per-fold accuracy of nearest centroid trained outside each fold."""
+    F = folds[:, None] == np.arange(K)  # (n, K)
+    acc = np.empty(K)
+    for k in range(K):
+        tr, te = ~F[:, k], F[:, k]
+        mu = np.stack([X[tr & (y == c)].mean(axis=0) for c in (0, 1)])
+        dist = ((X[te, None, :] - mu[None]) ** 2).sum(axis=-1)
+        acc[k] = np.mean(dist.argmin(axis=1) == y[te])
+    return acc
+
+
+def _study(n_datasets, n, signal, seed, R=10, K=10, p=3):
+    """Rates of 'significant' for the default (corrected t, R x K) and 5x2cv F."""
+    rng = np.random.default_rng(seed)
+    sig_t = np.empty(n_datasets, dtype=bool)
+    sig_f = np.empty(n_datasets, dtype=bool)
+    for i in range(n_datasets):
+        X, y = _population(rng, n, p, signal)
+        d = []
+        for _ in range(R):
+            folds = _strat_folds(y, K, rng)
+            d.append(
+                _centroid_acc(X[:, :p], y, folds, K)
+                - _centroid_acc(X[:, p:], y, folds, K)
+            )
+        res = corrected_paired_t(np.ravel(d), test_train_ratio=1 / (K - 1))
+        sig_t[i] = paired_decision(res) != "no significant difference"
+        d5 = []
+        for _ in range(5):
+            folds = _strat_folds(y, 2, rng)
+            d5.append(
+                _centroid_acc(X[:, :p], y, folds, 2)
+                - _centroid_acc(X[:, p:], y, folds, 2)
+            )
+        sig_f[i] = combined_5x2cv_f(np.array(d5)).pvalue < 0.05
+    return sig_t.mean(), sig_f.mean()
+
+
+def test_null_study_default_design_small():
+    # 60 datasets of n = 200 (fast); the full study is below, marked slow.
+    rate_t, rate_f = _study(60, 200, (0.5, 0.5), seed=0, R=5)
+    mc = np.sqrt(0.05 * 0.95 / 60)
+    assert rate_t <= 0.05 + 2 * mc, rate_t
+    assert rate_f <= 0.05 + 2 * mc, rate_f
+
+
+@pytest.mark.slow
+def test_null_and_power_study_default_design():
+    # 400 datasets of n = 200; the default: corrected t on 10 x 10-fold.
+    n_sets = 400
+    mc = np.sqrt(0.05 * 0.95 / n_sets)
+    null_t, null_f = _study(n_sets, 200, (0.5, 0.5), seed=1)
+    assert null_t <= 0.05 + 2 * mc, null_t
+    assert null_f <= 0.05 + 2 * mc, null_f
+    # a real difference: the first half carries more signal
+    pow_t, pow_f = _study(n_sets, 200, (0.7, 0.4), seed=2)
+    assert pow_t >= pow_f - 0.05, (pow_t, pow_f)
+
+
+@pytest.mark.slow
+def test_null_study_through_compare_generalization():
+    # the same null population, every fit through compare_generalization
+    # (n = 200, 200 datasets, 10 x 10-fold, 4000 fits per dataset... x 2)
+    rng = np.random.default_rng(11)
+    n_sets, p = 200, 3
+    calls = []
+    for i in range(n_sets):
+        X, y = _population(rng, 200, p, (0.5, 0.5))
+        Xa = np.hstack([X[:, :p], np.zeros_like(X[:, p:])])
+        Xb = np.hstack([np.zeros_like(X[:, :p]), X[:, p:]])
+        # one estimator per half: a selector + nearest centroid
+        from sklearn.compose import ColumnTransformer
+        from sklearn.pipeline import make_pipeline
+
+        a = make_pipeline(
+            ColumnTransformer([("a", "passthrough", list(range(p)))]), NearestCentroid()
+        )
+        b = make_pipeline(
+            ColumnTransformer([("b", "passthrough", list(range(p, 2 * p)))]),
+            NearestCentroid(),
+        )
+        del Xa, Xb
+        res = compare_generalization(a, b, X, y, random_state=i, n_jobs=1)
+        calls.append(res.decision != "no significant difference")
+    rate = np.mean(calls)
+    assert rate <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / n_sets), rate
