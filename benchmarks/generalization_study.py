@@ -1,0 +1,1133 @@
+"""Coverage of intervals for the score on new data, over datasets from populations.
+
+Issue 15, items 6-7. Every replicate draws a fresh dataset of ``n`` rows from a
+population whose truth is known, computes the intervals of each method on it,
+and records the score, on held-out truth rows, of the model fitted on those
+``n`` rows. The two targets:
+
+* "new data" (Bates, Hastie & Tibshirani 2024, Err): the expected score of the
+  learner trained on ``n`` rows from the population. Per cell it is the mean,
+  over the cell's replicates (leave-one-out), of the fitted models' truth
+  scores: every replicate is a fresh ``n``-row sample, so that mean estimates
+  the expectation (its Monte-Carlo s.e. is reported and is small next to the
+  interval widths).
+* "the fitted model" (Bates et al.'s Err_XY): the truth score of the model
+  fitted on this replicate's ``n`` rows.
+
+Populations: ``synth-clf`` and ``synth-reg`` (known generating processes,
+truth on 50,000 fresh rows), ``fair`` (statsmodels' Fair affairs data, 6,366
+rows, y = affairs > 0) and ``randhie`` (statsmodels' RAND health insurance
+data, 20,190 rows, y = log(1 + mdvis)): a real dataset is the population;
+``n`` rows are drawn without replacement, the truth is the rest. statsmodels
+is needed for the real populations only (it is no skperf dependency).
+
+Methods (reference implementations, one set of fits shared per replicate:
+3 x 10-fold CV, nested CV with K = 5, half-sample fits for the conservative Z,
+one fit on all rows):
+
+* ``corrected-t``: Nadeau & Bengio (2003) corrected resampled t on the fold
+  scores of the first 1 or 3 repetitions of 10-fold CV (10 / 30 fits),
+  variance (1/J + n2/n1) S^2, t with J - 1 degrees of freedom.
+* ``conservative-z``: Nadeau & Bengio (2003, Sec. 5): the 10-fold estimate,
+  variance from M = 6 pairs of disjoint half-samples, 3 random 90/10-of-n
+  splits in each half (10 + 36 fits).
+* ``nested-cv``: Bates, Hastie & Tibshirani (2024, Algorithm 1 and the
+  bias correction of Sec. 4.3), K = 5 folds, R = 2 or 3 repetitions
+  (15 fits each: K(K-1)/2 pair fits serve every inner CV, plus K outer
+  fits, which are also the plain CV of the bias correction); decomposable
+  losses only.
+* ``wald-cv``: Bayle et al. (2020): one 10-fold CV, mean of per-row losses
+  +- z sd / sqrt(n); decomposable losses only.
+* ``holdout``: one 80/20 split; t interval of the per-row losses on the 20 %
+  (DeLong for ROC AUC).
+* ``naive-t-folds`` / ``naive-t-repeats`` (target "this dataset", shown for
+  contrast): the t interval of the 30 fold scores, or of the 3 repetition
+  means, as ``mean_ci`` computes on a repeated-CV distribution.
+
+When ``skperf.generalization_ci`` exists, ``--skperf`` adds rows ``skperf:M``
+for its methods (each call fits on its own; n_fits as the call reports).
+
+Results are appended per (cell, replicate) to
+``benchmarks/results/generalization_<study>_w<worker>.csv``; a rerun skips
+what is done. ``summarize`` writes ``docs/generalization_coverage.csv`` and
+prints the reST tables of docs/validity.rst.
+
+Usage::
+
+    python benchmarks/generalization_study.py time            # time a replicate
+    python benchmarks/generalization_study.py run [--worker 0 --workers 1]
+    python benchmarks/generalization_study.py null [--reps 200]
+    python benchmarks/generalization_study.py summarize
+
+Run with OMP_NUM_THREADS=1 (set below before numpy is imported).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import csv  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
+from sklearn import set_config  # noqa: E402
+
+# The study's inputs are finite and its parameters valid: skip scikit-learn's
+# per-call validation, a large share of the cost of a fit at these sizes.
+set_config(assume_finite=True, skip_parameter_validation=True)
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+DOCS_CSV = ROOT / "docs" / "generalization_coverage.csv"
+SEED = 20261125
+CONFIDENCE = 0.95
+TRUTH_ROWS = 50_000
+EPS = 1e-15  # probabilities are clipped to [EPS, 1 - EPS] for the log loss
+
+CLF_METRICS = ("accuracy", "log_loss", "brier", "roc_auc")
+REG_METRICS = ("mse",)
+DECOMPOSABLE = {"accuracy", "log_loss", "brier", "mse"}
+
+# --------------------------------------------------------------------------
+# Populations
+# --------------------------------------------------------------------------
+
+_CLF_BETA = np.array([1.0, -0.8, 0.6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+
+
+def _synth_clf_logit(x):
+    """True log-odds of ``synth-clf``: linear part, an interaction, a wiggle."""
+    return x @ _CLF_BETA + 0.8 * x[:, 3] * x[:, 4] + 0.7 * np.sin(2.0 * x[:, 5])
+
+
+def _synth_reg_mean(x):
+    """True regression function of ``synth-reg`` (noise sd 1)."""
+    return (
+        x[:, 0]
+        - 0.7 * x[:, 1]
+        + 0.5 * x[:, 2]
+        + 0.6 * x[:, 3] * x[:, 4]
+        + 0.8 * np.sin(2.0 * x[:, 5])
+    )
+
+
+class Population:
+    """A population with known truth.
+
+    ``draw(rng, n)`` returns ``(X, y, X_truth, y_truth)``: a dataset of ``n``
+    rows and the rows on which the fitted model is scored.
+    """
+
+    def __init__(self, name, task, sample=None, data=None):
+        self.name = name
+        self.task = task
+        self._sample = sample
+        self._data = data
+        self._truth = None
+
+    @property
+    def metrics(self):
+        return CLF_METRICS if self.task == "clf" else REG_METRICS
+
+    def draw(self, rng, n):
+        if self._sample is not None:
+            if self._truth is None:  # fixed fresh rows, the same for every replicate
+                self._truth = self._sample(
+                    np.random.default_rng([SEED, 999]), TRUTH_ROWS
+                )
+            X, y = self._sample(rng, n)
+            return X, y, self._truth[0], self._truth[1]
+        X_all, y_all = self._data()
+        if n >= len(y_all):
+            raise ValueError(f"n={n} must be below the population's {len(y_all)} rows")
+        take = np.zeros(len(y_all), dtype=bool)
+        take[rng.choice(len(y_all), n, replace=False)] = True
+        return X_all[take], y_all[take], X_all[~take], y_all[~take]
+
+
+def _sample_synth_clf(rng, n):
+    x = rng.standard_normal((n, 10))
+    p = 1.0 / (1.0 + np.exp(-_synth_clf_logit(x)))
+    return x, (rng.random(n) < p).astype(int)
+
+
+def _sample_synth_reg(rng, n):
+    x = rng.standard_normal((n, 10))
+    return x, _synth_reg_mean(x) + rng.standard_normal(n)
+
+
+_REAL_CACHE = {}
+
+
+def _fair():
+    if "fair" not in _REAL_CACHE:
+        from statsmodels.datasets import fair
+
+        df = fair.load_pandas().data
+        y = (df["affairs"] > 0).to_numpy(dtype=int)
+        X = df.drop(columns="affairs").to_numpy(dtype=float)
+        _REAL_CACHE["fair"] = (X, y)
+    return _REAL_CACHE["fair"]
+
+
+def _randhie():
+    if "randhie" not in _REAL_CACHE:
+        from statsmodels.datasets import randhie
+
+        df = randhie.load_pandas().data
+        y = np.log1p(df["mdvis"].to_numpy(dtype=float))
+        X = df.drop(columns="mdvis").to_numpy(dtype=float)
+        _REAL_CACHE["randhie"] = (X, y)
+    return _REAL_CACHE["randhie"]
+
+
+POPULATIONS = {
+    "synth-clf": Population("synth-clf", "clf", sample=_sample_synth_clf),
+    "synth-reg": Population("synth-reg", "reg", sample=_sample_synth_reg),
+    "fair": Population("fair", "clf", data=_fair),
+    "randhie": Population("randhie", "reg", data=_randhie),
+}
+
+# --------------------------------------------------------------------------
+# Learners
+# --------------------------------------------------------------------------
+
+
+def make_learner(name, task, seed):
+    """A fresh estimator (``seed`` seeds the randomized ones)."""
+    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    clf = task == "clf"
+    if name == "linear":
+        est = LogisticRegression() if clf else Ridge(alpha=1.0)
+        return make_pipeline(StandardScaler(), est)
+    if name == "forest":
+        cls = RandomForestClassifier if clf else RandomForestRegressor
+        return cls(n_estimators=10, min_samples_leaf=2, random_state=seed, n_jobs=1)
+    if name == "knn":
+        cls = KNeighborsClassifier if clf else KNeighborsRegressor
+        return make_pipeline(StandardScaler(), cls(n_neighbors=15, algorithm="brute"))
+    if name == "tree":
+        cls = DecisionTreeClassifier if clf else DecisionTreeRegressor
+        return cls(random_state=seed)
+    raise ValueError(f"unknown learner {name!r}")
+
+
+def _fit_predict(learner, task, seed, X, y, X_test):
+    est = make_learner(learner, task, seed)
+    est.fit(X, y)
+    if task == "clf":
+        proba = est.predict_proba(X_test)
+        classes = list(est.classes_)
+        if 1 not in classes:
+            return np.zeros(len(X_test))
+        return proba[:, classes.index(1)]
+    return est.predict(X_test)
+
+
+# --------------------------------------------------------------------------
+# Scores
+# --------------------------------------------------------------------------
+
+
+def row_scores(metric, y, pred):
+    """Per-row values of a decomposable metric (accuracy: 1 if correct)."""
+    if metric == "accuracy":
+        return ((pred > 0.5).astype(int) == y).astype(float)
+    if metric == "log_loss":
+        p = np.clip(np.where(y == 1, pred, 1.0 - pred), EPS, 1.0)
+        return -np.log(p)
+    if metric == "brier":
+        return (pred - y) ** 2
+    if metric == "mse":
+        return (pred - y) ** 2
+    raise ValueError(metric)
+
+
+def auc(y, pred):
+    """ROC AUC (Mann-Whitney, ties count 1/2); nan with one class only."""
+    y = np.asarray(y)
+    n1 = int(y.sum())
+    n0 = len(y) - n1
+    if n1 == 0 or n0 == 0:
+        return np.nan
+    r = stats.rankdata(pred)
+    return (r[y == 1].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
+
+
+def score(metric, y, pred):
+    if metric == "roc_auc":
+        return auc(y, pred)
+    return float(np.mean(row_scores(metric, y, pred)))
+
+
+# --------------------------------------------------------------------------
+# Reference interval methods (the study's own, cited in the module docstring)
+# --------------------------------------------------------------------------
+
+
+def corrected_t(scores, test_train_ratio, confidence=CONFIDENCE):
+    """Nadeau & Bengio (2003) corrected resampled t: (estimate, low, high)."""
+    s = np.asarray(scores, dtype=float)
+    s = s[np.isfinite(s)]
+    j = len(s)
+    if j < 2:
+        return np.nan, np.nan, np.nan
+    m = s.mean()
+    se = np.sqrt((1.0 / j + test_train_ratio) * s.var(ddof=1))
+    h = stats.t.ppf(0.5 + confidence / 2, j - 1) * se
+    return m, m - h, m + h
+
+
+def t_interval(values, confidence=CONFIDENCE):
+    """Plain t interval of the mean (the "this dataset" mean_ci)."""
+    return corrected_t(values, 0.0, confidence)
+
+
+def wald(values, confidence=CONFIDENCE):
+    """Mean of per-row values +- z sd / sqrt(n) (Bayle et al. 2020)."""
+    v = np.asarray(values, dtype=float)
+    m = v.mean()
+    h = stats.norm.ppf(0.5 + confidence / 2) * v.std(ddof=1) / np.sqrt(len(v))
+    return m, m - h, m + h
+
+
+def delong(y, pred, confidence=CONFIDENCE):
+    """ROC AUC with DeLong's variance (DeLong et al. 1988)."""
+    y = np.asarray(y)
+    pos, neg = pred[y == 1], pred[y == 0]
+    if len(pos) < 2 or len(neg) < 2:
+        return np.nan, np.nan, np.nan
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    a = psi.mean()
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    se = np.sqrt(v10.var(ddof=1) / len(pos) + v01.var(ddof=1) / len(neg))
+    h = stats.norm.ppf(0.5 + confidence / 2) * se
+    return a, a - h, a + h
+
+
+def nested_cv_interval(ho, pivots, cv_rows, n, k, confidence=CONFIDENCE):
+    """Bates, Hastie & Tibshirani (2024) nested CV interval.
+
+    ``ho``: per-row values from the inner fits (training on n (K-2)/K rows),
+    ``pivots``: (a, b) per outer fold: a = mean inner - mean outer values,
+    b = var(outer values) / n_fold; ``cv_rows``: per-row values of plain
+    K-fold CV (the outer fits) for the bias correction (their Sec. 4.3).
+    """
+    ho = np.asarray(ho, dtype=float)
+    pivots = np.asarray(pivots, dtype=float)
+    n_sub = np.floor(n * (k - 1) / k)
+    se_naive = ho.std(ddof=1) / np.sqrt(n_sub)
+    mse = np.mean(pivots[:, 0] ** 2 - pivots[:, 1])
+    infl = np.sqrt(max(0.0, mse)) / se_naive if se_naive > 0 else 1.0
+    infl = min(max(infl, 1.0), np.sqrt(k))
+    bias = (ho.mean() - np.mean(cv_rows)) * (1 + ((k - 2) / k) ** 1.5)
+    est = ho.mean() - bias
+    h = stats.norm.ppf(0.5 + confidence / 2) * se_naive * infl
+    return est, est - h, est + h
+
+
+# --------------------------------------------------------------------------
+# One replicate
+# --------------------------------------------------------------------------
+
+N_CV_REPEATS = 3  # 10-fold CV repetitions (corrected-t budgets 10 / 30)
+NCV_K = 5
+NCV_REPEATS = 3  # nested-CV budgets 2 and 3 repetitions (30 / 45 fits)
+CZ_PAIRS = 6
+CZ_SPLITS = 3
+
+
+def _folds(rng, n, k):
+    ids = np.arange(n) % k
+    rng.shuffle(ids)
+    return ids
+
+
+class _Fitter:
+    """Counts fits, draws a fresh seed for each."""
+
+    def __init__(self, learner, task, rng):
+        self.learner, self.task, self.rng = learner, task, rng
+        self.n_fits = 0
+
+    def __call__(self, X, y, X_test):
+        self.n_fits += 1
+        seed = int(self.rng.integers(2**31 - 1))
+        return _fit_predict(self.learner, self.task, seed, X, y, X_test)
+
+
+def replicate(pop, learner, n, rep, *, use_skperf=False):
+    """All methods' intervals on one dataset: a list of result dicts."""
+    rng = np.random.default_rng(
+        [SEED, list(POPULATIONS).index(pop.name), LEARNERS.index(learner), n, rep]
+    )
+    X, y, Xt, yt = pop.draw(rng, n)
+    fit = _Fitter(learner, pop.task, rng)
+    metrics = pop.metrics
+    out = []
+
+    def add(metric, method, n_fits, est, low, high):
+        out.append(
+            {
+                "metric": metric,
+                "method": method,
+                "n_fits": n_fits,
+                "estimate": est,
+                "low": low,
+                "high": high,
+            }
+        )
+
+    # The fitted model and its truth score.
+    truth_pred = fit(X, y, Xt)
+    truth = {m: score(m, yt, truth_pred) for m in metrics}
+
+    # 5 x 10-fold CV: per-row predictions and fold ids.
+    cv_pred = np.empty((N_CV_REPEATS, n))
+    cv_ids = np.empty((N_CV_REPEATS, n), dtype=int)
+    for r in range(N_CV_REPEATS):
+        ids = _folds(rng, n, 10)
+        cv_ids[r] = ids
+        for f in range(10):
+            te = ids == f
+            cv_pred[r, te] = fit(X[~te], y[~te], X[te])
+
+    # Nested CV (Bates et al. Algorithm 1; pairwise fits serve two inner CVs).
+    ncv_inner = np.empty((NCV_REPEATS, NCV_K, n))  # [r, outer f, row]: inner pred
+    ncv_outer = np.empty((NCV_REPEATS, n))
+    ncv_ids = np.empty((NCV_REPEATS, n), dtype=int)
+    for r in range(NCV_REPEATS):
+        ids = _folds(rng, n, NCV_K)
+        ncv_ids[r] = ids
+        for f1 in range(NCV_K):
+            for f2 in range(f1 + 1, NCV_K):
+                te = (ids == f1) | (ids == f2)
+                p = fit(X[~te], y[~te], X[te])
+                full = np.full(n, np.nan)
+                full[te] = p
+                # row in f2 predicted without {f1, f2}: inner CV of outer fold f1
+                ncv_inner[r, f1, ids == f2] = full[ids == f2]
+                ncv_inner[r, f2, ids == f1] = full[ids == f1]
+        for f in range(NCV_K):
+            te = ids == f
+            ncv_outer[r, te] = fit(X[~te], y[~te], X[te])
+
+    # Conservative Z: pairs of disjoint half-samples, random splits in each.
+    n_te = max(2, round(n / 10))
+    half = n // 2
+    cz_pred = []  # (pair, half, split) -> (test idx, pred)
+    for _ in range(CZ_PAIRS):
+        perm = rng.permutation(n)
+        halves = (perm[:half], perm[half : 2 * half])
+        pair = []
+        for h in halves:
+            splits = []
+            for _ in range(CZ_SPLITS):
+                p = rng.permutation(h)
+                te, tr = p[:n_te], p[n_te:]
+                splits.append((te, fit(X[tr], y[tr], X[te])))
+            pair.append(splits)
+        cz_pred.append(pair)
+
+    z = stats.norm.ppf(0.5 + CONFIDENCE / 2)
+    for m in metrics:
+        # fold scores of the repeated 10-fold CV
+        fs = np.array(
+            [
+                [
+                    score(m, y[cv_ids[r] == f], cv_pred[r, cv_ids[r] == f])
+                    for f in range(10)
+                ]
+                for r in range(N_CV_REPEATS)
+            ]
+        )
+        for reps in (1, N_CV_REPEATS):
+            add(m, "corrected-t", 10 * reps, *corrected_t(fs[:reps].ravel(), 1 / 9))
+        add(m, "naive-t-folds", 10 * N_CV_REPEATS, *t_interval(fs.ravel()))
+        rep_means = (
+            fs.mean(axis=1)
+            if m == "roc_auc"
+            else np.array([score(m, y, cv_pred[r]) for r in range(N_CV_REPEATS)])
+        )
+        add(m, "naive-t-repeats", 10 * N_CV_REPEATS, *t_interval(rep_means))
+
+        # conservative Z: estimate from the first 10-fold CV, variance from halves
+        mus = np.array(
+            [
+                [
+                    np.nanmean([score(m, y[te], p) for te, p in splits])
+                    for splits in pair
+                ]
+                for pair in cz_pred
+            ]
+        )
+        est = np.nanmean(fs[0])
+        var = 0.5 * np.mean((mus[:, 0] - mus[:, 1]) ** 2)
+        add(
+            m,
+            "conservative-z",
+            10 + 2 * CZ_PAIRS * CZ_SPLITS,
+            est,
+            est - z * np.sqrt(var),
+            est + z * np.sqrt(var),
+        )
+
+        # holdout: the first outer fold of the first nested-CV repetition
+        te = ncv_ids[0] == 0
+        if m == "roc_auc":
+            add(m, "holdout", 1, *delong(y[te], ncv_outer[0, te]))
+        else:
+            add(m, "holdout", 1, *t_interval(row_scores(m, y[te], ncv_outer[0, te])))
+
+        if m not in DECOMPOSABLE:
+            continue
+        add(m, "wald-cv", 10, *wald(row_scores(m, y, cv_pred[0])))
+        for reps in (2, NCV_REPEATS):
+            ho, piv, cv_rows = [], [], []
+            for r in range(reps):
+                ids = ncv_ids[r]
+                cv_rows.append(row_scores(m, y, ncv_outer[r]))
+                for f in range(NCV_K):
+                    inner = row_scores(m, y[ids != f], ncv_inner[r, f, ids != f])
+                    outer = row_scores(m, y[ids == f], ncv_outer[r, ids == f])
+                    ho.append(inner)
+                    piv.append(
+                        (inner.mean() - outer.mean(), outer.var(ddof=1) / len(outer))
+                    )
+            n_fits = reps * NCV_K * (NCV_K + 1) // 2
+            add(
+                m,
+                "nested-cv",
+                n_fits,
+                *nested_cv_interval(
+                    np.concatenate(ho), piv, np.concatenate(cv_rows), n, NCV_K
+                ),
+            )
+
+    if use_skperf:
+        out.extend(_skperf_rows(pop, learner, n, X, y, rng))
+
+    for row in out:
+        row["truth_fitted"] = truth[row["metric"]]
+    return out
+
+
+SKPERF_METHODS = ("auto", "corrected-t", "conservative-z", "nested-cv", "wald-cv")
+SKPERF_SCORING = {
+    "accuracy": ("accuracy", 1.0),
+    "log_loss": ("neg_log_loss", -1.0),
+    "brier": ("neg_brier_score", -1.0),
+    "roc_auc": ("roc_auc", 1.0),
+    "mse": ("neg_mean_squared_error", -1.0),
+}
+
+
+def _skperf_rows(pop, learner, n, X, y, rng, methods=SKPERF_METHODS):
+    """Rows for skperf.generalization_ci (when it exists), in the study's units."""
+    import skperf
+
+    if not hasattr(skperf, "generalization_ci"):
+        return []
+    rows = []
+    est = make_learner(learner, pop.task, int(rng.integers(2**31 - 1)))
+    for m in pop.metrics:
+        scoring, sign = SKPERF_SCORING[m]
+        for method in methods:
+            seed = int(rng.integers(2**31 - 1))
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    ci = skperf.generalization_ci(
+                        est,
+                        X,
+                        y,
+                        scoring=scoring,
+                        method=method,
+                        confidence=CONFIDENCE,
+                        random_state=seed,
+                        n_jobs=1,
+                    )
+            except (ValueError, TypeError) as exc:  # e.g. not valid for this scorer
+                rows.append(
+                    {
+                        "metric": m,
+                        "method": f"skperf:{method}",
+                        "n_fits": 0,
+                        "estimate": np.nan,
+                        "low": np.nan,
+                        "high": np.nan,
+                        "note": str(exc)[:80],
+                    }
+                )
+                continue
+            lo, hi = sorted((sign * ci.low, sign * ci.high))
+            rows.append(
+                {
+                    "metric": m,
+                    "method": f"skperf:{method}",
+                    "n_fits": ci.n_fits,
+                    "estimate": sign * ci.estimate,
+                    "low": lo,
+                    "high": hi,
+                    "note": f"{ci.method}",
+                }
+            )
+    return rows
+
+
+# --------------------------------------------------------------------------
+# The grid, in priority tiers
+# --------------------------------------------------------------------------
+
+LEARNERS = ("linear", "forest", "knn", "tree")
+
+# Cells (population, learner, n) and their replicate targets, run in phases so
+# that the most important cells (n = 100-500, linear and forest, synthetic and
+# real classification) reach their targets first and every other cell still
+# gets some replicates. A phase is (cells, first replicate, last replicate + 1).
+TIER1 = [
+    (pop, lrn, n)
+    for pop in ("synth-clf", "fair")
+    for lrn in ("linear", "forest")
+    for n in (100, 200, 500)
+]
+TIER2 = (
+    [(pop, lrn, 50) for pop in ("synth-clf", "fair") for lrn in ("linear", "forest")]
+    + [
+        (pop, lrn, n)
+        for pop in ("synth-reg", "randhie")
+        for lrn in ("linear", "forest")
+        for n in (100, 500)
+    ]
+    + [
+        (pop, lrn, n)
+        for pop in ("synth-clf", "synth-reg")
+        for lrn in ("knn", "tree")
+        for n in (100, 500)
+    ]
+    + [(pop, "linear", n) for pop in ("synth-clf", "fair") for n in (1000, 2000)]
+)
+TIER3 = [(pop, "forest", 1000) for pop in ("synth-clf", "fair")]
+TIER1_LINEAR = [c for c in TIER1 if c[1] == "linear"]
+TIER1_FOREST = [c for c in TIER1 if c[1] == "forest"]
+PHASES = (
+    (TIER1, 0, 30),
+    (TIER2, 0, 15),
+    (TIER1_LINEAR, 30, 200),
+    (TIER1_FOREST, 30, 100),
+    (TIER3, 0, 15),
+    (TIER2, 15, 40),
+    (TIER1_FOREST, 100, 200),
+    (TIER2 + TIER3, 40, 100),
+)
+
+FIELDS = (
+    "population",
+    "learner",
+    "n",
+    "rep",
+    "metric",
+    "method",
+    "n_fits",
+    "estimate",
+    "low",
+    "high",
+    "truth_fitted",
+    "seconds",
+    "note",
+)
+
+
+def _done(pattern, key_fields):
+    done = set()
+    for path in RESULTS.glob(pattern):
+        with open(path, newline="") as fh:
+            for row in csv.DictReader(fh):
+                done.add(tuple(row[k] for k in key_fields))
+    return done
+
+
+def _append(path, rows, fields):
+    new = not path.exists()
+    with open(path, "a", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=fields, extrasaction="ignore")
+        if new:
+            w.writeheader()
+        w.writerows(rows)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def run(args):
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    done = _done("generalization_main_w*.csv", ("population", "learner", "n", "rep"))
+    path = RESULTS / f"generalization_main_w{args.worker}.csv"
+    start = time.time()
+    tasks = []
+    for cells, lo, hi in PHASES:
+        for rep in range(lo, hi):  # replicate-major: every cell advances together
+            for pop, lrn, n in cells:
+                tasks.append((pop, lrn, n, rep))
+    k = 0
+    for pop, lrn, n, rep in tasks:
+        if (pop, lrn, str(n), str(rep)) in done:
+            continue
+        k += 1
+        if k % args.workers != args.worker:
+            continue
+        if args.max_minutes and time.time() - start > 60 * args.max_minutes:
+            break
+        t0 = time.perf_counter()
+        rows = replicate(POPULATIONS[pop], lrn, n, rep, use_skperf=args.skperf)
+        secs = time.perf_counter() - t0
+        for r in rows:
+            r.update(population=pop, learner=lrn, n=n, rep=rep, seconds=round(secs, 3))
+        _append(path, rows, FIELDS)
+        print(f"{pop} {lrn} n={n} rep={rep} {secs:.2f}s", flush=True)
+
+
+def time_replicates(args):
+    for pop, lrn, n in (
+        ("synth-clf", "linear", 200),
+        ("synth-clf", "forest", 200),
+        ("fair", "forest", 500),
+        ("synth-clf", "knn", 500),
+        ("synth-reg", "tree", 500),
+    ):
+        t0 = time.perf_counter()
+        rows = replicate(POPULATIONS[pop], lrn, n, 10_000)
+        print(pop, lrn, n, f"{time.perf_counter() - t0:.2f}s", len(rows), "rows")
+
+
+# --------------------------------------------------------------------------
+# Null and power studies for comparisons
+# --------------------------------------------------------------------------
+
+# Two disjoint feature blocks of 4 standard normal features each; the logit is
+# b_a * sum(block a) + b_b * sum(block b). Model A sees block a only, model B
+# block b only: equal by symmetry when b_a == b_b (null), A better otherwise.
+NULL_BETA = {"null": (0.5, 0.5), "power": (0.5, 0.4)}
+
+
+def _sample_pair(rng, n, study):
+    ba, bb = NULL_BETA[study]
+    x = rng.standard_normal((n, 8))
+    logit = ba * x[:, :4].sum(axis=1) + bb * x[:, 4:].sum(axis=1)
+    return x, (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+
+
+def compare_replicate(study, n, rep, *, use_skperf=False):
+    """Decisions of each comparison method on one dataset (A: block a, B: block b)."""
+    rng = np.random.default_rng([SEED, 77, list(NULL_BETA).index(study), n, rep])
+    X, y = _sample_pair(rng, n, study)
+    cols = (slice(0, 4), slice(4, 8))
+
+    from sklearn.linear_model import LogisticRegression
+
+    def fit_both(tr, te):  # standard normal features: no scaler needed
+        return [
+            LogisticRegression()
+            .fit(X[tr][:, c], y[tr])
+            .predict_proba(X[te][:, c])[:, 1]
+            for c in cols
+        ]
+
+    out = []
+    alpha = 1 - CONFIDENCE
+    # corrected t and Bayesian correlated t on repeated 10-fold CV
+    cv = np.empty((2, N_CV_REPEATS, n))
+    ids_all = np.empty((N_CV_REPEATS, n), dtype=int)
+    for r in range(N_CV_REPEATS):
+        ids = _folds(rng, n, 10)
+        ids_all[r] = ids
+        for f in range(10):
+            te = ids == f
+            cv[:, r, te] = fit_both(~te, te)
+    # 5 x 2 CV
+    five = np.empty((2, 5, n))
+    ids52 = np.empty((5, n), dtype=int)
+    for r in range(5):
+        ids = _folds(rng, n, 2)
+        ids52[r] = ids
+        for f in range(2):
+            te = ids == f
+            five[:, r, te] = fit_both(~te, te)
+    # nested CV on per-row differences (K = 5, NCV_REPEATS repetitions)
+    inner = np.empty((2, NCV_REPEATS, NCV_K, n))
+    outer = np.empty((2, NCV_REPEATS, n))
+    ncv_ids = np.empty((NCV_REPEATS, n), dtype=int)
+    for r in range(NCV_REPEATS):
+        ids = _folds(rng, n, NCV_K)
+        ncv_ids[r] = ids
+        for f1 in range(NCV_K):
+            for f2 in range(f1 + 1, NCV_K):
+                te = (ids == f1) | (ids == f2)
+                pa, pb = fit_both(~te, te)
+                for c, p in enumerate((pa, pb)):
+                    full = np.full(n, np.nan)
+                    full[te] = p
+                    inner[c, r, f1, ids == f2] = full[ids == f2]
+                    inner[c, r, f2, ids == f1] = full[ids == f1]
+        for f in range(NCV_K):
+            te = ids == f
+            outer[:, r, te] = fit_both(~te, te)
+
+    for m in ("accuracy", "log_loss"):
+        sign = 1.0 if m == "accuracy" else -1.0  # positive = A better
+        fs = (
+            np.array(
+                [
+                    [
+                        score(m, y[ids_all[r] == f], cv[0, r, ids_all[r] == f])
+                        - score(m, y[ids_all[r] == f], cv[1, r, ids_all[r] == f])
+                        for f in range(10)
+                    ]
+                    for r in range(N_CV_REPEATS)
+                ]
+            ).ravel()
+            * sign
+        )
+        j = len(fs)
+        se = np.sqrt((1 / j + 1 / 9) * fs.var(ddof=1))
+        tstat = fs.mean() / se if se > 0 else 0.0
+        p = 2 * stats.t.sf(abs(tstat), j - 1)
+        out.append(
+            {
+                "metric": m,
+                "method": "corrected-t",
+                "n_fits": 2 * 10 * N_CV_REPEATS,
+                "estimate": fs.mean(),
+                "pvalue": p,
+                "significant": int(p < alpha),
+                "a_better": int(p < alpha and tstat > 0),
+            }
+        )
+        # Corani & Benavoli (2015): posterior t(J-1, mean, se); rope 0
+        p_better = stats.t.sf(0, j - 1, loc=fs.mean(), scale=se) if se > 0 else 0.5
+        sig = p_better > CONFIDENCE or p_better < 1 - CONFIDENCE
+        out.append(
+            {
+                "metric": m,
+                "method": "bayesian",
+                "n_fits": 2 * 10 * N_CV_REPEATS,
+                "estimate": fs.mean(),
+                "pvalue": 1 - max(p_better, 1 - p_better),
+                "significant": int(sig),
+                "a_better": int(p_better > CONFIDENCE),
+            }
+        )
+        # 5 x 2 CV combined F (Alpaydin 1999)
+        d = (
+            np.array(
+                [
+                    [
+                        score(m, y[ids52[r] == f], five[0, r, ids52[r] == f])
+                        - score(m, y[ids52[r] == f], five[1, r, ids52[r] == f])
+                        for f in range(2)
+                    ]
+                    for r in range(5)
+                ]
+            )
+            * sign
+        )
+        s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+        fstat = (d**2).sum() / (2 * s2.sum()) if s2.sum() > 0 else np.inf
+        p = stats.f.sf(fstat, 10, 5)
+        out.append(
+            {
+                "metric": m,
+                "method": "5x2cv-f",
+                "n_fits": 2 * 10,
+                "estimate": d.mean(),
+                "pvalue": p,
+                "significant": int(p < alpha),
+                "a_better": int(p < alpha and d.mean() > 0),
+            }
+        )
+        # nested CV on per-row differences of the per-row values
+        ho, piv, cv_rows = [], [], []
+        for r in range(NCV_REPEATS):
+            ids = ncv_ids[r]
+            cv_rows.append(
+                sign * (row_scores(m, y, outer[0, r]) - row_scores(m, y, outer[1, r]))
+            )
+            for f in range(NCV_K):
+                sel = ids != f
+                a = sign * (
+                    row_scores(m, y[sel], inner[0, r, f, sel])
+                    - row_scores(m, y[sel], inner[1, r, f, sel])
+                )
+                o = sign * (
+                    row_scores(m, y[~sel], outer[0, r, ~sel])
+                    - row_scores(m, y[~sel], outer[1, r, ~sel])
+                )
+                ho.append(a)
+                piv.append((a.mean() - o.mean(), o.var(ddof=1) / len(o)))
+        est, lo, hi = nested_cv_interval(
+            np.concatenate(ho), piv, np.concatenate(cv_rows), n, NCV_K
+        )
+        out.append(
+            {
+                "metric": m,
+                "method": "nested-cv",
+                "n_fits": 2 * NCV_REPEATS * NCV_K * (NCV_K + 1) // 2,
+                "estimate": est,
+                "pvalue": np.nan,
+                "significant": int(lo > 0 or hi < 0),
+                "a_better": int(lo > 0),
+            }
+        )
+        # "this dataset" for contrast: t test of the paired fold differences
+        tt = stats.ttest_1samp(fs, 0.0)
+        out.append(
+            {
+                "metric": m,
+                "method": "naive-paired-t",
+                "n_fits": 2 * 10 * N_CV_REPEATS,
+                "estimate": fs.mean(),
+                "pvalue": tt.pvalue,
+                "significant": int(tt.pvalue < alpha),
+                "a_better": int(tt.pvalue < alpha and fs.mean() > 0),
+            }
+        )
+    if use_skperf:
+        out.extend(_skperf_compare_rows(X, y, cols, rng))
+    return out
+
+
+def _skperf_compare_rows(X, y, cols, rng):
+    """skperf.compare_generalization and compare_models decisions (when they exist)."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import make_pipeline
+
+    import skperf
+
+    rows = []
+    a, b = (
+        make_pipeline(
+            ColumnTransformer([("keep", "passthrough", list(range(8))[c])]),
+            make_learner("linear", "clf", 0),
+        )
+        for c in cols
+    )
+    if hasattr(skperf, "compare_generalization"):
+        for method in ("auto", "corrected-t", "5x2cv-f", "nested-cv", "bayesian"):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    res = skperf.compare_generalization(
+                        a,
+                        b,
+                        X,
+                        y,
+                        scoring="accuracy",
+                        method=method,
+                        confidence=CONFIDENCE,
+                        random_state=int(rng.integers(2**31 - 1)),
+                        n_jobs=1,
+                    )
+            except (ValueError, TypeError) as exc:
+                rows.append(
+                    {
+                        "metric": "accuracy",
+                        "method": f"skperf:{method}",
+                        "note": str(exc)[:80],
+                    }
+                )
+                continue
+            dec = str(res.decision)
+            rows.append(
+                {
+                    "metric": "accuracy",
+                    "method": f"skperf:{method}",
+                    "n_fits": getattr(res, "n_fits", ""),
+                    "estimate": res.estimate,
+                    "pvalue": getattr(res, "pvalue", np.nan),
+                    "significant": int(dec.startswith(("better", "worse"))),
+                    "a_better": int(dec.startswith("better")),
+                    "note": dec,
+                }
+            )
+    return rows
+
+
+CMP_FIELDS = (
+    "study",
+    "n",
+    "rep",
+    "metric",
+    "method",
+    "n_fits",
+    "estimate",
+    "pvalue",
+    "significant",
+    "a_better",
+    "seconds",
+    "note",
+)
+
+
+def run_null(args):
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    done = _done("generalization_compare_w*.csv", ("study", "n", "rep"))
+    path = RESULTS / f"generalization_compare_w{args.worker}.csv"
+    k = 0
+    for lo in range(0, args.reps, 50):
+        for study in NULL_BETA:
+            for rep in range(lo, min(lo + 50, args.reps)):
+                if (study, "200", str(rep)) in done:
+                    continue
+                k += 1
+                if k % args.workers != args.worker:
+                    continue
+                t0 = time.perf_counter()
+                rows = compare_replicate(study, 200, rep, use_skperf=args.skperf)
+                secs = time.perf_counter() - t0
+                for r in rows:
+                    r.update(study=study, n=200, rep=rep, seconds=round(secs, 3))
+                _append(path, rows, CMP_FIELDS)
+                print(f"{study} rep={rep} {secs:.2f}s", flush=True)
+
+
+# --------------------------------------------------------------------------
+# Summaries
+# --------------------------------------------------------------------------
+
+
+def load_main():
+    import pandas as pd
+
+    frames = [
+        pd.read_csv(p) for p in sorted(RESULTS.glob("generalization_main_w*.csv"))
+    ]
+    df = pd.concat(frames, ignore_index=True)
+    return df.drop_duplicates(["population", "learner", "n", "rep", "metric", "method"])
+
+
+def coverage_table(df):
+    """Coverage of "new data" and "the fitted model", width, fits per cell/method."""
+    import pandas as pd
+
+    keys = ["population", "learner", "n", "metric"]
+    fitted = df.drop_duplicates([*keys, "rep"])[[*keys, "rep", "truth_fitted"]]
+    g = fitted.groupby(keys)["truth_fitted"]
+    fitted = fitted.assign(
+        _sum=g.transform("sum"), _cnt=g.transform("count"), _sd=g.transform("std")
+    )
+    # leave-one-out mean of the other replicates' fitted-model truth scores
+    fitted["truth_new"] = (fitted["_sum"] - fitted["truth_fitted"]) / (
+        fitted["_cnt"] - 1
+    )
+    fitted["truth_new_se"] = fitted["_sd"] / np.sqrt(fitted["_cnt"])
+    d = df.merge(fitted[[*keys, "rep", "truth_new", "truth_new_se"]], on=[*keys, "rep"])
+    d = d[np.isfinite(d["low"]) & np.isfinite(d["high"])]
+    d["cover_new"] = (d["low"] <= d["truth_new"]) & (d["truth_new"] <= d["high"])
+    d["cover_fitted"] = (d["low"] <= d["truth_fitted"]) & (
+        d["truth_fitted"] <= d["high"]
+    )
+    d["width"] = d["high"] - d["low"]
+    d["bias"] = d["estimate"] - d["truth_new"]
+    t = (
+        d.groupby([*keys, "method", "n_fits"])
+        .agg(
+            replicates=("rep", "nunique"),
+            coverage_new=("cover_new", "mean"),
+            coverage_fitted=("cover_fitted", "mean"),
+            mean_width=("width", "mean"),
+            bias=("bias", "mean"),
+            truth_new=("truth_new", "mean"),
+            truth_new_se=("truth_new_se", "mean"),
+        )
+        .reset_index()
+    )
+    for c in ("new", "fitted"):
+        p = t[f"coverage_{c}"]
+        t[f"mc_se_{c}"] = np.sqrt(p * (1 - p) / t["replicates"])
+    return pd.DataFrame(t)
+
+
+def summarize(args):
+    import pandas as pd
+
+    t = coverage_table(load_main())
+    cols = [
+        "population",
+        "learner",
+        "n",
+        "metric",
+        "method",
+        "n_fits",
+        "replicates",
+        "coverage_new",
+        "mc_se_new",
+        "coverage_fitted",
+        "mc_se_fitted",
+        "mean_width",
+        "bias",
+        "truth_new",
+        "truth_new_se",
+    ]
+    t = t[cols].sort_values(
+        ["population", "learner", "metric", "n", "method", "n_fits"]
+    )
+    DOCS_CSV.parent.mkdir(exist_ok=True)
+    t.to_csv(DOCS_CSV, index=False, float_format="%.4f")
+    print(f"wrote {DOCS_CSV} ({len(t)} rows)", file=sys.stderr)
+    cmp_paths = sorted(RESULTS.glob("generalization_compare_w*.csv"))
+    if cmp_paths:
+        c = pd.concat([pd.read_csv(p) for p in cmp_paths], ignore_index=True)
+        c = c.drop_duplicates(["study", "n", "rep", "metric", "method"])
+        s = (
+            c.groupby(["study", "metric", "method"])
+            .agg(
+                datasets=("rep", "nunique"),
+                significant=("significant", "mean"),
+                a_better=("a_better", "mean"),
+                n_fits=("n_fits", "first"),
+            )
+            .reset_index()
+        )
+        s["mc_se"] = np.sqrt(s["significant"] * (1 - s["significant"]) / s["datasets"])
+        s.to_csv(
+            RESULTS / "generalization_compare_summary.csv",
+            index=False,
+            float_format="%.4f",
+        )
+        print(s.to_string(index=False))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("command", choices=("run", "null", "summarize", "time"))
+    ap.add_argument("--worker", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--max-minutes", type=float, default=0)
+    ap.add_argument(
+        "--skperf",
+        action="store_true",
+        help="also call skperf.generalization_ci / compare_generalization",
+    )
+    args = ap.parse_args(argv)
+    warnings.simplefilter("ignore", category=UserWarning)
+    {"run": run, "null": run_null, "summarize": summarize, "time": time_replicates}[
+        args.command
+    ](args)
+
+
+if __name__ == "__main__":
+    main()

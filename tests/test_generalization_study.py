@@ -1,0 +1,162 @@
+"""The coverage study over datasets (benchmarks/generalization_study.py).
+
+Its populations, truth targets and reference intervals decide the tables of
+docs/validity.rst ("New data") and the ``auto`` policy, so they are checked
+here with numbers: the synthetic population's truth against its known
+generating process, sampling without replacement from a real population, the
+reference intervals against scipy and skperf, and the coverage bookkeeping
+(leave-one-out "new data" truth, Monte-Carlo s.e.) on a frame worked by hand.
+"""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.metrics import roc_auc_score
+
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization_study.py"
+
+
+@pytest.fixture(scope="module")
+def study():
+    spec = importlib.util.spec_from_file_location("generalization_study", _PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_synthetic_truth_matches_the_generating_process(study):
+    pop = study.POPULATIONS["synth-clf"]
+    X, _, Xt, yt = pop.draw(np.random.default_rng(0), 100)
+    assert X.shape == (100, 10)
+    assert Xt.shape == (study.TRUTH_ROWS, 10)
+    p = 1 / (1 + np.exp(-study._synth_clf_logit(Xt)))
+    # The Bayes rule's accuracy on the 50,000 truth rows agrees with its
+    # expectation E[max(p, 1 - p)] within 3 Monte-Carlo s.e.
+    bayes = np.mean((p > 0.5) == yt)
+    expected = np.mean(np.maximum(p, 1 - p))
+    se = np.sqrt(expected * (1 - expected) / study.TRUTH_ROWS)
+    assert abs(bayes - expected) < 3 * se
+    # Bayes accuracy of the process: 0.7505 (2,000,000 independent rows)
+    assert expected == pytest.approx(0.7505, abs=0.002)
+    # The truth rows are fixed across replicates, the datasets are fresh.
+    _, _, Xt2, _ = pop.draw(np.random.default_rng(1), 100)
+    assert Xt2 is Xt
+
+
+def test_synthetic_regression_noise_is_unit(study):
+    pop = study.POPULATIONS["synth-reg"]
+    _, _, Xt, yt = pop.draw(np.random.default_rng(0), 50)
+    # The regression function's MSE is the noise variance, 1.
+    mse = np.mean((yt - study._synth_reg_mean(Xt)) ** 2)
+    assert mse == pytest.approx(1.0, abs=3 * np.sqrt(2 / study.TRUTH_ROWS))
+
+
+def test_real_population_is_sampled_without_replacement(study):
+    pytest.importorskip("statsmodels")
+    pop = study.POPULATIONS["fair"]
+    X_all, y_all = study._fair()
+    assert X_all.shape == (6366, 8)
+    assert y_all.mean() == pytest.approx(2053 / 6366)  # affairs > 0
+    X, y, Xt, yt = pop.draw(np.random.default_rng(3), 500)
+    assert len(y) == 500
+    assert len(yt) == 6366 - 500
+    # the dataset and the truth rows partition the population
+    rows = np.concatenate([X, Xt])
+    assert len(np.unique(np.column_stack([rows, np.r_[y, yt]]), axis=0)) == len(
+        np.unique(np.column_stack([X_all, y_all]), axis=0)
+    )
+    assert y.sum() + yt.sum() == y_all.sum()
+    with pytest.raises(ValueError, match="n=6366"):
+        pop.draw(np.random.default_rng(0), 6366)
+
+
+def test_reference_intervals_agree_with_scipy_and_skperf(study):
+    from skperf.metrics import metric_ci
+
+    rng = np.random.default_rng(0)
+    s = rng.normal(0.8, 0.05, size=30)
+    # ratio 0: the plain t interval of scipy
+    _, low, high = study.corrected_t(s, 0.0)
+    ci = stats.ttest_1samp(s, 0.8).confidence_interval(0.95)
+    assert (low, high) == pytest.approx((ci.low, ci.high))
+    # Nadeau-Bengio: the standard error grows by sqrt(1 + J * n2/n1)
+    _, low9, high9 = study.corrected_t(s, 1 / 9)
+    assert (high9 - low9) / (high - low) == pytest.approx(np.sqrt(1 + 30 / 9))
+    # AUC and DeLong against scikit-learn and skperf.metrics
+    y = rng.integers(0, 2, 60)
+    p = rng.random(60) + 0.3 * y
+    assert study.auc(y, p) == pytest.approx(roc_auc_score(y, p))
+    ref = metric_ci(y, p, metric="roc_auc", method="delong")
+    assert study.delong(y, p) == pytest.approx((ref.estimate, ref.low, ref.high))
+
+
+def test_nested_cv_interval_bounds_its_inflation(study):
+    ho = np.tile([0.0, 1.0], 50)  # sd 0.5025, n_sub = 80 for n = 100, K = 5
+    se = ho.std(ddof=1) / np.sqrt(80)
+    z = stats.norm.ppf(0.975)
+    cv_rows = np.full(100, 0.5)
+    # a = b = 0: no inflation (factor 1); no bias (ho mean = CV mean)
+    est, low, high = study.nested_cv_interval(ho, [(0.0, 0.0)] * 5, cv_rows, 100, 5)
+    assert est == pytest.approx(0.5)
+    assert high - low == pytest.approx(2 * z * se)
+    # a huge: capped at sqrt(K)
+    est, low, high = study.nested_cv_interval(ho, [(1.0, 0.0)] * 5, cv_rows, 100, 5)
+    assert high - low == pytest.approx(2 * z * se * np.sqrt(5))
+    # bias correction (Bates et al. Sec. 4.3): (1 + ((K - 2)/K)^1.5) times
+    # the gap between the nested and the plain CV estimates
+    est, _, _ = study.nested_cv_interval(
+        ho, [(0.0, 0.0)] * 5, np.full(100, 0.4), 100, 5
+    )
+    assert est == pytest.approx(0.5 - 0.1 * (1 + 0.6**1.5))
+
+
+def test_coverage_table_by_hand(study):
+    # Three replicates of one cell, one method. Fitted-model truths 0.70,
+    # 0.80, 0.90: the "new data" truth of each is the mean of the other two
+    # (0.85, 0.80, 0.75).
+    df = pd.DataFrame(
+        {
+            "population": "p",
+            "learner": "l",
+            "n": 100,
+            "rep": [0, 1, 2],
+            "metric": "accuracy",
+            "method": "m",
+            "n_fits": 10,
+            "estimate": [0.8, 0.8, 0.8],
+            "low": [0.84, 0.60, 0.70],
+            "high": [0.86, 0.85, 0.74],
+            "truth_fitted": [0.70, 0.80, 0.90],
+        }
+    )
+    t = study.coverage_table(df)
+    row = t.iloc[0]
+    assert row["replicates"] == 3
+    assert row["coverage_new"] == pytest.approx(2 / 3)  # 0.85 in, 0.80 in, 0.75 out
+    assert row["coverage_fitted"] == pytest.approx(1 / 3)  # only 0.80 in
+    assert row["mc_se_new"] == pytest.approx(np.sqrt(2 / 9 / 3))
+    assert row["mean_width"] == pytest.approx((0.02 + 0.25 + 0.04) / 3)
+    assert row["truth_new"] == pytest.approx(0.80)
+
+
+@pytest.mark.slow  # about 250 fits
+def test_one_replicate_is_seeded_and_counts_its_fits(study):
+    pop = study.POPULATIONS["synth-clf"]
+    rows = study.replicate(pop, "linear", 50, 0)
+    again = study.replicate(pop, "linear", 50, 0)
+    assert [r["low"] for r in rows] == [r["low"] for r in again]
+    by = {(r["metric"], r["method"], r["n_fits"]): r for r in rows}
+    # ROC AUC is not decomposable: no wald-cv and no nested-cv
+    assert ("roc_auc", "wald-cv", 10) not in by
+    assert ("accuracy", "nested-cv", 45) in by
+    assert ("accuracy", "wald-cv", 10) in by
+    assert ("accuracy", "conservative-z", 46) in by
+    # every interval holds its estimate, and the fitted model's truth is shared
+    for r in rows:
+        if np.isfinite(r["low"]):
+            assert r["low"] <= r["estimate"] <= r["high"]
+    assert len({r["truth_fitted"] for r in rows if r["metric"] == "accuracy"}) == 1
