@@ -68,9 +68,9 @@ _NESTED_K = 5  # nested CV: 5 outer folds, 4 inner ones: 25 fits per repetition
 
 @dataclass(frozen=True)
 class GeneralizationComparison:
-    """Is algorithm A better than algorithm B on new data?
+    """Difference of two algorithms' scores on new data, with its test.
 
-    Returned by :func:`compare_generalization`. Numbers are differences
+    Is algorithm A better than algorithm B on new data? Returned by :func:`compare_generalization`. Numbers are differences
     ``score(A) - score(B)`` in the scorer's units (greater is better, as for
     every scikit-learn scorer): positive means A is better.
 
@@ -106,7 +106,7 @@ class GeneralizationComparison:
         Posterior ``P(A - B > rope)``, ``P(|A - B| <= rope)``,
         ``P(A - B < -rope)`` (``"bayesian"`` only).
     statistic : float or None, default=None
-        t, F or z statistic of the test.
+        The t, F or z statistic of the test.
     metric : str, default=""
         The scorer compared.
     target : str, default="new data"
@@ -299,7 +299,7 @@ def compare_generalization(
     memory=None,
     params=None,
 ):
-    """Is algorithm A better than algorithm B on new data?
+    """Test whether algorithm A is better than algorithm B on new data.
 
     Both estimators are fitted on the *same* train/test splits (and the
     same seeds), and the paired differences ``score(A) - score(B)`` are
@@ -412,7 +412,7 @@ default="auto"
     >>> res.decision, res.method, res.target
     ('better', 'corrected-t', 'new data')
     >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}]")
-    0.630 [0.595, 0.665]
+    0.633 [0.599, 0.667]
     """
     # ---- validate everything before any fit
     for name, est in (("estimator_a", estimator_a), ("estimator_b", estimator_b)):
