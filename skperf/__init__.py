@@ -6,6 +6,7 @@ hyperparameter searches, and turns the scores into a
 probability-of-outperforming comparisons.
 """
 
+from ._compare_generalization import GeneralizationComparison, compare_generalization
 from ._distribution import PerformanceDistribution
 from ._evaluator import RepeatedEvaluator, repeated_cross_val_score
 from ._frame import from_frame
@@ -20,6 +21,7 @@ __all__ = [
     "BenchmarkReport",
     "Comparison",
     "GeneralizationCI",
+    "GeneralizationComparison",
     "Interval",
     "ModelSelectionReport",
     "PerformanceDistribution",
@@ -28,6 +30,7 @@ __all__ = [
     "RepeatedEvaluator",
     "Requirement",
     "benchmark",
+    "compare_generalization",
     "compare_models",
     "from_frame",
     "generalization_ci",
