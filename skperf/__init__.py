@@ -12,10 +12,9 @@ from ._evaluator import RepeatedEvaluator, repeated_cross_val_score
 from ._frame import from_frame
 from ._generalization import GeneralizationCI, generalization_ci
 from ._variance import plot_variance_sources, variance_sources
+from ._version import __version__ as __version__
 from .report import BenchmarkReport, ModelSelectionReport, benchmark, compare_models
 from .stats import Comparison, Interval, QuantileBand, QuantileCI, Requirement
-
-__version__ = "0.1.0.dev0"
 
 __all__ = [
     "BenchmarkReport",

@@ -193,7 +193,7 @@ def _scorer_objects(scorer):
 
 def _job_key(job, data, code):
     """Hash of everything of one evaluator that does not change per fit."""
-    from . import __version__
+    from ._version import __version__
 
     ev = job.ev
     parts = {"estimator": clone(ev.estimator), "scoring": job.scorer}

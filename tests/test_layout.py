@@ -110,3 +110,47 @@ def test_evaluator_does_not_import_model_selection():
         d.startswith("skperf.model_selection") for d in graph["skperf._evaluator"]
     )
     assert not any(d.startswith("skperf.search") for d in graph["skperf._evaluator"])
+
+
+def test_nothing_imports_the_package_root_from_inside():
+    # the root re-exports everything: importing it from below (e.g. for
+    # __version__, now in skperf/_version.py) points the layers upward
+    graph = _graph()
+    importers = sorted(m for m, deps in graph.items() if "skperf" in deps)
+    assert importers == []
+
+
+def test_stats_imports_only_stats_and_exceptions():
+    # the pure NumPy/SciPy core: never sklearn (tests/stats/test_layout.py)
+    # and, inside skperf, only itself and the warning classes
+    graph = _graph()
+    allowed = ("skperf.stats", "skperf.exceptions")
+    for module, deps in graph.items():
+        if module.startswith("skperf.stats"):
+            up = sorted(d for d in deps if not d.startswith(allowed))
+            assert up == [], (module, up)
+
+
+def test_layer_order():
+    # stats < exceptions/utils < the evaluation core < report < search: no
+    # module imports a layer above its own (function-level imports count)
+    layers = [
+        ("skperf.exceptions", "skperf._version"),
+        ("skperf.stats",),
+        ("skperf.utils",),
+    ]
+    graph = _graph()
+
+    def rank(module):
+        for i, prefixes in enumerate(layers):
+            if module.startswith(prefixes):
+                return i
+        return len(layers)  # everything above the core layers
+
+    for module, deps in graph.items():
+        for d in deps:
+            assert rank(d) <= rank(module), f"{module} imports {d} (a layer above)"
+    # the search tools sit above the report, which never imports them
+    for module, deps in graph.items():
+        if module.startswith("skperf.report"):
+            assert not any(d.startswith("skperf.search") for d in deps), module

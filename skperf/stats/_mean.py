@@ -345,4 +345,7 @@ def mean_ci(
         n=n,
         n_boot=n_boot,
         note=note,
+        # corrected-t (Nadeau & Bengio) aims at the expected score of the
+        # algorithm on new data; the others at the mean of the sampled runs
+        target="new data" if method == "corrected-t" else "this dataset",
     )

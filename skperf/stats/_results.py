@@ -2,12 +2,16 @@
 
 Results hold raw numbers and never change after construction. Scalar fields
 hold Python floats; array fields (a batch of samples, or an array of quantile
-levels) are read-only NumPy arrays.
+levels) are read-only NumPy arrays. Every result is a frozen dataclass with
+``to_dict()`` (and ``to_frame()`` where tabular), a ``__repr__`` that names
+its target, and value equality that never raises (arrays compared whole,
+NaN equal to NaN): the one result style of skperf (``docs/conventions.rst``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,10 +40,45 @@ def _fmt(x, digits=4):
     return np.array2string(arr, precision=digits, separator=", ")
 
 
+def _values_equal(a, b):
+    """``a == b`` for result fields: arrays whole, NaN equal, never raises."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.shape != b.shape:
+            return False
+        try:
+            if a.dtype.kind in "fc" and b.dtype.kind in "fc":
+                return bool(np.array_equal(a, b, equal_nan=True))
+            return bool(np.array_equal(a, b))
+        except (TypeError, ValueError):
+            return False
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+        return math.isnan(b)
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
 class _ResultMixin:
-    """Shared helpers: ``to_dict``/``to_frame`` for array or scalar fields."""
+    """Shared helpers: ``to_dict``/``to_frame`` and value equality.
+
+    ``==`` compares every field (arrays whole, NaN equal to NaN) and never
+    raises; results with array fields are therefore unhashable, like NumPy
+    arrays.
+    """
 
     _array_fields: tuple = ()
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(
+            _values_equal(getattr(self, f.name), getattr(other, f.name))
+            for f in dataclasses.fields(self)
+        )
+
+    __hash__ = None
 
     def to_dict(self):
         """Return the fields as a plain dict (arrays as lists).
@@ -107,6 +146,12 @@ class Interval(_ResultMixin):
     note : str, default=""
         What the interval describes and anything the user must know
         (e.g. "uncertainty from the finite test set, not from retraining").
+    target : str or None, default=None
+        What the interval covers: ``"this dataset"`` (the distribution of
+        scores over repeats on one dataset), ``"new data"`` (the expected
+        score of the algorithm trained on about n rows of the population)
+        or ``"the fitted model"`` (the score of the model fitted on these
+        rows); ``None`` when the producer does not say.
 
     Examples
     --------
@@ -124,6 +169,7 @@ class Interval(_ResultMixin):
     n_boot: int | None = None
     n_undefined: int = 0
     note: str = ""
+    target: str | None = None
 
     def __post_init__(self):
         for name in ("estimate", "low", "high"):
@@ -158,6 +204,8 @@ class Interval(_ResultMixin):
             parts.append(f"n_undefined={_fmt(self.n_undefined)}")
         if self.note:
             parts.append(f"note={self.note!r}")
+        if self.target is not None:
+            parts.append(f"target={self.target!r}")
         return f"Interval({', '.join(parts)})"
 
 
@@ -198,6 +246,9 @@ class QuantileCI(_ResultMixin):
         its measured coverage falls short of ``confidence`` (Hutson's
         bootstrap, e.g. where ``"auto"`` falls back to it); ``note`` and the
         warning give the measured coverage range.
+    target : str, default="this dataset"
+        What the intervals cover: quantiles of the distribution the scores
+        are drawn from (for repeated runs: the runs on this dataset).
 
     Examples
     --------
@@ -223,6 +274,7 @@ class QuantileCI(_ResultMixin):
     n_boot: int | None = None
     note: str = ""
     approximate: bool = False
+    target: str = "this dataset"
 
     def __post_init__(self):
         object.__setattr__(self, "approximate", _freeze(self.approximate, dtype=bool))
@@ -266,6 +318,7 @@ class QuantileCI(_ResultMixin):
             parts.append(f"approximate={np.asarray(self.approximate).tolist()!r}")
         if self.note:
             parts.append(f"note={self.note!r}")
+        parts.append(f"target={self.target!r}")
         return f"QuantileCI({', '.join(parts)})"
 
 
@@ -281,7 +334,7 @@ DECISIONS = (
 
 
 @dataclass(frozen=True, eq=False)
-class Comparison:
+class Comparison(_ResultMixin):
     """Result of :meth:`PerformanceDistribution.compare`.
 
     Parameters
@@ -309,7 +362,9 @@ class Comparison:
     p_value : float
         The p-value of the test named in ``test``.
     test : str
-        ``"wilcoxon"`` (paired) or ``"mannwhitneyu"`` (unpaired).
+        ``"wilcoxon"`` (paired), ``"brunnermunzel"`` (unpaired, the larger
+        of its and the Mann-Whitney p-value) or ``"mannwhitneyu"``
+        (unpaired bootstrap or ``"newcombe"``).
     noether_n : int
         Noether sample size for ``gamma`` at the one-sided level ``(1 -
         confidence) / 2`` of the decision and power 0.95 (Bouthillier et
@@ -323,9 +378,13 @@ class Comparison:
     note : str, default=""
         Anything the user must know (e.g. n below the Noether size).
     method : str, default=""
-        Interval method: ``"sign"``, ``"newcombe"``, ``"bootstrap"`` or
-        ``"cluster-bootstrap"`` (see :meth:`PerformanceDistribution.compare
+        Interval method: ``"sign"``, ``"brunner-munzel"``, ``"newcombe"``,
+        ``"bootstrap"`` or ``"cluster-bootstrap"`` (see
+        :meth:`PerformanceDistribution.compare
         <skperf.PerformanceDistribution.compare>`).
+    target : str, default="this dataset"
+        What the decision is about: P(self > other) over runs on this
+        dataset.
 
     Examples
     --------
@@ -355,6 +414,7 @@ class Comparison:
     metric: str | None = None
     note: str = field(default="")
     method: str = ""
+    target: str = "this dataset"
 
     def __post_init__(self):
         for name in ("estimate", "low", "high", "confidence", "gamma", "p_value"):
@@ -437,5 +497,6 @@ class Comparison:
             f"high={self.high:.4g}, decision={self.decision!r}, "
             f"paired={self.paired}, p_value={self.p_value:.4g}, "
             f"n_self={self.n_self}, n_other={self.n_other}"
-            + (f", method={self.method!r})" if self.method else ")")
+            + (f", method={self.method!r}" if self.method else "")
+            + f", target={self.target!r})"
         )

@@ -158,3 +158,62 @@ class TestComparison:
         assert d["mean_difference"] == 0.9
         assert d["mean_difference_method"] == "paired t"
         assert d["names"] == ["A", "B"]
+
+
+class TestResultStyle:
+    """Issue 16: one result style (frozen, read-only arrays, to_dict, == never raises)."""
+
+    def _results(self):
+        import copy
+
+        from skperf import PerformanceDistribution
+        from skperf.stats import mean_ci, quantile_band, quantile_ci
+
+        x = np.random.default_rng(0).normal(0.9, 0.02, size=30)
+        d = PerformanceDistribution(x)
+        made = [
+            mean_ci(x),
+            mean_ci(np.tile(x, (3, 1))),  # array fields
+            quantile_ci(x, [0.1, 0.5, 0.9], method="exact"),
+            quantile_ci(x, 0.5, method="exact"),
+            quantile_band(x),
+            d.compare(PerformanceDistribution(x - 0.01)),
+        ]
+        return [(r, copy.deepcopy(r)) for r in made]
+
+    def test_equal_to_a_copy_and_never_raises(self):
+        for r, c in self._results():
+            assert r == c
+            assert not (r != c)
+            assert r != "something else"
+            assert (r == 1) is False
+
+    def test_differs_when_a_field_differs(self):
+        a = Interval(0.9, 0.85, 0.95, confidence=0.95, method="t", n=25)
+        assert a != Interval(0.9, 0.85, 0.96, confidence=0.95, method="t", n=25)
+        nan = Interval(float("nan"), 0.0, 1.0, confidence=0.95, method="t", n=2)
+        assert nan == Interval(float("nan"), 0.0, 1.0, confidence=0.95, method="t", n=2)
+
+    def test_frozen_read_only_to_dict(self):
+        import dataclasses
+        import json
+
+        for r, _ in self._results():
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                r.method = "x"
+            for f in dataclasses.fields(r):
+                v = getattr(r, f.name)
+                if isinstance(v, np.ndarray):
+                    assert not v.flags.writeable, (type(r).__name__, f.name)
+            json.dumps(r.to_dict())  # plain values only
+
+    def test_repr_names_the_target(self):
+        for r, _ in self._results():
+            if hasattr(r, "target"):
+                assert "target='" in repr(r) or r.target is None
+        from skperf.stats import mean_ci
+
+        x = np.arange(10.0)
+        assert mean_ci(x).target == "this dataset"
+        ci = mean_ci(x, method="corrected-t", n_train=90, n_test=10)
+        assert ci.target == "new data"
