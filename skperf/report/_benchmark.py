@@ -970,6 +970,7 @@ class BenchmarkReport:
         Returns
         -------
         matplotlib.axes.Axes
+            The axes drawn on.
         """
         from ._cd_plot import _plot_cd
         from ._plot import _require_matplotlib
@@ -1041,7 +1042,15 @@ class BenchmarkReport:
         return pd.DataFrame(rows)
 
     def to_dict(self):
-        """Everything the report shows, as plain Python values (JSON-ready)."""
+        """Everything the report shows, as plain Python values (JSON-ready).
+
+        Returns
+        -------
+        dict
+            Datasets, models, per-dataset scores and runs, ranks, both tests,
+            win/tie/loss, aggregates, the Bayesian signed-rank test (rope 0),
+            notes and settings; every number with its target.
+        """
 
         def records(frame, index=True):
             f = frame.reset_index() if index else frame
@@ -1097,6 +1106,7 @@ class BenchmarkReport:
         Returns
         -------
         str
+            The markdown text.
         """
         from ._format import _markdown_table
 
@@ -1343,6 +1353,8 @@ def benchmark(
     Returns
     -------
     BenchmarkReport
+        With ``reports`` (one :class:`~skperf.ModelSelectionReport` per
+        dataset, each with its fitted evaluators).
 
     Examples
     --------
