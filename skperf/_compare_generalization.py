@@ -23,7 +23,7 @@ from sklearn.metrics import get_scorer_names
 from sklearn.model_selection import GroupKFold
 from sklearn.utils import indexable
 
-from .exceptions import NoVariationWarning
+from .exceptions import NoVariationWarning, _external_stacklevel
 from .stats._paired_tests import (
     _check_rope,
     bayesian_correlated_t,
@@ -115,6 +115,9 @@ class GeneralizationComparison:
         design).
     note : str, default=""
         The design, the training size and anything the user must know.
+    random_state : int or None, default=None
+        The root seed actually used (drawn when ``random_state=None``):
+        passing it again reproduces the splits and every fit.
 
     Examples
     --------
@@ -141,6 +144,7 @@ class GeneralizationComparison:
     metric: str = ""
     target: str = TARGET
     note: str = ""
+    random_state: int | None = None
 
     def __post_init__(self):
         for name in (
@@ -438,6 +442,14 @@ default="auto"
     if params is not None and not isinstance(params, dict):
         raise TypeError(f"`params` must be None or a dict; got {params!r}.")
     seed = _random_int(random_state)
+    if random_state is None and memory is not None:
+        warnings.warn(
+            "memory= is set but random_state=None draws fresh splits on every run, "
+            "so no cached fit is ever reused; set random_state to an int (e.g. the "
+            "random_state of the result to reproduce) to rerun from the cache.",
+            UserWarning,
+            stacklevel=_external_stacklevel(),
+        )
     X, y, groups = indexable(X, y, groups)
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     n_units = n if groups is None else len(np.unique(np.asarray(groups)))
@@ -532,7 +544,7 @@ def _check_paired(ev_a, ev_b):
         raise RuntimeError("compare_generalization: the two models' splits differ.")
 
 
-def _result(res, decision, method, confidence, rope, n, n_fits, metric, note):
+def _result(res, decision, method, confidence, rope, n, n_fits, metric, note, seed):
     bayes = method == "bayesian"
     return GeneralizationComparison(
         estimate=res.estimate,
@@ -551,6 +563,7 @@ def _result(res, decision, method, confidence, rope, n, n_fits, metric, note):
         statistic=res.statistic,
         metric=metric,
         note=note,
+        random_state=seed,
     )
 
 
@@ -622,7 +635,9 @@ def _resampled(
     if auto:
         design = "method='auto' chose: " + design
     note = f"{design}. {_target_note(round(n_train), n)}"
-    return _result(res, decision, method, confidence, rope, n, len(d), metric, note)
+    return _result(
+        res, decision, method, confidence, rope, n, len(d), metric, note, seed
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -777,6 +792,7 @@ def _nested(
         statistic=stat,
         metric=metric,
         note=note,
+        random_state=seed,
     )
 
 

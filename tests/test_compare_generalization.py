@@ -174,6 +174,17 @@ class TestDesign:
         second = compare_generalization(Counting(), GaussianNB(), X, y, **kw)
         assert Counting.fits == 20  # every fit came from the cache
         assert second == first
+        # random_state=None cannot reuse the cache: said, and the seed drawn is
+        # recorded so that passing it back reproduces the run from the cache
+        kw.pop("random_state")
+        with pytest.warns(UserWarning, match="no cached fit is ever reused"):
+            fresh = compare_generalization(Counting(), GaussianNB(), X, y, **kw)
+        assert Counting.fits == 40
+        again = compare_generalization(
+            Counting(), GaussianNB(), X, y, random_state=fresh.random_state, **kw
+        )
+        assert Counting.fits == 40
+        assert again == fresh
 
     def test_groups_hold_out_whole_groups(self, data):
         X, y = data
