@@ -631,8 +631,13 @@ class BenchmarkReport:
             raise ValueError(
                 f"`resample` must be one of {list(_ranks.RESAMPLE)}; got {resample!r}."
             )
-        if self._n_runs.max() == 1 and resample != "datasets":
-            return "datasets"  # one run each: nothing else to resample
+        if self._n_runs.max() == 1:  # one run each: only datasets to resample
+            if resample == "runs":
+                raise ValueError(
+                    "resample='runs' needs several runs per model and dataset; this "
+                    "benchmark has one run each (resample the datasets instead)."
+                )
+            return "datasets"
         return resample
 
     def _bootstrap(self, statistic, what, resample, key):

@@ -86,6 +86,8 @@ class TestDemsarTable:
         assert demsar.reports == {}
         assert any("one run per model and dataset" in n for n in demsar.notes)
         assert demsar.ranks()["resample"].iloc[0].startswith("bootstrap of datasets")
+        with pytest.raises(ValueError, match="resample='runs' needs several runs"):
+            demsar.aggregate("mean", resample="runs")
         wtl = demsar.win_tie_loss().set_index(["model_a", "model_b"])
         d = np.sign(DEMSAR[:, 0] - DEMSAR[:, 1])
         assert tuple(wtl.loc[("C45", "C45m"), ["wins", "ties", "losses"]]) == (
