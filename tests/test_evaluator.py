@@ -1588,3 +1588,65 @@ class TestIssue17Evaluator:
             ):
                 with pytest.raises(UnsetMetadataPassedError):
                     call()
+
+
+class _SlowFirstFit(BaseEstimator):
+    """The first fit in this process takes 1.5 s (a worker starting), the others 0.02 s."""
+
+    _estimator_type = "classifier"
+    _started = []
+
+    def fit(self, X, y):
+        time.sleep(0.02 if self._started else 1.5)
+        self._started.append(1)
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.classes_[0])
+
+    def score(self, X, y):
+        return float(np.mean(self.predict(X) == y))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        return tags
+
+
+def test_progress_eta_measured_after_the_first_fit(iris, capsys):
+    # issue 17 item 18: the first estimate was 8-14 min for a 22 s job and
+    # nothing was printed for seconds; tqdm divided by the time since start
+    import re as _re
+
+    import skperf._evaluator as mod
+
+    X, y = iris
+    _SlowFirstFit._started.clear()
+    shown = []
+    make_bar = mod._progress_bar
+
+    def recording(total, progress):
+        bar = make_bar(total, progress)
+        shown.append(time.perf_counter())
+        return bar
+
+    mod._progress_bar, saved = recording, mod._progress_bar
+    try:
+        start = time.perf_counter()
+        RepeatedEvaluator(
+            _SlowFirstFit(), n_repeats=40, refit=False, progress=True, random_state=0
+        ).fit(X, y)
+        total = time.perf_counter() - start
+    finally:
+        mod._progress_bar = saved
+    assert shown[0] - start < 1.0  # the bar is up before any fit ends
+    err = capsys.readouterr().err
+    assert "starting" in err
+    left = [
+        int(m.group(1)) * 60 + int(m.group(2)) if m.group(2) else int(m.group(3))
+        for m in _re.finditer(r"about (?:(\d+):(\d\d)|(\d+) s) left", err)
+    ]
+    assert left, err
+    # tqdm's own first estimate here: 39 fits x 1.5 s = about 58 s
+    assert max(left) <= 3, (left, total)
