@@ -700,9 +700,15 @@ def _conservative_z(run, n, groups, metric, per_row_name, n_fits, seeds, confide
     }
 
 
-def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
-    K = 5
-    R = 3 if n_fits is None else max(1, n_fits // (K * K))
+def _nested_cv_arrays(run, n, per_row_name, R, K, seeds):
+    """Per-row scores of ``R`` repetitions of K-fold nested CV.
+
+    Returns ``(inner, outer, folds)`` as :func:`skperf.stats._generalization.
+    nested_cv_ci` takes them: ``inner`` (R, K, n) with NaN on each held-out
+    outer fold, ``outer`` (R, n), ``folds`` (R, n). The folds and fit seeds
+    depend only on ``seeds`` (from ``_root_seeds(random_state, 64)``), so two
+    estimators run with the same seeds share every split (paired).
+    """
     folds = np.stack([_fold_labels(run["y"], None, n, K, seeds[r]) for r in range(R)])
     evs = _run(
         designs=[_nested_splits(f, K) for f in folds],
@@ -724,6 +730,13 @@ def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
                     test, rows = fits[i]
                     inner[r, k, test] = rows
                     i += 1
+    return inner, outer, folds
+
+
+def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
+    K = 5
+    R = 3 if n_fits is None else max(1, n_fits // (K * K))
+    inner, outer, folds = _nested_cv_arrays(run, n, per_row_name, R, K, seeds)
     ci = _gstats.nested_cv_ci(inner, outer, folds, confidence=confidence)
     note = (
         f"Bates, Hastie & Tibshirani's nested CV ({K} folds, {R} repetition(s), "
@@ -923,13 +936,30 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
     if method == "auto":
         method = "corrected-t"
     if method == "corrected-t":
+        # repeats that share a split (e.g. an unshuffled KFold, only the init
+        # varied) are one resample of the data: average them first
+        _, inv = np.unique(res["split_id"].to_numpy(), return_inverse=True)
+        J = int(inv.max()) + 1
+        if J < 2:
+            raise ValueError(
+                "generalization_ci: the evaluator's fits all use the same train/test "
+                "split; the corrected t needs at least 2 distinct splits (e.g. "
+                "cv=10)."
+            )
+        if J < len(scores):
+            scores = np.bincount(inv, weights=scores) / np.bincount(inv)
         ci = _gstats.corrected_t_ci(
             scores, n_train=n_train, n_test=n_test, confidence=confidence
         )
         n = round(n_train + n_test)
+        shared = (
+            ""
+            if J == len(res)
+            else f" (scores of fits sharing a split averaged: {J} distinct splits)"
+        )
         note = (
             f"Nadeau & Bengio's corrected resampled t over the evaluator's "
-            f"{len(scores)} fits ({n_rep} repeat(s) x {per_fold} split(s)), no "
+            f"{len(res)} fits ({n_rep} repeat(s) x {per_fold} split(s)){shared}, no "
             f"refit: every model trained on about {n_train:.0f} rows, so the "
             f"interval is for the expected score of the algorithm trained on about "
             f"{n_train:.0f} rows (not corrected to the full data)."

@@ -402,6 +402,25 @@ class TestFromEvaluator:
         ref = wald_cv_ci(losses, folds)
         assert (wald.low, wald.high) == pytest.approx((ref.low, ref.high))
 
+    def test_repeats_sharing_splits_are_one_resample(self, clf_data):
+        from sklearn.model_selection import KFold
+        from sklearn.tree import DecisionTreeClassifier
+
+        X, y = clf_data
+        ev = RepeatedEvaluator(
+            DecisionTreeClassifier(max_features=2),
+            scoring="accuracy",
+            cv=KFold(5),  # unshuffled: the same 5 splits in every repeat
+            n_repeats=3,
+            random_state=0,
+            refit=False,
+        ).fit(X, y)
+        ci = ev.generalization_ci()
+        per_split = ev.results_.groupby("fold")["test_accuracy"].mean()
+        ref = corrected_t_ci(per_split, n_train=96, n_test=24)
+        assert (ci.low, ci.high) == pytest.approx((ref.low, ref.high))
+        assert "5 distinct splits" in ci.note
+
     def test_out_of_bootstrap_refused(self, clf_data):
         X, y = clf_data
         ev = RepeatedEvaluator(LogisticRegression(), n_repeats=3, random_state=0)
