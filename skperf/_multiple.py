@@ -125,11 +125,23 @@ def _pairwise_family(
     m = a.size
     est, low, high, p = (np.full(m, np.nan) for _ in range(4))
     n = np.zeros(m, dtype=np.int64)
-    for i in range(m):  # a loop over pairs (k(k-1)/2), not over resamples
-        d = scores[a[i]] - scores[b[i]]
-        d = d[np.isfinite(d)]
-        n[i] = d.size
-        est[i], low[i], high[i], p[i] = _paired_t(d, test_train_ratio, confidence)
+    diffs = scores[a] - scores[b]
+    if m and diffs.shape[1] >= 2 and np.isfinite(diffs).all():
+        from .stats._paired_tests import corrected_paired_t
+
+        # every pair at once (the test is vectorized over leading axes)
+        r = corrected_paired_t(
+            diffs, test_train_ratio=test_train_ratio, confidence=confidence
+        )
+        est, low, high, p = (
+            np.array(x, dtype=float) for x in (r.estimate, r.low, r.high, r.pvalue)
+        )
+        n[:] = diffs.shape[1]
+    else:
+        for i in range(m):  # failed fits: each pair on its finite differences
+            d = diffs[i][np.isfinite(diffs[i])]
+            n[i] = d.size
+            est[i], low[i], high[i], p[i] = _paired_t(d, test_train_ratio, confidence)
     adjusted = correct_pvalues(p, correction=correction)
     significant = np.nan_to_num(adjusted, nan=1.0) < 1 - confidence
     ahead = np.nan_to_num((1.0 if greater_is_better else -1.0) * est, nan=0.0)

@@ -488,13 +488,13 @@ def _curves_text(report):
     cb = bands[0]
     if cb.band == "quantile":
         band = (
-            f"the pointwise {(1 - cb.level) / 2:.0%} and {(1 + cb.level) / 2:.0%} "
+            f"the pointwise {cb.quantiles[0]:.0%} and {cb.quantiles[1]:.0%} "
             "quantiles of the per-repeat curves (they describe the repeats at "
             "hand; not a prediction interval for a new repeat)"
         )
     else:
         band = (
-            f"the pointwise {cb.level:.0%} t prediction interval for the curve "
+            f"the pointwise {cb.quantiles[1] - cb.quantiles[0]:.0%} t prediction interval for the curve "
             "of a new repeat"
         )
     models = ", ".join(report.curves.get("roc", report.curves.get("pr", {})))

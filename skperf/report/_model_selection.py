@@ -1581,21 +1581,23 @@ def compare_models(
         )
         for name, est in estimators.items()
     }
-    _fit_evaluators(
-        evaluators,
-        X,
-        y,
-        groups=groups,
-        n_jobs=n_jobs,
-        progress=progress,
-        **dict(params or {}),
-    )
+    for group, (fit_params, score_params) in _routed_groups(evaluators, params):
+        _fit_evaluators(
+            group,
+            X,
+            y,
+            groups=groups,
+            n_jobs=n_jobs,
+            progress=progress,
+            _score_params=score_params,
+            **fit_params,
+        )
     applied, skipped = _sources_applied(estimators, vary, y)
     distributions = {name: ev.distribution_ for name, ev in evaluators.items()}
 
     import sklearn
 
-    from .. import __version__
+    from .._version import __version__
     from ..utils._sklearn_compat import _num_samples
 
     settings = {
@@ -1650,6 +1652,30 @@ def compare_models(
     if return_predictions:
         _add_curves(report, evaluators)
     return report
+
+
+def _routed_groups(evaluators, params):
+    """``[(evaluators, (fit_params, score_params)), ...]``: the fits to run.
+
+    Without metadata routing every model gets ``params`` in its ``fit`` (one
+    pool for all fits). With routing enabled each model's metadata is routed
+    as :func:`~sklearn.model_selection.cross_validate` routes it (to the
+    estimator's ``fit`` and to the scorers, as they request it; unrequested
+    metadata raises ``UnsetMetadataPassedError`` before any fit); models
+    with the same routing share one pool.
+    """
+    from sklearn.utils.metadata_routing import _routing_enabled, process_routing
+
+    params = dict(params or {})
+    if not params or not _routing_enabled():
+        return [(evaluators, (params, None))]
+    groups = {}
+    for name, ev in evaluators.items():
+        routed = process_routing(ev, "fit", **params)
+        fit_params, score_params = dict(routed.estimator.fit), dict(routed.scorer.score)
+        key = (tuple(sorted(fit_params)), tuple(sorted(score_params)))
+        groups.setdefault(key, ({}, (fit_params, score_params)))[0][name] = ev
+    return list(groups.values())
 
 
 def _single_scoring(scoring):

@@ -910,3 +910,437 @@ def test_methods_line_names_the_interval_of_p():
     assert f"; P(A > B): {method}." in md
     html = " ".join(" ".join(_parse(r.to_html(plots=False)).text).split())
     assert f"; P(A > B): {method}." in html
+
+
+# ---------------------------------------------------------------------------
+# target="new data" (the default): one family of corrected paired t tests
+def _corrected_t(d, ratio):
+    """Nadeau & Bengio's corrected resampled paired t by hand: (t, p two-sided)."""
+    from scipy.stats import t
+
+    J = d.size
+    stat = d.mean() / np.sqrt((1 / J + ratio) * d.var(ddof=1))
+    return stat, 2 * t.sf(abs(stat), J - 1)
+
+
+def _equal_algorithms(rng, k, *, n=200, d=3, delta=0.5, n_splits=10, n_repeats=10):
+    """Per-split accuracies of ``k`` equally good algorithms, ``(k, J)``.
+
+    The same learner (nearest centroid, in numpy) on ``k`` disjoint, equally
+    informative blocks of ``d`` features: by symmetry the algorithms have the
+    same expected accuracy on new data. One fresh dataset of ``n`` rows; the
+    design of compare_models' default (shuffled 10-fold, 10 repeats).
+    """
+    from sklearn.model_selection import RepeatedStratifiedKFold
+
+    y = rng.integers(0, 2, n)
+    X = (rng.normal(size=(n, k * d)) + delta * y[:, None]).reshape(n, k, d)
+    cv = RepeatedStratifiedKFold(
+        n_splits=n_splits, n_repeats=n_repeats, random_state=rng.integers(2**31)
+    )
+    scores, n_train, n_test = [], [], []
+    for train, test in cv.split(X[:, 0], y):
+        mu0 = X[train][y[train] == 0].mean(axis=0)  # (k, d): all blocks at once
+        mu1 = X[train][y[train] == 1].mean(axis=0)
+        closer1 = ((X[test] - mu1) ** 2).sum(-1) < ((X[test] - mu0) ** 2).sum(-1)
+        scores.append((closer1 == y[test][:, None]).mean(axis=0))
+        n_train.append(train.size)
+        n_test.append(test.size)
+    return np.array(scores).T, np.mean(n_test) / np.mean(n_train)
+
+
+def _split_report(scores, ratio, names=None, **kw):
+    names = names or [f"m{i}" for i in range(len(scores))]
+    seeds = {"split_id": np.arange(scores.shape[1])}
+    dists = {
+        n: PerformanceDistribution(s, metric="accuracy", seeds=seeds)
+        for n, s in zip(names, scores, strict=True)
+    }
+    return ModelSelectionReport(dists, test_train_ratio=ratio, random_state=0, **kw)
+
+
+def _assert_never_contradicts(r):
+    """Headline, tied_with_best, rows, pairwise and heatmap marks: one family."""
+    from skperf.report._format import _conclusion
+
+    pairs = r.pairwise()
+    alpha = 1 - r.confidence
+    # a pair's decision is significant exactly when its adjusted p is below alpha
+    significant = pairs["decision"] != "no significant difference"
+    np.testing.assert_array_equal(
+        significant, np.nan_to_num(pairs["pvalue_adjusted"], nan=1.0) < alpha
+    )
+    # tied_with_best: not significantly worse than the best in that family
+    with_best = pairs[(pairs["model_a"] == r.best) | (pairs["model_b"] == r.best)]
+    worse = set()
+    for row in with_best.itertuples():
+        other = row.model_b if row.model_a == r.best else row.model_a
+        if row.decision != "no significant difference":
+            worse.add(other)
+    assert r.tied_with_best == [n for n in r.names if n not in worse]
+    # rows of to_frame
+    frame = r.to_frame(quantiles=())
+    for name, row in frame.iterrows():
+        assert row["tied_with_best"] == (name in r.tied_with_best)
+        if name == r.best:
+            assert row["decision"] == "best"
+            continue
+        assert row["decision"] == (
+            "better" if name in worse else "no significant difference"
+        )
+        assert row["vs_best"] == (
+            "worse than best (significant)"
+            if name in worse
+            else "no significant difference from best"
+        )
+        assert row["p_adjusted"] == r.p_adjusted[name]
+    # the headline names the best and exactly the tied models
+    head = _conclusion(r)
+    assert head.startswith("On new data")
+    assert f"choose {r.best}:" in head
+    others = [n for n in r.tied_with_best if n != r.best]
+    if others:
+        assert f": {', '.join(others)}, so" in head
+    else:
+        assert "every other model is significantly worse" in head
+    # heatmap marks
+    fig = r.plot()
+    ax = fig.axes[1]
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    marked = {
+        frozenset(
+            (names[round(t.get_position()[1])], names[round(t.get_position()[0])])
+        )
+        for t in ax.texts
+        if t.get_text().endswith("*")
+    }
+    expected = {
+        frozenset((row.model_a, row.model_b))
+        for row in pairs.itertuples()
+        if row.decision != "no significant difference"
+    }
+    assert marked == expected
+    # starred tick labels of the left panel: best or tied
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert {x[:-2] for x in labels if x.endswith(" *")} == set(r.tied_with_best)
+
+
+class TestNewData:
+    def test_family_is_the_corrected_t_over_all_pairs(self):
+        from statsmodels.stats.multitest import multipletests
+
+        rng = np.random.default_rng(3)
+        scores = rng.normal(0.8, 0.03, (4, 30)) + np.array(
+            [[0.0], [0.02], [0.05], [0.01]]
+        )
+        r = _split_report(scores, 1 / 9, names=["a", "b", "c", "d"])
+        assert r.target == "new data"
+        assert r.best == "c"
+        pairs = r.pairwise()
+        assert len(pairs) == 6  # all k(k-1)/2 pairs
+        by_pair = {(x.model_a, x.model_b): x for x in pairs.itertuples()}
+        names = ["a", "b", "c", "d"]
+        p = {}
+        for (a, b), row in by_pair.items():
+            d = scores[names.index(a)] - scores[names.index(b)]
+            stat, p[a, b] = _corrected_t(d, 1 / 9)
+            assert row.estimate == pytest.approx(d.mean())
+            assert row.pvalue == pytest.approx(p[a, b], rel=1e-10)
+            half = (row.high - row.low) / 2
+            assert half == pytest.approx(abs(d.mean() / stat) * 2.045229642132703)
+            assert row.target == "new data"
+            assert row.method == "corrected-t"
+            assert row.n == 30
+        adjusted = multipletests(list(p.values()), method="holm")[1]
+        np.testing.assert_allclose(
+            [by_pair[k].pvalue_adjusted for k in p], adjusted, rtol=1e-12
+        )
+        _assert_never_contradicts(r)
+
+    @pytest.mark.parametrize("seed", range(6))
+    @pytest.mark.parametrize("correction", ["holm", "bonferroni", "fdr_bh", None])
+    def test_page_never_contradicts_itself(self, seed, correction):
+        rng = np.random.default_rng(seed)
+        k = 2 + seed % 4
+        shifts = rng.choice([0.0, 0.01, 0.03], size=k)[:, None]
+        scores = rng.normal(0.8, 0.03, (k, 20)) + shifts
+        r = _split_report(scores, 1 / 4, correction=correction)
+        _assert_never_contradicts(r)
+        md = r.to_markdown()
+        assert "### All pairs (new data)" in md
+        html = " ".join(_parse(r.to_html(plots=False)).text)
+        for row in r.pairwise().itertuples():
+            assert row.model_a in html
+
+    def test_compare_models_default_design_and_decisions(self, data):
+        X, y = data
+        models = {"logreg": LogisticRegression(), "dummy": DummyClassifier()}
+        r = compare_models(models, X, y, n_repeats=2, random_state=0, n_jobs=1)
+        assert r.target == "new data"
+        res = r.evaluators["logreg"].results_
+        assert len(res) == 20  # cv=None: 10 folds x n_repeats
+        assert (res.groupby("repeat")["n_test"].sum() == 150).all()
+        ratio = res["n_test"].mean() / res["n_train"].mean()
+        assert r.test_train_ratio == pytest.approx(ratio)
+        assert r.test_train_ratio == pytest.approx(1 / 9)
+        assert "10-fold, 1/(K-1) = 0.1111" in r.settings["test_train_ratio"]
+        scores = np.vstack(
+            [r.evaluators[m].results_["test_score"] for m in ("logreg", "dummy")]
+        )
+        _, p = _corrected_t(scores[0] - scores[1], ratio)
+        assert r.p_values["dummy"] == pytest.approx(p, rel=1e-10)
+        assert r.tied_with_best == ["logreg"]
+        # the headline interval is the evaluator's generalization_ci
+        ci = r.evaluators["logreg"].generalization_ci(confidence=0.95)
+        assert r.generalization["logreg"].low == pytest.approx(ci.low)
+        frame = r.to_frame()
+        assert frame.loc["logreg", "new_data_low"] == pytest.approx(ci.low)
+        assert (frame["target"] == "new data").all()
+        _assert_never_contradicts(r)
+
+    def test_out_of_bootstrap_design_states_its_ratio(self, data):
+        from skperf.model_selection import OutOfBootstrap
+
+        X, y = data
+        models = {"logreg": LogisticRegression(), "dummy": DummyClassifier()}
+        r = compare_models(
+            models, X, y, cv=OutOfBootstrap(n_splits=1), n_repeats=12, random_state=0
+        )
+        res = r.evaluators["logreg"].results_
+        assert r.test_train_ratio == pytest.approx(
+            res["n_test"].mean() / res["n_train"].mean()
+        )
+        assert "not K-fold" in r.settings["test_train_ratio"]
+        assert any("corrected t is an approximation" in n for n in r.notes)
+
+    def test_this_dataset_keeps_out_of_bootstrap(self, data):
+        X, y = data
+        r = compare_models(
+            {"logreg": LogisticRegression(), "tree": DecisionTreeClassifier()},
+            X,
+            y,
+            n_repeats=3,
+            random_state=0,
+            target="this dataset",
+        )
+        assert len(r.evaluators["tree"].results_) == 3
+        assert r.family is None
+        assert r.pairwise()["target"].tolist() == ["this dataset"]
+
+    def test_single_k_fold_run(self, data):
+        X, y = data
+        r = compare_models(
+            {"logreg": LogisticRegression(), "dummy": DummyClassifier()},
+            X,
+            y,
+            n_repeats=1,
+            random_state=0,
+        )
+        assert r.distributions["logreg"].n == 10  # folds kept for run-to-run
+        assert any("one repeat of 10 folds" in n for n in r.notes)
+        assert r.tied_with_best == ["logreg"]
+
+    def test_several_scorers_refused_before_fitting(self, data):
+        X, y = data
+        with pytest.raises(ValueError, match="compares models on one metric"):
+            compare_models({"a": _Unfittable()}, X, y, scoring=["accuracy", "roc_auc"])
+        r = compare_models(
+            {"a": LogisticRegression(), "b": DummyClassifier()},
+            X,
+            y,
+            scoring=["roc_auc"],
+            n_repeats=1,
+            random_state=0,
+        )
+        assert r.settings["scoring"].startswith("'roc_auc'")
+
+    @pytest.mark.filterwarnings("ignore::skperf.exceptions.NoVariationWarning")
+    def test_params_routed_like_cross_validate(self, data):
+        import sklearn
+        import sklearn.exceptions
+        from sklearn.model_selection import KFold as KF
+        from sklearn.model_selection import cross_validate
+
+        X, y = data
+        w = np.random.default_rng(0).uniform(0.1, 2, len(y))
+        with sklearn.config_context(enable_metadata_routing=True):
+            est = (
+                LogisticRegression()
+                .set_fit_request(sample_weight=True)
+                .set_score_request(sample_weight=True)
+            )
+            dummy = (
+                DummyClassifier()
+                .set_fit_request(sample_weight=True)
+                .set_score_request(sample_weight=True)
+            )
+            cv = list(KF(5, shuffle=True, random_state=0).split(X))
+            r = compare_models(
+                {"w": est, "dummy": dummy},
+                X,
+                y,
+                cv=cv,
+                n_repeats=1,
+                vary=["init"],
+                random_state=0,
+                params={"sample_weight": w},
+            )
+            ref = cross_validate(est, X, y, cv=cv, params={"sample_weight": w})
+            # unrequested metadata fails as in cross_validate
+            with pytest.raises(sklearn.exceptions.UnsetMetadataPassedError):
+                compare_models(
+                    {"w": est, "plain": DummyClassifier()},
+                    X,
+                    y,
+                    cv=cv,
+                    n_repeats=1,
+                    vary=["init"],
+                    params={"sample_weight": w},
+                )
+            # models routed differently (one scores unweighted) in one report
+            plain = DummyClassifier().set_fit_request(sample_weight=True)
+            plain.set_score_request(sample_weight=False)
+            mixed = compare_models(
+                {"w": est, "plain": plain},
+                X,
+                y,
+                cv=cv,
+                n_repeats=1,
+                vary=["init"],
+                random_state=0,
+                params={"sample_weight": w},
+            )
+        np.testing.assert_allclose(
+            mixed.evaluators["w"].results_["test_score"], ref["test_score"]
+        )
+        plain_ref = cross_validate(DummyClassifier(), X, y, cv=cv)["test_score"]
+        np.testing.assert_allclose(
+            mixed.evaluators["plain"].results_["test_score"], plain_ref
+        )
+        # the weighted scores of cross_validate, not the unweighted ones
+        np.testing.assert_allclose(
+            r.evaluators["w"].results_["test_score"], ref["test_score"]
+        )
+        unweighted = cross_validate(LogisticRegression(), X, y, cv=cv)["test_score"]
+        assert not np.allclose(ref["test_score"], unweighted)
+
+    def test_bad_target_and_ratio(self):
+        dists = _paired({"a": 0.0, "b": 0.01})
+        with pytest.raises(ValueError, match="`target` must be one of"):
+            ModelSelectionReport(dists, target="new", test_train_ratio=0.1)
+        with pytest.raises(ValueError, match="needs the split design"):
+            ModelSelectionReport(dists)
+        with pytest.raises(ValueError, match="positive finite number"):
+            ModelSelectionReport(dists, test_train_ratio=-1)
+        with pytest.raises(ValueError, match="only used with target='new data'"):
+            ModelSelectionReport(dists, target="this dataset", test_train_ratio=0.1)
+        unequal = {"a": dists["a"], "b": PerformanceDistribution([0.9, 0.8, 0.85])}
+        with pytest.raises(ValueError, match="different numbers of scores"):
+            ModelSelectionReport(unequal, test_train_ratio=0.1)
+
+    def test_split_ids_align_scores(self):
+        rng = np.random.default_rng(0)
+        a, b = rng.normal(0.8, 0.02, 20), rng.normal(0.79, 0.02, 20)
+        ids = np.arange(20)
+        perm = rng.permutation(20)
+        dists = {
+            "a": PerformanceDistribution(a, seeds={"split_id": ids}),
+            "b": PerformanceDistribution(b[perm], seeds={"split_id": ids[perm]}),
+        }
+        r = ModelSelectionReport(dists, test_train_ratio=0.25)
+        _, p = _corrected_t(a - b, 0.25)
+        assert r.pairwise()["pvalue"].iloc[0] == pytest.approx(p)
+        other = {
+            "a": dists["a"],
+            "b": PerformanceDistribution(b, seeds={"split_id": ids + 1}),
+        }
+        with pytest.raises(ValueError, match="other train/test splits"):
+            ModelSelectionReport(other, test_train_ratio=0.25)
+
+    def test_to_dict_and_json(self):
+        import json
+
+        r = _split_report(np.random.default_rng(1).normal(0.8, 0.03, (3, 20)), 0.25)
+        d = r.to_dict()
+        assert d["target"] == "new data"
+        assert d["tied_with_best"] == r.tied_with_best
+        assert d["headline"].startswith("On new data")
+        assert len(d["pairwise"]) == 3
+        assert set(d["models"]) == set(r.names)
+        assert d["generalization"][r.best]["method"] == "corrected-t"
+        back = json.loads(r.to_json())
+        assert back["pairwise"][0]["pvalue"] == pytest.approx(
+            d["pairwise"][0]["pvalue"]
+        )
+        assert back["models"][r.best]["p_value"] is None  # NaN written as null
+
+    def test_from_frame_defaults_to_this_dataset(self):
+        import pandas as pd
+
+        df = pd.DataFrame(
+            {"model": ["a"] * 3 + ["b"] * 3, "acc": [0.9, 0.92, 0.91, 0.8, 0.83, 0.81]}
+        )
+        r = ModelSelectionReport.from_frame(df, score="acc", by="model", random_state=0)
+        assert r.target == "this dataset"
+        r = ModelSelectionReport.from_frame(
+            df, score="acc", by="model", target="new data", test_train_ratio=0.25
+        )
+        assert r.target == "new data"
+
+
+class _Unfittable(DummyClassifier):
+    def fit(self, X, y):
+        raise AssertionError("fitted")
+
+
+def test_fwer_of_the_all_pairs_family_k5():
+    """k = 5 equally good algorithms: P(any pair called significant) <= 0.05.
+
+    Seeded Monte Carlo over fresh datasets (200 rows, 10-fold x 10, nearest
+    centroid on 5 disjoint equally informative feature blocks); Holm over all
+    10 pairs, the report's default.
+    """
+    from skperf._multiple import _pairwise_family
+
+    rng = np.random.default_rng(20251125)
+    reps = 150
+    hits = 0
+    for _ in range(reps):
+        scores, ratio = _equal_algorithms(rng, 5, n_repeats=3)
+        # the report's family (as in _split_report(scores, ratio).pairwise())
+        family = _pairwise_family(
+            scores, test_train_ratio=ratio, confidence=0.95, correction="holm"
+        )
+        hits += bool((family.decision != "no significant difference").any())
+    rate = hits / reps
+    se = np.sqrt(0.05 * 0.95 / reps)
+    assert rate <= 0.05 + 2 * se, rate
+
+
+@pytest.mark.slow
+def test_null_study_equal_algorithms_default_decision():
+    """Issue 15 "Done when": equal algorithms, the default decision's false
+    "significant" rate <= 0.05 + 2 MC s.e. (n = 200, 400 fresh datasets, the
+    default 10-fold x 10 design); the run-to-run decision (this dataset) on the
+    same scores is far above it.
+    """
+    rng = np.random.default_rng(15)
+    reps = 400
+    new, old = 0, 0
+    for _ in range(reps):
+        scores, ratio = _equal_algorithms(rng, 2)
+        new += _split_report(scores, ratio).pairwise()["decision"].iloc[0] != (
+            "no significant difference"
+        )
+        groups = np.repeat(np.arange(10), 10)
+        dists = {
+            f"m{i}": PerformanceDistribution(
+                s, seeds={"split_id": np.arange(100)}, groups=groups
+            )
+            for i, s in enumerate(scores)
+        }
+        r = ModelSelectionReport(dists, target="this dataset", random_state=0)
+        old += len(r.tied_with_best) == 1
+    se = np.sqrt(0.05 * 0.95 / reps)
+    assert new / reps <= 0.05 + 2 * se, new / reps
+    assert old / reps > new / reps
