@@ -1,21 +1,43 @@
 """`skperf check`: a release gate on a requirement for the score distribution.
 
 ``skperf check SCORES.csv --score COLUMN --threshold T [--probability P]
-[--confidence C] [--lower-is-better]`` prints the verdict of
-:meth:`PerformanceDistribution.requirement` in one line and exits with
+[--confidence C] [--by COLUMN --model NAME] [--repeat-by COLUMN]
+[--greater-is-better | --lower-is-better]`` prints the verdict of
+:meth:`PerformanceDistribution.requirement` for ONE model in one line and
+exits with
 
 - 0 when the requirement is met,
 - 1 when it is not met,
 - 3 when the runs cannot decide (inconclusive; e.g. too few runs),
 - 2 on a usage error (one line on stderr, no traceback).
+
+The CSV is read by the rules of ``skperf summarize`` (both go through
+:func:`skperf.from_frame`): a CSV holding several models (a ``model``-like
+column with more than one value) is refused unless one is named
+(``--by``/``--model``); rows that repeat an earlier row exactly are refused;
+fold rows (a ``fold`` column) need ``--repeat-by`` (the folds of a repeat
+are averaged into one run); a score column named as a loss (``log_loss``,
+``mse``, ``loss`` ...) is lower-is-better unless ``--greater-is-better``;
+scores outside a named metric's range (accuracy in percent) are refused.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import sys
 
-from ._cli_common import EXIT_USAGE, _CLIError, _print_error, _read_csv
+from ._cli_common import (
+    EXIT_USAGE,
+    _add_runs_options,
+    _check_column,
+    _CLIError,
+    _direction,
+    _flags_text,
+    _print_error,
+    _quiet_broken_pipe,
+    _read_scores_csv,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -75,40 +97,87 @@ def add_parser(subparsers):
         metavar="C",
         help="confidence level of the verdict (default: 0.95)",
     )
+    _add_runs_options(
+        p,
+        by_help="model column; with several models, name one with --model "
+        "(default: a column named 'model' when --model is given)",
+    )
     p.add_argument(
-        "--lower-is-better",
-        action="store_true",
-        help="the score is a loss: require score <= T",
+        "--model",
+        metavar="NAME",
+        default=None,
+        help="the model to judge (a value of the --by column)",
     )
     p.set_defaults(func=run)
     return p
 
 
-def _read_scores(path, column):
-    import numpy as np
-    import pandas as pd
+def _model_rows(frame, by, model, path):
+    """The rows of the one model to judge (all rows when there is one model)."""
+    from ._frame import MODEL_COLUMNS, _find
 
-    frame = _read_csv(path, what="scores")
-    if column not in frame.columns:
-        cols = ", ".join(map(str, frame.columns[:20]))
-        more = " ..." if frame.shape[1] > 20 else ""
-        raise _CLIError(
-            f"score column {column!r} not found in {path}; columns are: {cols}{more}"
+    if model is not None and by is None:
+        by = _find(frame, MODEL_COLUMNS, ())
+        if by is None:
+            raise _CLIError(
+                f"--model {model!r} needs --by COLUMN (the column naming the model "
+                f"of each run in {path})"
+            )
+    if by is None:
+        other = _find(frame, MODEL_COLUMNS, ())
+        if other is not None and frame[other].nunique() > 1:
+            found = list(dict.fromkeys(frame[other].astype(str)))
+            shown = ", ".join(map(repr, found[:4])) + (
+                ", ..." if len(found) > 4 else ""
+            )
+            raise _CLIError(
+                f"{path} holds {len(found)} models in column {other!r} ({shown}); "
+                f"check judges one: name it with --by {other} --model NAME"
+            )
+        return frame, None
+    _check_column(frame, by, "--by", path)
+    names = frame[by].astype(str)
+    found = list(dict.fromkeys(names))
+    if model is None:
+        if len(found) > 1:
+            shown = ", ".join(map(repr, found[:4])) + (
+                ", ..." if len(found) > 4 else ""
+            )
+            raise _CLIError(
+                f"{path} holds {len(found)} models in column {by!r} ({shown}); "
+                "check judges one: name it with --model NAME"
+            )
+        return frame, by
+    rows = frame[names == str(model)]
+    if rows.empty:
+        shown = ", ".join(map(repr, found[:6])) + (", ..." if len(found) > 6 else "")
+        raise _CLIError(f"--model {model!r} is not in column {by!r}; it has {shown}")
+    return rows, by
+
+
+def _runs(args):
+    """The PerformanceDistribution of the one model, by the rules of summarize."""
+    from ._frame import from_frame
+
+    frame = _read_scores_csv(args.scores)
+    path = os.path.basename(args.scores)
+    _check_column(frame, args.score, "--score", path)
+    if args.repeat_by is not None:
+        _check_column(frame, args.repeat_by, "--repeat-by", path)
+    frame, by = _model_rows(frame, args.by, args.model, path)
+    greater, _ = _direction(args, args.score)
+    try:
+        dists = from_frame(
+            frame,
+            score=args.score,
+            by=by,
+            repeat_by=args.repeat_by,
+            greater_is_better=greater,
         )
-    raw = frame[column]
-    values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
-    bad = ~np.isfinite(values)  # missing, text, inf
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise _CLIError(
-            f"score column {column!r} has {int(bad.sum())} missing or non-numeric "
-            f"value(s), the first in data row {i + 1}: {str(raw.iloc[i])[:30]!r}"
-        )
-    if len(values) < 2:
-        raise _CLIError(
-            f"{path} has {len(values)} run(s) in column {column!r}; at least 2 needed"
-        )
-    return values
+    except (TypeError, ValueError) as exc:
+        raise _CLIError(f"{os.path.basename(path)}: {_flags_text(exc)}") from None
+    (dist,) = dists.values()
+    return dist
 
 
 def _check_level(value, flag):
@@ -143,23 +212,27 @@ def run(args):
     Returns
     -------
     int
-        0 met, 1 not met, 3 inconclusive, 2 usage error.
+        0 met, 1 not met, 3 inconclusive, 2 usage error (141 when stdout is
+        closed early, e.g. by ``| head``).
     """
-    from ._distribution import PerformanceDistribution
-
     try:
         if not math.isfinite(args.threshold):
             raise _CLIError(f"--threshold must be finite; got {args.threshold}")
         _check_level(args.probability, "--probability")
         _check_level(args.confidence, "--confidence")
-        scores = _read_scores(args.scores, args.score)
-        dist = PerformanceDistribution(
-            scores, metric=args.score, greater_is_better=not args.lower_is_better
-        )
+        dist = _runs(args)
         res = dist.requirement(
             args.threshold, probability=args.probability, confidence=args.confidence
         )
     except (_CLIError, ValueError, TypeError) as exc:
-        _one_line_error(str(exc).replace("`", ""))
-    print(_format(res, args.score))
+        _one_line_error(_flags_text(exc))
+    label = args.score if args.model is None else f"{args.score} of {args.model}"
+    line = _format(res, label)
+    if args.repeat_by is not None:
+        line += f" (runs: one per {args.repeat_by}, its folds averaged)"
+    try:
+        print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     return res.exit_code

@@ -203,3 +203,199 @@ def _print_summary(report):
             + (f"; not significantly worse: {', '.join(tied)}" if tied else "")
         )
     )
+
+
+# ----------------------------------------------------------------------
+# scores produced anywhere (check, summarize)
+def _read_scores_csv(path):
+    """The CSV of ``check`` / ``summarize``, its rows named 1, 2, ... (data rows).
+
+    Both subcommands read scores with this function and hand the table to
+    :func:`skperf.from_frame`, so their errors count rows the same way: data
+    row 1 is the first row below the header.
+    """
+    import pandas as pd
+
+    frame = _read_csv(path, what="scores")
+    frame.index = pd.RangeIndex(1, len(frame) + 1)
+    return frame
+
+
+def _add_runs_options(parser, *, by_help):
+    """``--by``, ``--repeat-by`` and the direction flags (check, summarize)."""
+    parser.add_argument("--by", metavar="COLUMN", default=None, help=by_help)
+    parser.add_argument(
+        "--repeat-by",
+        metavar="COLUMN",
+        default=None,
+        help="column naming the repeat when the rows are the folds of repeated "
+        "K-fold runs: the folds of each repeat are averaged into one run",
+    )
+    direction = parser.add_mutually_exclusive_group()
+    direction.add_argument(
+        "--greater-is-better",
+        dest="greater_is_better",
+        action="store_true",
+        default=None,
+        help="higher scores are better (default, unless the score column is "
+        "named as a loss: log_loss, mse, loss, *_error ...)",
+    )
+    direction.add_argument(
+        "--lower-is-better",
+        dest="greater_is_better",
+        action="store_false",
+        help="lower scores are better (a loss or an error)",
+    )
+
+
+def _direction(args, column):
+    """``(greater_is_better, note)``: the flag, else lower for a loss name.
+
+    ``note`` says when the direction was read from the name (``None``
+    otherwise).
+    """
+    from ._distribution import _is_loss_name
+
+    if args.greater_is_better is not None:
+        return bool(args.greater_is_better), None
+    if _is_loss_name(column):
+        return False, (
+            f"{column!r} is named as a loss: lower is better (pass "
+            "--greater-is-better to override)"
+        )
+    return True, None
+
+
+def _flags_text(message):
+    """A library error rephrased with the command-line flags."""
+    return (
+        str(message)
+        .replace("`", "")
+        .replace("greater_is_better=False", "--lower-is-better")
+        .replace("greater_is_better=True", "--greater-is-better")
+        .replace("repeat_by=", "--repeat-by ")
+        .replace("pass by=", "pass --by ")
+    )
+
+
+def _quiet_broken_pipe():
+    """After ``BrokenPipeError`` on stdout (``skperf ... | head``): no traceback.
+
+    Points stdout at ``os.devnull`` so that the interpreter's final flush
+    does not fail again (the recipe of the Python documentation, "Note on
+    SIGPIPE"), and returns 141, the status of a program ended by SIGPIPE.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a descriptor
+        pass
+    return 141
+
+
+# ----------------------------------------------------------------------
+# data checks for ``skperf report --data`` (called from skperf._cli)
+def _check_classification_target(y):
+    """Refuse ``--task classification`` on a continuous-looking target.
+
+    A numeric target with fractional values, or with more than 20 distinct
+    values and on average fewer than 5 rows per value (e.g. the diabetes
+    progression score: 214 values in 442 rows), is an amount, not a set of
+    classes: classifying it scores about 1 / (number of values) and takes
+    minutes. Raised before any fit, with the hint ``--task regression``.
+
+    Parameters
+    ----------
+    y : pandas.Series
+        The target column.
+
+    Raises
+    ------
+    _CLIError
+        With the number of distinct values and rows.
+    """
+    import numpy as np
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    if not is_numeric_dtype(y) or is_bool_dtype(y):
+        return
+    values = y.dropna().to_numpy(dtype=float)
+    n, k = values.size, int(np.unique(values).size)
+    fractional = np.flatnonzero(values % 1 != 0)
+    if fractional.size:
+        what = f"fractional values such as {values[fractional[0]]:g}"
+    elif k > 20 and k > n / 5:
+        what = f"{k} distinct values in {n} rows (fewer than 5 rows per class)"
+    else:
+        return
+    raise _CLIError(
+        f"--task classification on target {y.name!r} with {what}: it looks like "
+        "an amount, not classes; use --task regression (or bin the target into "
+        "classes first)"
+    )
+
+
+#: column names of row identifiers
+_ID_NAMES = frozenset({"id", "index", "idx", "key", "uuid", "guid", "row", "row_id"})
+
+
+def _drop_id_columns(frame, *, target=None):
+    """Drop columns that identify rows (one value per row) and say so.
+
+    A column whose values are all distinct is an identifier, not a feature:
+    integer ids of a class-sorted export predict the class (accuracy 0.997
+    where the features give 0.923), and a text id becomes one one-hot column
+    per row. Dropped, when every row has a distinct value: a column named
+    as an id (``id``, ``ID``, ``index``, ``uuid``, ``*_id`` ...), a text
+    column, and an integer column whose sorted values are evenly spaced
+    (``0, 1, 2 ...`` or ``1001, 1002 ...``, in any row order). A numeric
+    column that is none of these (a measurement) is kept even when all its
+    values differ.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The data, target included.
+    target : str or None, default=None
+        The target column (never dropped).
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+        Without the id columns.
+    note : str or None
+        ``"dropped column 'id': a distinct value in each of the 569 rows (an
+        identifier, not a feature; ...)"``, or ``None`` when nothing was
+        dropped.
+    """
+    import numpy as np
+    from pandas.api.types import is_bool_dtype, is_integer_dtype, is_numeric_dtype
+
+    n = len(frame)
+    if n < 3:
+        return frame, None
+    ids = []
+    for column in frame.columns:
+        if column == target:
+            continue
+        col = frame[column]
+        if col.isna().any() or col.nunique() != n or is_bool_dtype(col):
+            continue
+        name = str(column).strip().lower()
+        if name in _ID_NAMES or name.endswith(("_id", " id", "_key", "uuid")):
+            ids.append(column)  # named as an id, a distinct value per row
+        elif is_integer_dtype(col):
+            values = np.sort(col.to_numpy(dtype=np.int64))
+            if np.unique(np.diff(values)).size == 1:
+                ids.append(column)  # 0, 1, 2 ... (or 1001, 1002 ...) in any order
+        elif not is_numeric_dtype(col):
+            ids.append(column)  # a distinct text in every row
+    if not ids:
+        return frame, None
+    shown = ", ".join(repr(str(c)) for c in ids)
+    note = (
+        f"dropped column{'s' if len(ids) > 1 else ''} {shown}: a distinct value in "
+        f"each of the {n} rows (an identifier, not a feature; it would let the "
+        "models memorize row order, or become one one-hot column per row)"
+    )
+    return frame.drop(columns=ids), note

@@ -12,14 +12,18 @@ import os
 
 from ._cli_common import (
     _add_report_options,
+    _add_runs_options,
     _check_out,
     _check_random_state,
     _check_report_options,
     _CLIError,
+    _direction,
     _first_line,
+    _flags_text,
     _print_error,
     _print_summary,
-    _read_csv,
+    _quiet_broken_pipe,
+    _read_scores_csv,
     _write_html,
 )
 
@@ -43,9 +47,7 @@ def add_parser(sub):
     )
     p.add_argument("scores", metavar="SCORES.csv", help="CSV file with a header row")
     p.add_argument("--score", required=True, metavar="COLUMN", help="score column")
-    p.add_argument(
-        "--by", metavar="COLUMN", default=None, help="model column (default: one model)"
-    )
+    _add_runs_options(p, by_help="model column (default: one model)")
     p.add_argument(
         "--pair-by",
         metavar="COLUMN",
@@ -57,22 +59,8 @@ def add_parser(sub):
         "--dataset",
         metavar="COLUMN",
         default=None,
-        help="dataset column: compare the models across datasets (ranks, Friedman "
-        "and post-hoc tests, critical-difference diagram; needs --by)",
-    )
-    direction = p.add_mutually_exclusive_group()
-    direction.add_argument(
-        "--greater-is-better",
-        dest="greater_is_better",
-        action="store_true",
-        default=True,
-        help="higher scores are better (default)",
-    )
-    direction.add_argument(
-        "--lower-is-better",
-        dest="greater_is_better",
-        action="store_false",
-        help="lower scores are better (a loss or an error)",
+        help="column naming the dataset of each run: a benchmark report over "
+        "datasets (needs --by)",
     )
     _add_report_options(p)
     p.add_argument(
@@ -91,6 +79,8 @@ def run(args):
         return _run(args)
     except _CLIError as exc:
         return _print_error(PROG, exc)
+    except BrokenPipeError:  # `skperf summarize ... | head`
+        return _quiet_broken_pipe()
 
 
 def _run(args):
@@ -100,7 +90,25 @@ def _run(args):
     _check_report_options(args)
     _check_random_state(args.random_state)
     _check_out(args.out)  # before any work, as skperf report
-    frame = _read_csv(args.scores, what="scores")
+    frame = _read_scores_csv(args.scores)
+    greater, direction_note = _direction(args, args.score)
+    args.greater_is_better = greater  # a bool from here on (also for --dataset)
+    n_rows = len(frame)
+    if args.repeat_by is not None:
+        from ._frame import _per_repeat_frame
+
+        try:
+            frame = _per_repeat_frame(
+                frame,
+                score=args.score,
+                by=args.by,
+                repeat_by=args.repeat_by,
+                pair_by=args.pair_by,
+            )
+        except (TypeError, ValueError) as exc:
+            raise _CLIError(
+                f"{os.path.basename(args.scores)}: {_flags_text(_first_line(exc))}"
+            ) from None
     correction = None if args.correction == "none" else args.correction
     entropy = _root_entropy(args.random_state)
     if args.dataset is not None:  # many datasets (issue 19)
@@ -123,7 +131,7 @@ def _run(args):
         "score": args.score,
         "by": args.by,
         "pair_by": args.pair_by,
-        "greater_is_better": args.greater_is_better,
+        "greater_is_better": greater,
         "random_state": entropy,
     }
     try:
@@ -132,7 +140,7 @@ def _run(args):
             score=args.score,
             by=args.by,
             pair_by=args.pair_by,
-            greater_is_better=args.greater_is_better,
+            greater_is_better=greater,
             settings=settings,
             gamma=args.gamma,
             confidence=args.confidence,
@@ -140,8 +148,17 @@ def _run(args):
             random_state=entropy,
         )
     except (TypeError, ValueError) as exc:
-        raise _CLIError(f"{args.scores}: {_first_line(exc).replace('`', '')}") from None
+        raise _CLIError(
+            f"{os.path.basename(args.scores)}: {_flags_text(_first_line(exc))}"
+        ) from None
     _write_html(report, args.out)
+    if direction_note:
+        print(direction_note)
+    if args.repeat_by is not None:
+        print(
+            f"runs: {len(frame)} repeats ({n_rows} fold rows averaged per "
+            f"{args.repeat_by})"
+        )
     print(
         f"scores: {args.scores}: {report.n_models} model(s), "
         f"{sum(d.n for d in report.raw_distributions.values())} runs; "

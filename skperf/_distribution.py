@@ -83,6 +83,132 @@ def _check_requirement(requirement, confidence):
     return kw
 
 
+#: names of losses (lower is better) beyond the ``*_loss`` / ``*_error`` names
+_LOSS_NAMES = frozenset(
+    {
+        "loss",
+        "error",
+        "error_rate",
+        "misclassification_rate",
+        "mse",
+        "mae",
+        "rmse",
+        "msle",
+        "rmsle",
+        "mape",
+        "nll",
+        "logloss",
+        "cross_entropy",
+        "crossentropy",
+        "brier",
+        "brier_score",
+        "perplexity",
+        "wer",
+        "cer",
+    }
+)
+#: run-log prefixes stripped before a name is looked up (``val_loss``)
+_SPLIT_PREFIXES = ("mean_test_", "test_", "val_", "valid_", "validation_", "eval_")
+
+
+def _metric_key(metric):
+    """``"Val-Log Loss"`` -> ``"log_loss"``: lower case, ``_`` separators, no split prefix."""
+    key = "_".join(str(metric).strip().lower().replace("-", " ").split())
+    for prefix in _SPLIT_PREFIXES:
+        if key.startswith(prefix) and len(key) > len(prefix):
+            return key[len(prefix) :]
+    return key
+
+
+def _is_loss_name(metric):
+    """Whether ``metric`` names a loss (lower is better): ``log_loss``, ``mse``, ``val_loss``.
+
+    Negated scikit-learn scorers (``neg_log_loss``) are not losses.
+    """
+    if not isinstance(metric, str):
+        return False
+    key = _metric_key(metric)
+    if key.startswith("neg_"):
+        return False
+    return key in _LOSS_NAMES or key.endswith(("_loss", "_error"))
+
+
+def _known_range(metric):
+    """``(low, high)`` of a named metric, or ``None``.
+
+    The report's table (:func:`skperf.report._metrics._metric_bounds`:
+    accuracy, AUC, F1, R², ``neg_*`` ...) first, then the range of the
+    test-set metric of that name (MSE, log loss, Brier: non-negative).
+    """
+    from .metrics._registry import _SPECS
+    from .report._metrics import _metric_bounds
+
+    key = _metric_key(metric)
+    bounds = _metric_bounds(key)
+    if bounds is None and key in _SPECS:
+        bounds = tuple(float(b) for b in _SPECS[key].range)
+        if bounds == (-np.inf, np.inf):
+            bounds = None
+    return bounds
+
+
+def _check_metric_scores(x, metric, greater_is_better):
+    """Refuse scores that cannot be values of the named ``metric``.
+
+    Two silent errors made loud (issue 17, items 3 and 10):
+
+    - a loss name (``log_loss``, ``mse``, ``loss``, ``val_loss``, any
+      ``*_loss`` / ``*_error``) with ``greater_is_better=True`` and positive
+      scores would rank the highest loss best: refused, naming ``flag``
+      (scores that are all <= 0 are taken as negated losses, as
+      scikit-learn's ``neg_*`` scorers return);
+    - scores outside the metric's range (accuracy ``90.88``): refused, with
+      the hint to divide by 100 when they look like percentages.
+
+    A value within ``1e-9`` of a bound is accepted (rounding).
+    """
+    if metric is None:
+        return
+    loss = _is_loss_name(metric)
+    if loss and greater_is_better:
+        if np.any(x > 0):
+            raise ValueError(
+                f"`metric` {metric!r} is a loss (lower is better), but "
+                f"greater_is_better=True would rank the highest loss best; pass "
+                f"greater_is_better=False (or negate the scores and name them "
+                f"'neg_{_metric_key(metric)}')."
+            )
+        return  # negated losses: <= 0, greater is better
+    bounds = _known_range(metric)
+    if bounds is None:
+        return
+    low, high = bounds
+    slack = 1e-9 * max(1.0, abs(low) if np.isfinite(low) else 0.0)
+    slack_high = 1e-9 * max(1.0, abs(high) if np.isfinite(high) else 0.0)
+    out = (x < low - slack) | (x > high + slack_high)
+    if not out.any():
+        return
+    first = float(x[np.flatnonzero(out)[0]])
+    rng = f"lie in [{low:g}, {high:g}]" if np.isfinite(low) else f"be at most {high:g}"
+    if np.isinf(high):
+        rng = f"be at least {low:g}"
+    text = (
+        f"`scores` of metric {metric!r} must {rng}; got {first:g} "
+        f"({int(out.sum())} of {x.size} outside)"
+    )
+    if (low, high) == (0.0, 1.0) and np.all((x >= 0) & (x <= 100)):
+        text += (
+            "; these look like percentages: divide the scores by 100 "
+            f"({first:g} -> {first / 100:g})"
+        )
+    elif loss and np.all(x <= 0):
+        text += (
+            "; negated losses are greater-is-better: pass greater_is_better=True "
+            "(or name them 'neg_...')"
+        )
+    raise ValueError(text + ".")
+
+
 class PerformanceDistribution(NDArrayOperatorsMixin):
     """The distribution of a model's score over repeated evaluations.
 
@@ -92,7 +218,12 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         One score per independent evaluation (seeded split, initialization,
         search ...). At least 2 finite values.
     metric : str or None, default=None
-        Name of the metric (e.g. ``"accuracy"``).
+        Name of the metric (e.g. ``"accuracy"``). A known name is checked:
+        scores outside its range are refused (accuracy ``90.88``: a
+        percentage, divide by 100), and a loss name (``"log_loss"``,
+        ``"mse"``, ``"loss"``, ``"val_loss"``, any ``*_loss`` or
+        ``*_error``) needs ``greater_is_better=False`` unless every score
+        is <= 0 (negated losses, as scikit-learn's ``neg_*`` scorers).
     greater_is_better : bool, default=True
         Whether larger scores are better (``False`` for losses).
     name : str or None, default=None
@@ -103,6 +234,13 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
     seeds : mapping of str to array-like of shape (n,) or None, default=None
         Seeds that produced each score (e.g. ``{"split": ..., "init": ...}``);
         two distributions with identical seeds are compared as paired.
+
+    Raises
+    ------
+    ValueError
+        Scores that are not finite or fewer than 2; scores outside the range
+        of the named ``metric``; a loss ``metric`` with
+        ``greater_is_better=True`` and positive scores.
 
     See Also
     --------
@@ -155,6 +293,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             raise TypeError(
                 f"`greater_is_better` must be a bool; got {greater_is_better!r}."
             )
+        _check_metric_scores(x, metric, bool(greater_is_better))
         self.metric = metric
         self.greater_is_better = bool(greater_is_better)
         self.name = None if name is None else str(name)
@@ -428,6 +567,17 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         float or ndarray
             One estimate per level (a float for scalar ``q``).
 
+        Notes
+        -----
+        The default ``"linear"`` is :func:`numpy.quantile`'s (it interpolates
+        between neighbouring scores). :meth:`quantile_ci` reports as its
+        ``estimate`` the order statistic Q̂ = ``X_(ceil(n q))`` of Lehmann &
+        Paromau eq. 5 (``method="inverted_cdf"`` here), the statistic its
+        exact intervals are built around. The two can differ by up to one
+        gap between neighbouring scores (e.g. ``quantile(0.1)`` 0.8814 and
+        ``quantile_ci(0.1).estimate`` 0.8798 for 50 scores); pass
+        ``method="inverted_cdf"`` for the number :meth:`quantile_ci` reports.
+
         Examples
         --------
         >>> from skperf import PerformanceDistribution
@@ -502,6 +652,14 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         See :func:`skperf.stats.quantile_ci` and the "Statistical
         background" page for validity conditions and measured coverage.
 
+        ``estimate`` is the order statistic Q̂ = ``X_(ceil(n q))`` (Lehmann &
+        Paromau eq. 5), the statistic the exact interval is built around,
+        for every ``method``; :meth:`quantile` defaults to numpy's
+        interpolating ``"linear"`` estimate, so ``quantile(0.1)`` and
+        ``quantile_ci(0.1).estimate`` can differ by up to one gap between
+        neighbouring scores. ``quantile(q, method="inverted_cdf")`` equals
+        ``estimate``.
+
         Examples
         --------
         >>> import numpy as np
@@ -532,7 +690,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             confidence=confidence,
             method=method,
             n_boot=n_boot,
-            rng=_check_rng(random_state),
+            random_state=_check_rng(random_state),
         )
 
     def requirement(
@@ -694,7 +852,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             confidence=confidence,
             method=method,
             n_boot=n_boot,
-            rng=_check_rng(random_state),
+            random_state=_check_rng(random_state),
             n_train=n_train,
             n_test=n_test,
         )

@@ -25,6 +25,11 @@ def _column(frame, name, what):
     return frame[name]
 
 
+def _row(column, i):
+    """The index label of position ``i`` (the CLI numbers data rows from 1)."""
+    return _show(column.index[i])
+
+
 def _numeric_scores(column, name):
     import pandas as pd
 
@@ -34,21 +39,132 @@ def _numeric_scores(column, name):
         i = int(np.flatnonzero(bad.to_numpy())[0])
         raise ValueError(
             f"score column {name!r} is not numeric: {int(bad.sum())} value(s) are "
-            f"not numbers, first {str(column.iloc[i])[:30]!r} in row {i}."
+            f"not numbers, first {str(column.iloc[i])[:30]!r} in row {_row(column, i)}."
         )
     if values.isna().any():
         i = int(np.flatnonzero(values.isna().to_numpy())[0])
         raise ValueError(
             f"score column {name!r} has {int(values.isna().sum())} missing value(s), "
-            f"first in row {i}; drop those runs first."
+            f"first in row {_row(column, i)}; drop those runs first."
         )
     values = values.to_numpy(dtype=float)
     if not np.isfinite(values).all():
         i = int(np.flatnonzero(~np.isfinite(values))[0])
         raise ValueError(
-            f"score column {name!r} has a non-finite value ({values[i]}) in row {i}."
+            f"score column {name!r} has a non-finite value ({values[i]}) in row "
+            f"{_row(column, i)}."
         )
     return values
+
+
+#: column names that hold the model of each run (``by`` forgotten)
+MODEL_COLUMNS = ("model", "models", "model_name", "estimator", "algorithm", "method")
+#: column names that number the folds of a repeat (``repeat_by`` forgotten)
+FOLD_COLUMNS = ("fold", "folds", "fold_index", "fold_id", "cv_fold", "split_index")
+#: column names that identify a repeat (suggested for ``repeat_by``)
+REPEAT_COLUMNS = ("repeat", "repeat_id", "repetition", "run", "run_id", "split_seed")
+
+
+def _find(frame, names, exclude):
+    lower = {str(c).lower(): c for c in frame.columns if c not in exclude}
+    return next((lower[n] for n in names if n in lower), None)
+
+
+def _model_names(col, by):
+    """Model names as str; refuse two distinct values with one text (1 and "1")."""
+    if col.isna().any():
+        raise ValueError(
+            f"`by` column {by!r} has {int(col.isna().sum())} missing model name(s)."
+        )
+    names = col.astype(str)
+    seen = {}
+    for value in dict.fromkeys(zip(col.map(type), col, strict=True)):
+        text = str(value[1])
+        if text in seen and seen[text] != value:
+            raise ValueError(
+                f"`by` column {by!r} holds two different model names that read "
+                f"the same: {seen[text][1]!r} ({seen[text][0].__name__}) and "
+                f"{value[1]!r} ({value[0].__name__}); make the column one type "
+                "(e.g. frame[by].astype(str)) if they are one model."
+            )
+        seen[text] = value
+    return names.to_numpy(dtype=object)
+
+
+def _check_no_duplicates(frame, used):
+    """Refuse rows repeated exactly when another column tells runs apart."""
+    other = [c for c in frame.columns if c not in used and frame[c].nunique() > 1]
+    if not other:
+        return  # only scores (and models): equal scores are ties, not copies
+    dup = frame.duplicated(keep=False).to_numpy()
+    if not dup.any():
+        return
+    later = frame.duplicated(keep="first").to_numpy()
+    j = int(np.flatnonzero(later)[0])
+    row = frame.iloc[j]
+    first = next(i for i in np.flatnonzero(dup) if i < j and frame.iloc[i].equals(row))
+    raise ValueError(
+        f"{int(later.sum())} row(s) repeat an earlier row exactly (row "
+        f"{_show(frame.index[j])} repeats row {_show(frame.index[first])}): the "
+        "same run counted twice would narrow every interval; drop the copies "
+        "(frame.drop_duplicates())."
+    )
+
+
+def _check_no_folds(frame, models, used):
+    """Refuse fold rows (a ``fold`` column varying within a model) without ``repeat_by``."""
+    fold = _find(frame, FOLD_COLUMNS, used)
+    if fold is None:
+        return
+    values = frame[fold].to_numpy()
+    for name in dict.fromkeys(models):
+        k = len(set(values[models == name].tolist()))
+        if k > 1:
+            repeat = _find(frame, REPEAT_COLUMNS, (*used, fold))
+            hint = (
+                f"repeat_by={repeat!r}"
+                if repeat is not None
+                else "repeat_by=<the column naming the repeat>"
+            )
+            raise ValueError(
+                f"column {fold!r} has {k} values for model {name!r}: pass {hint} "
+                "to average the folds of each repeat into one run (folds share "
+                "their training data: they are not independent runs), or drop the "
+                "column if every row is an independent run."
+            )
+
+
+def _aggregate_repeats(frame, scores, models, repeat_by, pair_by):
+    """One row per (model, repeat): the mean score of its folds.
+
+    Returns the row positions kept (the first row of each repeat, for the
+    pairing column) and the mean scores.
+    """
+    import pandas as pd
+
+    col = _column(frame, repeat_by, "repeat_by")
+    if col.isna().any():
+        raise ValueError(
+            f"`repeat_by` column {repeat_by!r} has {int(col.isna().sum())} missing "
+            "value(s)."
+        )
+    keys = pd.DataFrame({"m": models, "r": col.to_numpy()})
+    group = keys.groupby(["m", "r"], sort=False).ngroup().to_numpy()
+    # ngroup(sort=False) numbers the groups in order of first appearance
+    first = np.unique(group, return_index=True)[1]
+    sums = np.bincount(group, weights=scores)
+    counts = np.bincount(group)
+    if pair_by is not None:
+        pcol = frame[pair_by]
+        codes = pd.factorize(pcol)[0]
+        mixed = np.flatnonzero(codes != codes[first][group])
+        if mixed.size:
+            raise ValueError(
+                f"`pair_by` column {pair_by!r} varies within a repeat (row "
+                f"{_show(frame.index[mixed[0]])}); with repeat_by it must name the "
+                f"pairing of whole repeats (one value per {repeat_by!r})."
+            )
+    return first, sums / counts
 
 
 def _show(value):
@@ -64,18 +180,25 @@ def from_frame(
     pair_by=None,
     greater_is_better=True,
     metric=None,
+    repeat_by=None,
 ):
     """Paired distributions from a long table of scores, one row per run.
 
     Parameters
     ----------
     frame : pandas.DataFrame
-        One row per run (e.g. one seeded training run).
+        One row per run (e.g. one seeded training run), or one row per fold
+        of a repeated K-fold run with ``repeat_by``.
     score : str
-        Column of the scores.
+        Column of the scores. A known metric name is checked as in
+        :class:`PerformanceDistribution`: values outside its range are
+        refused (accuracy in percent: divide by 100), and a loss name
+        (``"log_loss"``, ``"mse"``, ``"loss"`` ...) needs
+        ``greater_is_better=False``.
     by : str or None, default=None
         Column naming the model of each run; ``None``: all rows are one
-        model, named after ``score``.
+        model, named after ``score`` (refused when a column named like
+        ``"model"`` holds more than one value: pass it as ``by``).
     pair_by : str or None, default=None
         Column that pairs runs across models (e.g. the seed): every model
         must have each key exactly once, and the same set of keys. The
@@ -86,6 +209,14 @@ def from_frame(
         Direction of the score.
     metric : str or None, default=None
         Metric name (default: ``score``).
+    repeat_by : str or None, default=None
+        Column naming the repeat of each row when the rows are the folds of
+        repeated K-fold runs (e.g. ``"repeat"`` of
+        :attr:`RepeatedEvaluator.results_`): the folds of one repeat share
+        their training data, so they are averaged into one run per repeat
+        (``pair_by``, if given, must then be constant within a repeat).
+        Without it, a column named like ``"fold"`` that varies within a
+        model is refused.
 
     Returns
     -------
@@ -95,9 +226,23 @@ def from_frame(
     Raises
     ------
     ValueError
-        A missing column, non-numeric or missing scores, a model with fewer
-        than 2 runs, a duplicate pair key within a model, or models whose
-        pair keys differ.
+        A missing column, non-numeric or missing scores, scores outside the
+        range of a known metric, a loss with ``greater_is_better=True``, a
+        model with fewer than 2 runs, a duplicate pair key within a model,
+        models whose pair keys differ, rows repeated exactly (when another
+        column tells runs apart), fold rows without ``repeat_by``, several
+        models in a ``model`` column without ``by``, or two model names that
+        read the same (``1`` and ``"1"``).
+
+    Notes
+    -----
+    Rows are named in errors by their index label (``skperf summarize``
+    and ``skperf check`` number the data rows of the CSV from 1).
+
+    Equal scores are ties, not copies, when the frame holds only the score
+    (and model) columns; with any other column that varies (a seed, a
+    timestamp), a row that repeats an earlier row in every column is the
+    same run counted twice and is refused.
 
     See Also
     --------
@@ -117,6 +262,17 @@ def from_frame(
     (['a', 'b'], [0.88, 0.93, 0.89])
     >>> dists["a"].compare(dists["b"], n_boot=500, random_state=0).paired
     True
+
+    Folds of repeated K-fold runs, one run per repeat:
+
+    >>> folds = pd.DataFrame({
+    ...     "repeat": [0, 0, 1, 1, 2, 2],
+    ...     "fold": [0, 1, 0, 1, 0, 1],
+    ...     "accuracy": [0.85, 0.95, 0.80, 0.90, 0.90, 0.92],
+    ... })
+    >>> d = from_frame(folds, score="accuracy", repeat_by="repeat")["accuracy"]
+    >>> d.scores.round(3).tolist()
+    [0.9, 0.85, 0.91]
     """
     import pandas as pd
 
@@ -127,18 +283,23 @@ def from_frame(
     if len(frame) == 0:
         raise ValueError("`frame` has no rows.")
     scores = _numeric_scores(_column(frame, score, "score"), score)
+    used = [score]
     if by is None:
         models = np.full(len(frame), str(score), dtype=object)
+        other = _find(frame, MODEL_COLUMNS, (score, pair_by, repeat_by))
+        if other is not None and frame[other].nunique() > 1:
+            shown = ", ".join(map(_show, frame[other].unique()[:3]))
+            more = ", ..." if frame[other].nunique() > 3 else ""
+            raise ValueError(
+                f"column {other!r} holds {frame[other].nunique()} models "
+                f"({shown}{more}) but `by` is None, which pools their runs into "
+                f"one distribution; pass by={other!r} (or select one model's rows)."
+            )
     else:
         if by == score:
             raise ValueError(f"`by` and `score` name the same column {by!r}.")
-        col = _column(frame, by, "by")
-        if col.isna().any():
-            raise ValueError(
-                f"`by` column {by!r} has {int(col.isna().sum())} missing model name(s)."
-            )
-        models = col.astype(str).to_numpy(dtype=object)
-    keys = None
+        models = _model_names(_column(frame, by, "by"), by)
+        used.append(by)
     if pair_by is not None:
         if pair_by in (score, by):
             raise ValueError(f"`pair_by` column {pair_by!r} is also `score` or `by`.")
@@ -147,8 +308,19 @@ def from_frame(
             raise ValueError(
                 f"`pair_by` column {pair_by!r} has {int(col.isna().sum())} missing key(s)."
             )
+        used.append(pair_by)
+    if repeat_by is not None and repeat_by in (score, by):
+        raise ValueError(f"`repeat_by` column {repeat_by!r} is also `score` or `by`.")
+    _check_no_duplicates(frame, used)
+    if repeat_by is None:
+        _check_no_folds(frame, models, used)
+    else:
+        first, scores = _aggregate_repeats(frame, scores, models, repeat_by, pair_by)
+        frame, models = frame.iloc[first], models[first]
+    keys = None
+    if pair_by is not None:
         # integer codes of the keys in sorted order (the same for every model)
-        codes, uniques = pd.factorize(col, sort=True)
+        codes, uniques = pd.factorize(frame[pair_by], sort=True)
         keys = codes.astype(np.int64)
 
     names = list(dict.fromkeys(models))
@@ -157,9 +329,10 @@ def from_frame(
     for name in names:
         rows = np.flatnonzero(models == name)
         if rows.size < 2:
+            what = "repeat" if repeat_by is not None else "run"
             raise ValueError(
-                f"model {name!r} has {rows.size} run; at least 2 are needed for a "
-                "distribution."
+                f"model {name!r} has {rows.size} {what}; at least 2 are needed for "
+                "a distribution."
             )
         seeds = None
         if keys is not None:
@@ -196,4 +369,30 @@ def from_frame(
             name=name,
             seeds=seeds,
         )
+    return out
+
+
+def _per_repeat_frame(frame, *, score, by, repeat_by, pair_by=None):
+    """The table with the folds of each repeat averaged: one row per (model, repeat).
+
+    The rules of :func:`from_frame` with ``repeat_by`` (numeric scores, no
+    copied rows, ``pair_by`` constant within a repeat), for callers that pass
+    the table on (``skperf summarize`` to ``ModelSelectionReport.from_frame``).
+    Columns: ``by``, ``repeat_by``, ``pair_by`` (those given) and ``score``.
+    """
+    scores = _numeric_scores(_column(frame, score, "score"), score)
+    used = [score]
+    if by is None:
+        models = np.full(len(frame), str(score), dtype=object)
+    else:
+        models = _model_names(_column(frame, by, "by"), by)
+        used.append(by)
+    if pair_by is not None:
+        _column(frame, pair_by, "pair_by")
+        used.append(pair_by)
+    _check_no_duplicates(frame, used)
+    first, means = _aggregate_repeats(frame, scores, models, repeat_by, pair_by)
+    keep = list(dict.fromkeys(c for c in (by, repeat_by, pair_by) if c is not None))
+    out = frame.iloc[first][keep].copy()
+    out[score] = means
     return out

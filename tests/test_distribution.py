@@ -477,3 +477,81 @@ def test_requirement_sequence_of_three_is_refused():
     }
     with pytest.raises(ValueError, match="got 3 values"):
         _requirement_kwargs((0.8, 0.9, 0.99), 0.95)
+
+
+class TestNamedMetricChecks:
+    """Issue 17 items 3 and 10: scores that cannot be the named metric's."""
+
+    def test_percent_accuracy_refused_with_hint(self):
+        msg = (
+            r"`scores` of metric 'accuracy' must lie in \[0, 1\]; got 90.88 "
+            r"\(3 of 3 outside\); these look like percentages: divide the scores "
+            r"by 100 \(90.88 -> 0.9088\)\."
+        )
+        with pytest.raises(ValueError, match=msg):
+            PerformanceDistribution([90.88, 91.2, 89.9], metric="accuracy")
+        d = PerformanceDistribution([0.9088, 0.912, 0.899], metric="accuracy")
+        assert d.n == 3
+        # other ranges of the report's table
+        with pytest.raises(ValueError, match=r"'r2' must be at most 1; got 1\.2"):
+            PerformanceDistribution([1.2, 0.4], metric="r2")
+        with pytest.raises(ValueError, match="'roc_auc_ovr' must lie in"):
+            PerformanceDistribution([0.9, 1.5], metric="roc_auc_ovr")
+        with pytest.raises(ValueError, match="'neg_log_loss' must be at most 0"):
+            PerformanceDistribution([0.3, 0.4], metric="neg_log_loss")
+        # a rounding error at a bound is not refused; unknown names are free
+        PerformanceDistribution([1 + 1e-12, 0.9], metric="accuracy")
+        PerformanceDistribution([90.88, 91.2], metric="my_score")
+
+    @pytest.mark.parametrize(
+        "metric",
+        ["log_loss", "mse", "rmse", "loss", "val_loss", "Test-MAE", "cv_error"],
+    )
+    def test_loss_name_requires_direction(self, metric):
+        with pytest.raises(ValueError, match=f"`metric` '{metric}' is a loss"):
+            PerformanceDistribution([0.3, 0.4, 0.2], metric=metric)
+        d = PerformanceDistribution(
+            [0.3, 0.4, 0.2], metric=metric, greater_is_better=False
+        )
+        assert not d.greater_is_better
+        # the best of two models is the lower loss
+        low = PerformanceDistribution(
+            np.linspace(0.1, 0.2, 30), metric=metric, greater_is_better=False
+        )
+        high = PerformanceDistribution(
+            np.linspace(0.3, 0.4, 30), metric=metric, greater_is_better=False
+        )
+        assert low.compare(high).decision == "better"
+        # negated losses (as scikit-learn's neg_* scorers) stay greater-is-better
+        neg = PerformanceDistribution([-0.3, -0.4, -0.2], metric=metric)
+        assert neg.greater_is_better
+
+    def test_loss_range(self):
+        with pytest.raises(ValueError, match=r"'mse' must be at least 0; got -0\.3"):
+            PerformanceDistribution([-0.3, 0.4], metric="mse", greater_is_better=False)
+        with pytest.raises(ValueError, match="'brier' must lie in"):
+            PerformanceDistribution([0.3, 1.4], metric="brier", greater_is_better=False)
+        # a generic "loss" may be negative (a log-likelihood of densities)
+        PerformanceDistribution([-0.3, 0.4], metric="loss", greater_is_better=False)
+
+    def test_not_loss_names(self):
+        from skperf._distribution import _is_loss_name
+
+        assert not _is_loss_name("neg_log_loss")
+        assert not _is_loss_name("test_neg_mean_squared_error")
+        assert not _is_loss_name("accuracy")
+        assert not _is_loss_name("errors_fixed_share")
+        assert _is_loss_name("mean_test_max_error")
+        assert _is_loss_name("VAL LOSS")
+
+
+def test_quantile_vs_quantile_ci_estimate():
+    # issue 17.18: the two estimates differ, and the docs say which is which
+    d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 50))
+    ci = d.quantile_ci(0.1)
+    assert d.quantile(0.1) == pytest.approx(0.881389706860271)
+    assert ci.estimate == pytest.approx(0.8798076363292253)
+    assert d.quantile(0.1, method="inverted_cdf") == ci.estimate
+    assert np.sort(d.scores)[4] == ci.estimate  # X_(ceil(50 * 0.1)) = X_(5)
+    assert "inverted_cdf" in PerformanceDistribution.quantile.__doc__
+    assert "inverted_cdf" in PerformanceDistribution.quantile_ci.__doc__

@@ -138,3 +138,97 @@ def test_report_from_frame_matches_report_from_distributions():
     pd.testing.assert_frame_equal(r1.to_frame(), r2.to_frame())
     assert all(c.paired for c in r1.comparisons.values())
     assert r1.settings["pair_by"] == "seed"
+
+
+class TestRowRules:
+    """Issue 17 items 2, 3, 10, 18: one row per run, named metrics checked."""
+
+    def test_model_names_one_and_text_one_not_merged(self):
+        df = pd.DataFrame({"model": [1, 1, "1", "1"], "acc": [0.8, 0.82, 0.9, 0.91]})
+        with pytest.raises(ValueError, match="two different model names that read"):
+            from_frame(df, score="acc", by="model")
+        ok = from_frame(
+            df.assign(model=df["model"].astype(str)), score="acc", by="model"
+        )
+        assert list(ok) == ["1"]
+        assert ok["1"].n == 4
+        # two names that differ as text stay distinct
+        df2 = pd.DataFrame({"model": [1, 1, 2, 2], "acc": [0.8, 0.82, 0.9, 0.91]})
+        assert list(from_frame(df2, score="acc", by="model")) == ["1", "2"]
+
+    def test_model_column_without_by_refused(self):
+        df = _long(n=4)
+        msg = "column 'model' holds 3 models .* pass by='model'"
+        with pytest.raises(ValueError, match=msg):
+            from_frame(df, score="acc")
+
+    def test_duplicate_rows_refused(self):
+        df = _long(n=20, shifts=(("a", 0.0),))
+        twice = pd.concat([df, df], ignore_index=True)
+        msg = r"20 row\(s\) repeat an earlier row exactly \(row 20 repeats row 0\)"
+        with pytest.raises(ValueError, match=msg):
+            from_frame(twice, score="acc", by="model")
+        # equal scores without a column telling runs apart are ties, not copies
+        ties = pd.DataFrame({"acc": [0.9, 0.9, 0.8, 0.9]})
+        assert from_frame(ties, score="acc")["acc"].n == 4
+
+    def test_folds_refused_then_averaged(self):
+        rng = np.random.default_rng(0)
+        df = pd.DataFrame(
+            {
+                "repeat": np.repeat(np.arange(8), 5),
+                "fold": np.tile(np.arange(5), 8),
+                "acc": rng.uniform(0.8, 0.9, 40),
+            }
+        )
+        with pytest.raises(ValueError, match="pass repeat_by='repeat' to average"):
+            from_frame(df, score="acc")
+        d = from_frame(df, score="acc", repeat_by="repeat")["acc"]
+        assert d.n == 8
+        np.testing.assert_allclose(d.scores, df.groupby("repeat")["acc"].mean())
+        # fold means exactly at 0.9 meet 0.9 (issue 18.9)
+        folds = pd.DataFrame(
+            {"repeat": np.repeat(np.arange(40), 2), "fold": np.tile([0, 1], 40)}
+        )
+        folds["acc"] = np.tile([0.85, 0.95], 40)
+        d = from_frame(folds, score="acc", repeat_by="repeat")["acc"]
+        assert d.scores[0] != 0.9  # 0.8999999999999999
+        r = d.requirement(0.9)
+        assert (r.n_meeting, r.verdict) == (40, "met")
+
+    def test_repeat_pairing(self):
+        rows = [
+            {
+                "model": m,
+                "repeat": r,
+                "fold": f,
+                "seed": 10 + r,
+                "acc": 0.8 + s + f / 100,
+            }
+            for m, s in (("a", 0.01), ("b", 0.0))
+            for r in range(4)
+            for f in range(3)
+        ]
+        df = pd.DataFrame(rows)
+        d = from_frame(df, score="acc", by="model", pair_by="seed", repeat_by="repeat")
+        np.testing.assert_allclose(d["a"].scores, np.full(4, 0.82))
+        np.testing.assert_array_equal(d["a"].seeds["pair"], np.arange(4))
+        df.loc[1, "seed"] = 99
+        with pytest.raises(ValueError, match="`pair_by` column 'seed' varies within a"):
+            from_frame(df, score="acc", by="model", pair_by="seed", repeat_by="repeat")
+
+    def test_percent_refused(self):
+        df = _long(n=5)
+        df["accuracy"] = 100 * df["acc"]
+        with pytest.raises(ValueError, match="divide the scores by 100"):
+            from_frame(df, score="accuracy", by="model")
+
+    def test_loss_name_needs_direction(self):
+        df = _long(n=5)
+        df["log_loss"] = 1 - df["acc"]
+        with pytest.raises(ValueError, match="'log_loss' is a loss"):
+            from_frame(df, score="log_loss", by="model")
+        d = from_frame(df, score="log_loss", by="model", greater_is_better=False)
+        assert not d["a"].greater_is_better
+        # b has the highest accuracy: the lowest loss, the better model
+        assert d["b"].compare(d["a"]).decision.startswith("better")

@@ -168,3 +168,93 @@ def test_one_line_errors(tmp_path, capsys, case, extra, message):
     assert message in lines[0]
     assert "Traceback" not in stderr
     assert not (tmp_path / "r.html").exists()
+
+
+def test_loss_column_is_lower_is_better(tmp_path, capsys):
+    # issue 17.10: `--score loss` ranked the highest loss best
+    path = _csv(tmp_path)
+    df = pd.read_csv(path)
+    df["loss"] = 1 - df["acc"]  # mlp has the higher accuracy: the lower loss
+    df.to_csv(path, index=False)
+    argv = ["summarize", str(path), "--score", "loss", "--by", "model"]
+    argv += ["--pair-by", "seed", "--random-state", "0"]
+    assert main([*argv, "--out", str(tmp_path / "r.html")]) == 0
+    out = capsys.readouterr().out
+    assert "'loss' is named as a loss: lower is better" in out
+    assert "best: mlp" in out
+    assert main([*argv, "--greater-is-better", "--out", str(tmp_path / "g.html")]) == 2
+    err = capsys.readouterr().err
+    assert "'loss' is a loss (lower is better)" in err
+    assert "pass --lower-is-better" in err
+
+
+def test_percent_accuracy_refused(tmp_path, capsys):
+    path = _csv(tmp_path)
+    df = pd.read_csv(path)
+    df["accuracy"] = 100 * df["acc"]
+    df.to_csv(path, index=False)
+    out = str(tmp_path / "r.html")
+    argv = ["summarize", str(path), "--score", "accuracy", "--by", "model"]
+    assert main([*argv, "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert "'accuracy' must lie in [0, 1]; got 83.1268 (10 of 10 outside)" in err
+    assert "divide the scores by 100" in err
+    assert not os.path.exists(out)
+
+
+def test_fold_rows_and_repeat_by(tmp_path, capsys):
+    # issue 17.2: rows that are folds of repeats are not independent runs
+    rng = np.random.default_rng(0)
+    rows = [
+        {"model": m, "repeat": r, "fold": f, "acc": 0.8 + sh + rng.normal(0, 0.01)}
+        for m, sh in (("a", 0.02), ("b", 0.0))
+        for r in range(6)
+        for f in range(5)
+    ]
+    path = tmp_path / "folds.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    argv = ["summarize", str(path), "--score", "acc", "--by", "model"]
+    argv += ["--out", str(tmp_path / "r.html"), "--random-state", "0"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "column 'fold' has 5 values for model 'a': pass --repeat-by 'repeat'" in err
+    assert main([*argv, "--repeat-by", "repeat"]) == 0
+    out = capsys.readouterr().out
+    assert "runs: 12 repeats (60 fold rows averaged per repeat)" in out
+    assert "2 model(s) (unpaired)" in out
+    # repeats paired across models by their id
+    assert main([*argv, "--repeat-by", "repeat", "--pair-by", "repeat"]) == 0
+    assert "2 model(s), 12 runs; paired by repeat" in capsys.readouterr().out
+    # the report is built on the 6 repeat means of each model
+    frame = pd.DataFrame(rows)
+    means = frame.groupby(["model", "repeat"])["acc"].mean()
+    from skperf._frame import _per_repeat_frame
+
+    agg = _per_repeat_frame(frame, score="acc", by="model", repeat_by="repeat")
+    np.testing.assert_allclose(agg["acc"], means.loc[["a", "b"]].to_numpy())
+
+
+def test_broken_pipe_is_quiet(tmp_path):
+    # issue 17.18: `skperf summarize ... | head` ended in a BrokenPipeError
+    path = _csv(tmp_path)
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "skperf", "summarize", str(path), "--score"),
+            *("acc", "--by", "model", "--out", str(tmp_path / "r.html")),
+            *("--random-state", "0"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=env,
+    )
+    proc.stdout.close()  # the reader is gone before the first line
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    code = proc.wait(timeout=120)
+    assert "Traceback" not in err
+    assert "BrokenPipeError" not in err
+    assert err == ""
+    assert code == 141
+    assert (tmp_path / "r.html").exists()  # the work is done before printing
