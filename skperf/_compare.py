@@ -385,6 +385,57 @@ def _notes(res, n_min, unit, grouping, paired, confidence):
     return "; ".join(notes)
 
 
+def _mean_disagrees(res, greater_is_better):
+    """The note when P(A > B) and the mean difference point opposite ways.
+
+    "better" from P(A > B) with the interval of the mean difference entirely
+    on the side of B (or "worse" with it on the side of A) is no
+    contradiction: P(A > B) counts how often A's score beats B's, the mean
+    difference weighs the sizes of the differences, so A can win most runs
+    by little while losing a few by much (issue 18, item 10).
+    """
+    decision = res["decision"]
+    if decision == "no significant difference":
+        return ""
+    md = res["mean_difference"]
+    a, b = res["names"]
+    sign = 1.0 if greater_is_better else -1.0
+    low, high = sorted((sign * md.low, sign * md.high))
+    better = decision.startswith("better")
+    if not ((better and high < 0) or (not better and low > 0)):
+        return ""
+    winner, loser = (a, b) if better else (b, a)
+    pct = f"{res['confidence']:.0%}"
+    return (
+        f"{winner} beats {loser} in most runs (P({a} > {b}) = "
+        f"{res['estimate']:.3f}) but the mean difference {a} - {b} = "
+        f"{md.estimate:.4g} [{pct} CI {md.low:.4g}, {md.high:.4g}] favours {loser}: "
+        "the two answer different questions (P(A > B): how often one model "
+        "beats the other; the mean: by how much on average), here "
+        f"{loser} wins fewer runs by larger margins; decide by the one that "
+        "matches the question (e.g. the mean for an expected total)"
+    )
+    md = res["mean_difference"]
+    a, b = res["names"]
+    sign = 1.0 if res["greater_is_better"] else -1.0
+    low, high = sorted((sign * md.low, sign * md.high))
+    better = decision.startswith("better")
+    if (better and high < 0) or (not better and low > 0):
+        winner, loser = (a, b) if better else (b, a)
+        pct = f"{res['confidence']:.0%}"
+        return (
+            f"P({a} > {b}) says {winner} is {'better' if better else 'worse'}... "
+            if False
+            else f"{winner} beats {loser} in most runs (P({a} > {b}) = "
+            f"{res['estimate']:.3f}), but the mean difference {a} - {b} = "
+            f"{md.estimate:.4g} [{pct} CI {md.low:.4g}, {md.high:.4g}] favours "
+            f"{loser}: the two answer different questions (P(A > B): how often A "
+            "wins; the mean: by how much on average), so {loser} loses more "
+            "often but by larger margins when it wins... "
+        )
+    return ""
+
+
 def compare(
     a,
     b,
@@ -464,6 +515,13 @@ def compare(
     size at that level with power 0.95 (App. C.3): 35 for ``gamma =
     0.75`` at ``confidence = 0.95``, the paper's 29 at 0.90. With fewer
     scores ``note`` says so.
+
+    P(a > b) and the difference of means answer different questions (how
+    often ``a`` beats ``b``; by how much on average): ``a`` can win most
+    runs by small margins and lose a few by large ones, so the decision can
+    be ``"better"`` while the interval of the mean difference lies entirely
+    on ``b``'s side. ``note`` then says so, with both numbers (Bouthillier
+    et al., Sec. 4.1, on why P(A > B) is the criterion here).
 
     Methods (false-"significant" rates and coverage measured in
     ``tests/stats/test_outperform.py`` and tabulated in the user guide):
@@ -630,6 +688,7 @@ def compare(
         "method": method_name,
     }
     res["note"] = _notes(res, n_min, unit, grouping, paired, confidence)
-    if extra_note:
-        res["note"] = f"{res['note']}; {extra_note}" if res["note"] else extra_note
+    for extra in (extra_note, _mean_disagrees(res, a.greater_is_better)):
+        if extra:
+            res["note"] = f"{res['note']}; {extra}" if res["note"] else extra
     return Comparison(**res)

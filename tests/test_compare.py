@@ -741,3 +741,29 @@ def test_sides_mirror(paired):
     assert ba.estimate == pytest.approx(1 - ab.estimate, abs=1e-12)
     assert (ba.low, ba.high) == pytest.approx((1 - ab.high, 1 - ab.low), abs=1e-9)
     assert ba.p_value == pytest.approx(ab.p_value, rel=1e-12)
+
+
+def test_note_when_mean_difference_disagrees():
+    # issue 18.10: "better" by P(A > B) while the mean difference lies below 0
+    base = np.random.default_rng(0).normal(0.8, 0.01, 60)
+    d = np.r_[np.full(50, 0.01), np.full(10, -0.2)]  # A wins 50 of 60 by little
+    seeds = {"s": np.arange(60)}
+    a = _dist(base + d, seeds=seeds, name="A")
+    b = _dist(base, seeds=seeds, name="B")
+    res = compare(a, b)
+    md = res.mean_difference
+    assert res.decision == "better"
+    assert res.estimate == pytest.approx(50 / 60)
+    assert md.estimate == pytest.approx(-0.025)
+    assert md.high < 0  # the whole interval favours B
+    assert "A beats B in most runs (P(A > B) = 0.833)" in res.note
+    assert "favours B: the two answer different questions" in res.note
+    # the mirror comparison says the same from B's side
+    assert "favours B" in compare(b, a).note
+    # losses: lower is better, the same story with the signs flipped
+    la = _dist(-(base + d), seeds=seeds, name="A", greater_is_better=False)
+    lb = _dist(-base, seeds=seeds, name="B", greater_is_better=False)
+    assert "favours B" in compare(la, lb).note
+    # when both agree there is no such note
+    agree = compare(_dist(base + 0.01, seeds=seeds, name="A"), b)
+    assert "different questions" not in agree.note
