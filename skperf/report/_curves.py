@@ -21,6 +21,8 @@ from sklearn.metrics import (
     roc_curve,
 )
 
+from ..stats._results import _ResultMixin
+
 __all__ = ["CurveBand", "curve_band", "pr_curves", "roc_curves"]
 
 _BANDS = ("quantile", "t")
@@ -29,8 +31,25 @@ _BANDS = ("quantile", "t")
 _NO_CURVES = "no ROC or precision-recall curves"
 
 
-@dataclass(frozen=True)
-class CurveBand:
+def _check_quantiles(quantiles):
+    """The band's pair of quantile levels as a tuple of two floats in (0, 1)."""
+    try:
+        lo, hi = (float(v) for v in quantiles)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "`quantiles` must be a pair (low, high) of quantile levels in (0, 1), "
+            f"e.g. (0.1, 0.9); got {quantiles!r}."
+        ) from None
+    if not 0 < lo < hi < 1:
+        raise ValueError(
+            "`quantiles` must be a pair (low, high) with 0 < low < high < 1; got "
+            f"{quantiles!r}."
+        )
+    return lo, hi
+
+
+@dataclass(frozen=True, eq=False)
+class CurveBand(_ResultMixin):
     """Per-repeat curves on a common grid with a pointwise band.
 
     Attributes
@@ -47,25 +66,31 @@ class CurveBand:
     low, high : ndarray of shape (n_grid,)
         The pointwise band.
     band : {"quantile", "t"}
-        ``"quantile"``: the pointwise ``(1 - level) / 2`` and
-        ``(1 + level) / 2`` quantiles of the curves (numpy's linear
-        quantile): about a share ``level`` of the repeats' curves lies inside
-        at each point (of ``n`` curves, at least
-        ``n - 2 * ceil((1 - level) / 2 * (n - 1))``). It describes the
-        curves at hand; it is not a prediction interval: with 10 curves and
-        ``level=0.8`` the curve of a new repeat falls inside about 68 % of
-        the time (order statistics predict ``(8.1 - 0.9) / 11 = 0.65``). ``"t"``: the pointwise normal prediction interval for the
-        curve of a new repeat, ``mean +/- t_{n-1} * sd * sqrt(1 + 1/n)``,
-        clipped to [0, 1]; measured pointwise coverage of a new repeat's
-        ROC curve at ``level=0.8``, 10 repeats of 100 binormal test rows,
-        150 simulations: 0.81 on average over FPR 0.1-0.9 (0.73-0.87).
-    level : float
-        Nominal level of the band.
+        ``"quantile"``: the pointwise ``quantiles`` (e.g. 10 % and 90 %) of
+        the repeats' curves (numpy's linear quantile): about a share
+        ``high - low`` of the curves lies inside at each point. It describes
+        the curves at hand; it is not a prediction interval: with 10 curves
+        and ``quantiles=(0.1, 0.9)`` the curve of a new repeat falls inside
+        about 68 % of the time (order statistics predict ``(8.1 - 0.9) / 11 =
+        0.65``). ``"t"``: the pointwise quantiles of the normal prediction
+        distribution of a new repeat's curve, ``mean + t_{n-1}(p) * sd *
+        sqrt(1 + 1/n)`` at ``p`` in ``quantiles``, clipped to [0, 1];
+        measured pointwise coverage of a new repeat's ROC curve at
+        ``quantiles=(0.1, 0.9)``, 10 repeats of 100 binormal test rows, 150
+        simulations: 0.81 on average over FPR 0.1-0.9 (0.73-0.87).
+    quantiles : tuple of float
+        The pair of quantile levels the band is drawn at (over repeats, not
+        a confidence level).
     area : ndarray of shape (n_repeats,)
         Per repeat, from the repeat's raw (not interpolated) predictions:
         ``roc_auc_score`` for ROC, ``average_precision_score`` for PR.
     n : int
         Number of repeats.
+    target : str, default="this dataset"
+        The band describes the curves of the repeats on this dataset.
+
+    Arrays are read-only; ``==`` compares every field (a copy is equal);
+    ``to_dict()`` gives plain values, ``to_frame()`` one row per grid point.
     """
 
     kind: str
@@ -75,15 +100,40 @@ class CurveBand:
     low: np.ndarray
     high: np.ndarray
     band: str
-    level: float
+    quantiles: tuple
     area: np.ndarray
     n: int
+    target: str = "this dataset"
+
+    def __post_init__(self):
+        for name in ("grid", "curves", "center", "low", "high", "area"):
+            arr = np.array(getattr(self, name), dtype=float)
+            arr.flags.writeable = False
+            object.__setattr__(self, name, arr)
+        object.__setattr__(self, "quantiles", _check_quantiles(self.quantiles))
+        object.__setattr__(self, "n", int(self.n))
 
     def __repr__(self):
         what = "ROC AUC" if self.kind == "roc" else "average precision"
+        lo, hi = self.quantiles
         return (
             f"CurveBand(kind={self.kind!r}, n={self.n}, band={self.band!r}, "
-            f"level={self.level:g}, {what} median={np.median(self.area):.4g})"
+            f"quantiles=({lo:g}, {hi:g}), {what} median="
+            f"{np.median(self.area):.4g}, target={self.target!r})"
+        )
+
+    def to_frame(self):
+        """Return one row per grid point: ``x``, ``center``, ``low``, ``high``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``x`` (the grid), ``center``, ``low``, ``high``.
+        """
+        import pandas as pd
+
+        return pd.DataFrame(
+            {"x": self.grid, "center": self.center, "low": self.low, "high": self.high}
         )
 
     def plot(self, ax=None, *, show_curves=True, label=None):
@@ -122,7 +172,10 @@ class CurveBand:
             self.high,
             color=line.get_color(),
             alpha=0.25,
-            label=f"pointwise {self.level:.0%} band ({what})",
+            label=(
+                f"pointwise {self.quantiles[0]:.0%}-{self.quantiles[1]:.0%} "
+                f"band ({what})"
+            ),
         )
         what = "ROC" if self.kind == "roc" else "Precision-recall"
         area = "AUC" if self.kind == "roc" else "AP"
@@ -166,7 +219,14 @@ def _interp_pr(y_true, y_score, grid, pos_label):
 
 
 def curve_band(
-    y_true, y_scores, *, kind="roc", grid=101, band="quantile", level=0.8, pos_label=1
+    y_true,
+    y_scores,
+    *,
+    kind="roc",
+    grid=101,
+    band="quantile",
+    quantiles=(0.1, 0.9),
+    pos_label=None,
 ):
     """Curves of several prediction sets on a common grid, with a pointwise band.
 
@@ -183,10 +243,13 @@ def curve_band(
     band : {"quantile", "t"}, default="quantile"
         Pointwise quantiles, or a pointwise t prediction interval (see
         :class:`CurveBand`).
-    level : float, default=0.8
-        Level of the band.
-    pos_label : int or str, default=1
-        The positive class.
+    quantiles : pair of float, default=(0.1, 0.9)
+        The pointwise quantile levels of the band: of the repeats' curves
+        (``band="quantile"``) or of a new repeat's predictive distribution
+        (``band="t"``). Not a confidence level.
+    pos_label : int, str or None, default=None
+        The positive class; ``None``: the greater of the two labels (the
+        second of ``classes_``, as scikit-learn's classifiers order them).
 
     Returns
     -------
@@ -207,8 +270,7 @@ def curve_band(
         raise ValueError(f"`kind` must be 'roc' or 'pr'; got {kind!r}.")
     if band not in _BANDS:
         raise ValueError(f"`band` must be one of {_BANDS}; got {band!r}.")
-    if not 0 < level < 1:
-        raise ValueError(f"`level` must be in (0, 1); got {level!r}.")
+    q_low, q_high = _check_quantiles(quantiles)
     if len(y_true) != len(y_scores) or len(y_true) < 2:
         raise ValueError(
             "`y_true` and `y_scores` must hold the same number (at least 2) of "
@@ -219,6 +281,14 @@ def curve_band(
             raise ValueError(f"`grid` must be at least 2 points; got {grid!r}.")
         grid = np.linspace(0.0, 1.0, int(grid))
     grid = np.asarray(grid, dtype=float)
+    if pos_label is None:
+        labels = np.unique(np.concatenate([np.ravel(yt) for yt in y_true]))
+        if len(labels) != 2:
+            raise ValueError(
+                "`pos_label=None` needs exactly two labels in `y_true` (the "
+                f"greater is the positive class); got {labels.tolist()}."
+            )
+        pos_label = labels[1].item()
     interp = _interp_roc if kind == "roc" else _interp_pr
     curves = np.array(
         [interp(yt, s, grid, pos_label) for yt, s in zip(y_true, y_scores, strict=True)]
@@ -240,17 +310,16 @@ def curve_band(
     n = len(curves)
     if band == "quantile":
         center = np.quantile(curves, 0.5, axis=0)
-        low = np.quantile(curves, (1 - level) / 2, axis=0)
-        high = np.quantile(curves, (1 + level) / 2, axis=0)
+        low = np.quantile(curves, q_low, axis=0)
+        high = np.quantile(curves, q_high, axis=0)
     else:
         center = curves.mean(axis=0)
-        half = (
-            stats.t.ppf((1 + level) / 2, n - 1)
-            * curves.std(axis=0, ddof=1)
-            * np.sqrt(1 + 1 / n)
-        )
-        low, high = np.clip(center - half, 0, 1), np.clip(center + half, 0, 1)
-    return CurveBand(kind, grid, curves, center, low, high, band, float(level), area, n)
+        scale = curves.std(axis=0, ddof=1) * np.sqrt(1 + 1 / n)
+        low = np.clip(center + stats.t.ppf(q_low, n - 1) * scale, 0, 1)
+        high = np.clip(center + stats.t.ppf(q_high, n - 1) * scale, 0, 1)
+    return CurveBand(
+        kind, grid, curves, center, low, high, band, (q_low, q_high), area, n
+    )
 
 
 def _repeat_scores(ev, pos_label):
@@ -299,7 +368,9 @@ def _repeat_scores(ev, pos_label):
     return y_true, y_scores, pos
 
 
-def roc_curves(evaluator, *, grid=101, band="quantile", level=0.8, pos_label=None):
+def roc_curves(
+    evaluator, *, grid=101, band="quantile", quantiles=(0.1, 0.9), pos_label=None
+):
     """ROC curves of a fitted evaluator, one per repeat, with a pointwise band.
 
     Parameters
@@ -311,8 +382,9 @@ def roc_curves(evaluator, *, grid=101, band="quantile", level=0.8, pos_label=Non
         Each repeat's ROC curve is linearly interpolated on it.
     band : {"quantile", "t"}, default="quantile"
         See :class:`CurveBand`.
-    level : float, default=0.8
-        Level of the band (0.8: the 10 % and 90 % pointwise quantiles).
+    quantiles : pair of float, default=(0.1, 0.9)
+        The band's pointwise quantile levels over repeats (see
+        :class:`CurveBand`).
     pos_label : label or None, default=None
         Positive class (default: the second of ``classes_``).
 
@@ -323,11 +395,19 @@ def roc_curves(evaluator, *, grid=101, band="quantile", level=0.8, pos_label=Non
     """
     y_true, y_scores, pos = _repeat_scores(evaluator, pos_label)
     return curve_band(
-        y_true, y_scores, kind="roc", grid=grid, band=band, level=level, pos_label=pos
+        y_true,
+        y_scores,
+        kind="roc",
+        grid=grid,
+        band=band,
+        quantiles=quantiles,
+        pos_label=pos,
     )
 
 
-def pr_curves(evaluator, *, grid=101, band="quantile", level=0.8, pos_label=None):
+def pr_curves(
+    evaluator, *, grid=101, band="quantile", quantiles=(0.1, 0.9), pos_label=None
+):
     """Precision-recall curves, one per repeat, with a pointwise band.
 
     Precision is interpolated as the best precision at recall >= r (the
@@ -341,8 +421,9 @@ def pr_curves(evaluator, *, grid=101, band="quantile", level=0.8, pos_label=None
         Recall grid.
     band : {"quantile", "t"}, default="quantile"
         See :class:`CurveBand`.
-    level : float, default=0.8
-        Level of the band.
+    quantiles : pair of float, default=(0.1, 0.9)
+        The band's pointwise quantile levels over repeats (see
+        :class:`CurveBand`).
     pos_label : label or None, default=None
         Positive class (default: the second of ``classes_``).
 
@@ -353,7 +434,13 @@ def pr_curves(evaluator, *, grid=101, band="quantile", level=0.8, pos_label=None
     """
     y_true, y_scores, pos = _repeat_scores(evaluator, pos_label)
     return curve_band(
-        y_true, y_scores, kind="pr", grid=grid, band=band, level=level, pos_label=pos
+        y_true,
+        y_scores,
+        kind="pr",
+        grid=grid,
+        band=band,
+        quantiles=quantiles,
+        pos_label=pos,
     )
 
 

@@ -220,9 +220,9 @@ def _check_curves(report, kind):
 
 def _band_text(cb):
     if cb.band == "quantile":
-        lo, hi = (1 - cb.level) / 2, (1 + cb.level) / 2
+        lo, hi = cb.quantiles
         return f"pointwise {lo:.0%}-{hi:.0%} quantiles"
-    return f"pointwise {cb.level:.0%} t prediction interval"
+    return f"pointwise {cb.quantiles[1] - cb.quantiles[0]:.0%} t prediction interval"
 
 
 def _draw_curves(report, kind, ax):

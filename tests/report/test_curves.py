@@ -1,5 +1,7 @@
 """ROC / precision-recall curves across repeats: checked on their data."""
 
+import re
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -57,7 +59,7 @@ def test_roc_area_per_repeat_and_quantile_band(ev):
 
 
 def test_t_band(ev):
-    cb = roc_curves(ev, band="t", level=0.9, grid=51)
+    cb = roc_curves(ev, band="t", quantiles=(0.05, 0.95), grid=51)
     mean = cb.curves.mean(axis=0)
     half = stats.t.ppf(0.95, 11) * cb.curves.std(axis=0, ddof=1) * np.sqrt(1 + 1 / 12)
     np.testing.assert_allclose(cb.center, mean)
@@ -110,8 +112,13 @@ def test_errors(ev):
         roc_curves(plain.fit(X[:, :3], y))
     with pytest.raises(ValueError, match="`band`"):
         roc_curves(ev, band="x")
-    with pytest.raises(ValueError, match="`level`"):
-        roc_curves(ev, level=1.5)
+    msg = "`quantiles` must be a pair (low, high) with 0 < low < high < 1; got (0.9, 0.1)."
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        roc_curves(ev, quantiles=(0.9, 0.1))
+    with pytest.raises(ValueError, match=re.escape("`quantiles` must be a pair")):
+        roc_curves(ev, quantiles=0.8)
+    with pytest.raises(TypeError):
+        roc_curves(ev, level=0.8)  # the band is a pair of quantiles, not a level
 
 
 def test_band_coverage_of_a_new_repeat_monte_carlo():
@@ -132,8 +139,8 @@ def test_band_coverage_of_a_new_repeat_monte_carlo():
     inside_t, inside_q = [], []
     for _ in range(150):
         ys, ss = zip(*(draw() for _ in range(10)), strict=True)
-        t = curve_band(ys, ss, grid=grid, band="t", level=0.8)
-        q = curve_band(ys, ss, grid=grid, band="quantile", level=0.8)
+        t = curve_band(ys, ss, grid=grid, band="t", quantiles=(0.1, 0.9))
+        q = curve_band(ys, ss, grid=grid, band="quantile")
         new = _interp_roc(*draw(), grid, 1)
         inside_t.append((new >= t.low) & (new <= t.high))
         inside_q.append((new >= q.low) & (new <= q.high))
@@ -164,9 +171,10 @@ def curve_report(breast4):
 
 
 def _fields_equal(a, b):
-    assert (a.kind, a.band, a.level, a.n) == (b.kind, b.band, b.level, b.n)
+    assert (a.kind, a.band, a.quantiles, a.n) == (b.kind, b.band, b.quantiles, b.n)
     for field in ("grid", "curves", "center", "low", "high", "area"):
         np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    assert a == b
 
 
 def test_report_curves_are_roc_and_pr_curves_of_its_evaluators(curve_report, breast4):
@@ -428,3 +436,39 @@ def test_cli_help_documents_curves(capsys):
     help_text = " ".join(capsys.readouterr().out.split())
     assert "--curves" in help_text
     assert "precision-recall curves across repeats" in help_text
+
+
+def test_curve_band_result_style():
+    # issue 16: frozen, read-only arrays, == with a copy (used to raise),
+    # to_dict and to_frame, pos_label=None as everywhere
+    import copy
+    import dataclasses
+    import json
+
+    rng = np.random.default_rng(0)
+    ys = [rng.integers(0, 2, 60) for _ in range(5)]
+    ss = [y + rng.normal(0, 1, 60) for y in ys]
+    cb = curve_band(ys, ss, grid=11)
+    assert cb == copy.deepcopy(cb)
+    assert cb != curve_band(ys, ss, grid=11, quantiles=(0.25, 0.75))
+    assert (cb == "x") is False
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cb.band = "t"
+    for name in ("grid", "curves", "center", "low", "high", "area"):
+        assert not getattr(cb, name).flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(cb, name)[0] = 0
+    d = cb.to_dict()
+    json.dumps(d)
+    assert d["quantiles"] == (0.1, 0.9)
+    assert d["target"] == "this dataset"
+    frame = cb.to_frame()
+    assert list(frame.columns) == ["x", "center", "low", "high"]
+    assert len(frame) == 11
+    assert "quantiles=(0.1, 0.9)" in repr(cb)
+    # pos_label=None is the greater label, as pos_label=1 for 0/1 labels
+    assert cb == curve_band(ys, ss, grid=11, pos_label=1)
+    flipped = curve_band([1 - y for y in ys], ss, grid=11, pos_label=0)
+    np.testing.assert_allclose(flipped.area, cb.area)
+    with pytest.raises(ValueError, match="exactly two labels"):
+        curve_band([np.array([0, 1, 2])] * 2, [np.zeros(3)] * 2)
