@@ -24,6 +24,16 @@ from skperf.stats._paired_tests import (
     corrected_paired_t,
     paired_decision,
 )
+from skperf.utils._testing import RecordingClassifier
+
+GROUPS = np.repeat(np.arange(40), 3)
+
+
+def _groups_disjoint(est, X, y):
+    """Scorer: 1.0, or an error if a test row's group was in the training set."""
+    test = np.asarray(X)[:, 0].astype(int)
+    assert not set(GROUPS[test]) & set(GROUPS[est.train_ids_]), "group leaked"
+    return 1.0
 
 
 class Counting(ClassifierMixin, BaseEstimator):
@@ -54,9 +64,9 @@ class TestAgainstManualComputation:
     def test_corrected_t_equals_public_api(self, data):
         X, y = data
         a, b = GaussianNB(), NearestCentroid()
-        res = compare_generalization(a, b, X, y, n_fits=20, random_state=3)
+        res = compare_generalization(a, b, X, y, n_fits=10, random_state=3)
         # independently: two paired repeated 10-fold evaluations
-        kw = {"cv": 10, "n_repeats": 2, "random_state": 3, "scoring": "accuracy"}
+        kw = {"cv": 10, "n_repeats": 1, "random_state": 3, "scoring": "accuracy"}
         d = np.asarray(repeated_cross_val_score(a, X, y, **kw)) - np.asarray(
             repeated_cross_val_score(b, X, y, **kw)
         )
@@ -70,16 +80,16 @@ class TestAgainstManualComputation:
             "corrected-t",
             "new data",
             120,
-            20,
+            10,
         )
         assert res.metric == "accuracy"
         assert res.p_better is None
-        assert "method='auto' chose: 2 x 10-fold CV" in res.note
+        assert "method='auto' chose: 1 x 10-fold CV" in res.note
         assert "trained on 108 of n = 120 rows" in res.note
         # by hand from scipy: t with J - 1 = 29 df, variance x (1/J + 1/9)
-        se = np.sqrt((1 / 20 + 1 / 9) * np.var(d, ddof=1))
+        se = np.sqrt((1 / 10 + 1 / 9) * np.var(d, ddof=1))
         assert res.pvalue == pytest.approx(
-            2 * stats.t.sf(abs(d.mean() / se), 19), rel=1e-10
+            2 * stats.t.sf(abs(d.mean() / se), 9), rel=1e-10
         )
 
     def test_5x2cv_f_equals_manual(self, data):
@@ -107,9 +117,9 @@ class TestAgainstManualComputation:
         X, y = data
         a, b = GaussianNB(), NearestCentroid()
         res = compare_generalization(
-            a, b, X, y, method="bayesian", rope=0.01, n_fits=20, random_state=5
+            a, b, X, y, method="bayesian", rope=0.01, n_fits=10, random_state=5
         )
-        kw = {"cv": 10, "n_repeats": 2, "random_state": 5, "scoring": "accuracy"}
+        kw = {"cv": 10, "n_repeats": 1, "random_state": 5, "scoring": "accuracy"}
         d = np.asarray(repeated_cross_val_score(a, X, y, **kw)) - np.asarray(
             repeated_cross_val_score(b, X, y, **kw)
         )
@@ -188,16 +198,18 @@ class TestDesign:
 
     def test_groups_hold_out_whole_groups(self, data):
         X, y = data
-        groups = np.repeat(np.arange(40), 3)
+        ids = np.c_[np.arange(len(y)), X]  # column 0: row ids (RecordingClassifier)
         res = compare_generalization(
-            GaussianNB(),
-            DummyClassifier(),
-            X,
+            RecordingClassifier(),
+            RecordingClassifier(),
+            ids,
             y,
-            groups=groups,
+            groups=GROUPS,
+            scoring=_groups_disjoint,  # raises if a test group was trained on
             n_fits=10,
             random_state=0,
         )
+        assert res.estimate == 0.0
         assert "GroupKFold" in res.note
         assert res.n_fits == 10
         with pytest.raises(ValueError, match="needs at least 20 groups; got 8"):
@@ -208,10 +220,10 @@ class TestDesign:
     def test_rope_decisions(self, data):
         X, y = data
         a, b = GaussianNB(), DummyClassifier()
-        res = compare_generalization(a, b, X, y, n_fits=20, random_state=0)
+        res = compare_generalization(a, b, X, y, n_fits=10, random_state=0)
         assert res.decision == "better"
         wide = compare_generalization(
-            a, b, X, y, n_fits=20, random_state=0, rope=res.estimate + 0.01
+            a, b, X, y, n_fits=10, random_state=0, rope=res.estimate + 0.01
         )
         assert wide.decision == "better, not meaningful"
         assert wide.rope == pytest.approx(res.estimate + 0.01)
@@ -220,7 +232,7 @@ class TestDesign:
             GaussianNB(var_smoothing=1e-8),
             X,
             y,
-            n_fits=20,
+            n_fits=10,
             random_state=0,
             rope=0.05,
         )
@@ -348,15 +360,23 @@ def _strat_folds(y, K, rng):
 
 
 def _centroid_acc(X, y, folds, K):
-    """Per-fold accuracy of nearest centroid trained outside each fold."""
-    F = folds[:, None] == np.arange(K)  # (n, K)
-    acc = np.empty(K)
-    for k in range(K):
-        tr, te = ~F[:, k], F[:, k]
-        mu = np.stack([X[tr & (y == c)].mean(axis=0) for c in (0, 1)])
-        dist = ((X[te, None, :] - mu[None]) ** 2).sum(axis=-1)
-        acc[k] = np.mean(dist.argmin(axis=1) == y[te])
-    return acc
+    """Accuracy, per repeat and fold, of nearest centroid trained outside it.
+
+    ``folds`` (R, n): fold of each row in each repeat. Vectorized over
+    repeats and folds: the centroids of fold k's training rows are the class
+    sums minus fold k's class sums.
+    """
+    F = (folds[..., None] == np.arange(K)).astype(float)  # (R, n, K)
+    C = (y[:, None] == np.array([0, 1])).astype(float)  # (n, 2)
+    sums = np.einsum("rnk,nc,np->rkcp", F, C, X)  # fold-class feature sums
+    cnts = np.einsum("rnk,nc->rkc", F, C)
+    mu = (sums.sum(axis=1, keepdims=True) - sums) / (
+        cnts.sum(axis=1, keepdims=True) - cnts
+    )[..., None]  # (R, K, 2, p): centroids trained outside fold k
+    own = np.take_along_axis(mu, folds[:, :, None, None], axis=1)  # (R, n, 2, p)
+    dist = ((X[None, :, None, :] - own) ** 2).sum(axis=-1)  # (R, n, 2)
+    hit = (dist.argmin(axis=-1) == y).astype(float)  # (R, n)
+    return np.einsum("rn,rnk->rk", hit, F) / F.sum(axis=1)  # (R, K)
 
 
 def _study(n_datasets, n, signal, seed, R=10, K=10, p=3):
@@ -366,29 +386,36 @@ def _study(n_datasets, n, signal, seed, R=10, K=10, p=3):
     sig_f = np.empty(n_datasets, dtype=bool)
     for i in range(n_datasets):
         X, y = _population(rng, n, p, signal)
-        d = []
-        for _ in range(R):
-            folds = _strat_folds(y, K, rng)
-            d.append(
-                _centroid_acc(X[:, :p], y, folds, K)
-                - _centroid_acc(X[:, p:], y, folds, K)
-            )
-        res = corrected_paired_t(np.ravel(d), test_train_ratio=1 / (K - 1))
+        folds = np.stack([_strat_folds(y, K, rng) for _ in range(R)])
+        d = _centroid_acc(X[:, :p], y, folds, K) - _centroid_acc(X[:, p:], y, folds, K)
+        res = corrected_paired_t(d.ravel(), test_train_ratio=1 / (K - 1))
         sig_t[i] = paired_decision(res) != "no significant difference"
-        d5 = []
-        for _ in range(5):
-            folds = _strat_folds(y, 2, rng)
-            d5.append(
-                _centroid_acc(X[:, :p], y, folds, 2)
-                - _centroid_acc(X[:, p:], y, folds, 2)
-            )
-        sig_f[i] = combined_5x2cv_f(np.array(d5)).pvalue < 0.05
+        folds = np.stack([_strat_folds(y, 2, rng) for _ in range(5)])
+        d5 = _centroid_acc(X[:, :p], y, folds, 2) - _centroid_acc(X[:, p:], y, folds, 2)
+        sig_f[i] = combined_5x2cv_f(d5).pvalue < 0.05
     return sig_t.mean(), sig_f.mean()
+
+
+def test_study_learner_is_nearest_centroid():
+    # the vectorized learner of the studies equals scikit-learn's, fold by fold
+    rng = np.random.default_rng(0)
+    X, y = _population(rng, 200, 3, (0.5, 0.5))
+    folds = np.stack([_strat_folds(y, 10, rng) for _ in range(2)])
+    ref = [
+        [
+            NearestCentroid()
+            .fit(X[f != k, :3], y[f != k])
+            .score(X[f == k, :3], y[f == k])
+            for k in range(10)
+        ]
+        for f in folds
+    ]
+    np.testing.assert_allclose(_centroid_acc(X[:, :3], y, folds, 10), ref)
 
 
 def test_null_study_default_design_small():
     # 60 datasets of n = 200 (fast); the full study is below, marked slow.
-    rate_t, rate_f = _study(60, 200, (0.5, 0.5), seed=0, R=5)
+    rate_t, rate_f = _study(60, 200, (0.5, 0.5), seed=0)
     mc = np.sqrt(0.05 * 0.95 / 60)
     assert rate_t <= 0.05 + 2 * mc, rate_t
     assert rate_f <= 0.05 + 2 * mc, rate_f
@@ -407,30 +434,53 @@ def test_null_and_power_study_default_design():
     assert pow_t >= pow_f - 0.05, (pow_t, pow_f)
 
 
-@pytest.mark.slow
-def test_null_study_through_compare_generalization():
-    # the same null population, every fit through compare_generalization
-    # (n = 200, 200 datasets, 10 x 10-fold, 4000 fits per dataset... x 2)
-    rng = np.random.default_rng(11)
-    n_sets, p = 200, 3
-    calls = []
-    for i in range(n_sets):
-        X, y = _population(rng, 200, p, (0.5, 0.5))
-        Xa = np.hstack([X[:, :p], np.zeros_like(X[:, p:])])
-        Xb = np.hstack([np.zeros_like(X[:, :p]), X[:, p:]])
-        # one estimator per half: a selector + nearest centroid
-        from sklearn.compose import ColumnTransformer
-        from sklearn.pipeline import make_pipeline
+class _HalfCentroid(ClassifierMixin, BaseEstimator):
+    """Nearest centroid on one half (0 or 1) of the 2 * p features."""
 
-        a = make_pipeline(
-            ColumnTransformer([("a", "passthrough", list(range(p)))]), NearestCentroid()
-        )
-        b = make_pipeline(
-            ColumnTransformer([("b", "passthrough", list(range(p, 2 * p)))]),
-            NearestCentroid(),
-        )
-        del Xa, Xb
-        res = compare_generalization(a, b, X, y, random_state=i, n_jobs=1)
-        calls.append(res.decision != "no significant difference")
-    rate = np.mean(calls)
-    assert rate <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / n_sets), rate
+    def __init__(self, half=0, p=3):
+        self.half = half
+        self.p = p
+
+    def _half(self, X):
+        return np.asarray(X)[:, self.half * self.p : (self.half + 1) * self.p]
+
+    def fit(self, X, y):
+        X = self._half(X)
+        self.classes_ = np.unique(y)
+        self.mu_ = np.stack([X[y == c].mean(axis=0) for c in self.classes_])
+        return self
+
+    def predict(self, X):
+        d = ((self._half(X)[:, None, :] - self.mu_[None]) ** 2).sum(axis=-1)
+        return self.classes_[d.argmin(axis=1)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("signal", "seed"), [((0.5, 0.5), 100), ((0.7, 0.4), 200)], ids=["null", "power"]
+)
+def test_study_through_compare_generalization(signal, seed, tmp_path):
+    # 200 fresh datasets of n = 200; every fit through compare_generalization
+    # (default: 10 x 10-fold corrected t, 100 fits per model; and 5x2cv F).
+    # About 20 minutes per case on a loaded 2-core machine.
+    rng = np.random.default_rng(seed)
+    n_sets = 200
+    sig = {"auto": [], "5x2cv-f": []}
+    for i in range(n_sets):
+        X, y = _population(rng, 200, 3, signal)
+        for method in sig:
+            res = compare_generalization(
+                _HalfCentroid(0),
+                _HalfCentroid(1),
+                X,
+                y,
+                method=method,
+                random_state=i,
+                n_jobs=1,
+            )
+            sig[method].append(res.decision != "no significant difference")
+    rate = {m: np.mean(v) for m, v in sig.items()}
+    if signal[0] == signal[1]:
+        assert rate["auto"] <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / n_sets), rate
+    else:
+        assert rate["auto"] >= rate["5x2cv-f"] - 0.05, rate
