@@ -457,9 +457,9 @@ default="auto"
     min_units = 2 * K if method != "nested-cv" else 5 * K
     if n_units < min_units:
         unit = "rows" if groups is None else "groups"
+        label = f"'auto' ({method}, {K}-fold)" if auto else f"{method!r} ({K}-fold)"
         raise ValueError(
-            f"method={method!r} ({K}-fold) needs at least {min_units} {unit}; got "
-            f"{n_units}."
+            f"method={label} needs at least {min_units} {unit}; got {n_units}."
         )
     kw = {"scorer": scorer, "n_jobs": n_jobs, "memory": memory, "params": params}
     if method == "nested-cv":

@@ -335,8 +335,14 @@ class TestValidation:
 
     def test_too_few_rows(self):
         X, y = make_classification(15, random_state=0)
-        with pytest.raises(ValueError, match="needs at least 20 rows; got 15"):
+        msg = "method='auto' (corrected-t, 10-fold) needs at least 20 rows; got 15."
+        with pytest.raises(ValueError, match=re.escape(msg)):
             compare_generalization(GaussianNB(), DummyClassifier(), X, y)
+        msg = "method='nested-cv' (5-fold) needs at least 25 rows; got 15."
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            compare_generalization(
+                GaussianNB(), DummyClassifier(), X, y, method="nested-cv"
+            )
 
 
 # ---------------------------------------------------------------------------
