@@ -663,7 +663,7 @@ def compare(
                     "sizes of the differences)"
                 )
         method_name = method
-    decision = outperform_decision(low, high, gamma)
+    decision = outperform_decision(low, high, gamma=gamma)
     noether_n = noether_sample_size(gamma, confidence=confidence)
     n_min, unit = min(a.n, b.n), ""
     if grouping is not None:  # the groups are the independent observations

@@ -691,7 +691,7 @@ def prob_outperform_ci(
     return est, low, high
 
 
-def outperform_decision(low, high, gamma=0.75):
+def outperform_decision(low, high, *, gamma=0.75):
     """Decision of Bouthillier et al. (App. C.6) from a CI of P(A > B).
 
     Parameters

@@ -115,7 +115,7 @@ def expected_quantile_ci_length(x, n, q, *, confidence=0.95):
         raise ValueError(f"`q` must be one level in (0, 1); got {q!r}.")
     q = float(q_arr)
     confidence = _check_confidence(confidence)
-    need = min_sample_size(q, confidence)
+    need = min_sample_size(q, confidence=confidence)
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < need:
         raise ValueError(
             f"`n` must be an int >= {need} (the minimum for an exact {confidence:g} "
@@ -150,7 +150,7 @@ def _q_ok(xs, n, q, confidence, width, assurance):
 
 
 def _quantile_n(xs, width, q, confidence, assurance):
-    n_min = min_sample_size(q, confidence)
+    n_min = min_sample_size(q, confidence=confidence)
 
     @functools.cache  # the windows below overlap: evaluate each n once
     def ok(m):

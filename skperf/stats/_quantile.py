@@ -228,7 +228,7 @@ def _min_n(q, confidence, method, sign_transform=False):
     return n
 
 
-def min_sample_size(q, confidence=0.95, method="exact", *, sign_transform=False):
+def min_sample_size(q, *, confidence=0.95, method="exact", sign_transform=False):
     """Minimum sample size for an exact or asymptotic quantile interval.
 
     Parameters
@@ -268,11 +268,11 @@ def min_sample_size(q, confidence=0.95, method="exact", *, sign_transform=False)
     Examples
     --------
     >>> from skperf.stats import min_sample_size
-    >>> min_sample_size(0.1, 0.9)
+    >>> min_sample_size(0.1, confidence=0.9)
     22
-    >>> min_sample_size([0.1, 0.5, 0.9], 0.9, method="asymptotic").tolist()
+    >>> min_sample_size([0.1, 0.5, 0.9], confidence=0.9, method="asymptotic").tolist()
     [42, 7, 25]
-    >>> min_sample_size(0.1, 0.9, method="asymptotic", sign_transform=True)
+    >>> min_sample_size(0.1, confidence=0.9, method="asymptotic", sign_transform=True)
     25
     """
     q = _check_q(q)
@@ -618,9 +618,11 @@ def _fallback_coverage_text(n, q, confidence):
 
 def _fallback_message(n, q, confidence):
     """The warning of an auto fallback to the bootstrap, with measured coverage."""
-    need_e = np.atleast_1d(min_sample_size(q, confidence, "exact"))
+    need_e = np.atleast_1d(min_sample_size(q, confidence=confidence, method="exact"))
     need_a = np.atleast_1d(
-        min_sample_size(q, confidence, "asymptotic", sign_transform=True)
+        min_sample_size(
+            q, confidence=confidence, method="asymptotic", sign_transform=True
+        )
     )
     return (
         f"n = {n} is too small for an exact or asymptotic {confidence:.4g} "
@@ -646,7 +648,7 @@ def _format_levels(q):
 
 
 def _too_small_message(n, q, confidence, method):
-    need = min_sample_size(q, confidence, method, sign_transform=True)
+    need = min_sample_size(q, confidence=confidence, method=method, sign_transform=True)
     need = np.atleast_1d(need)
     parts = ", ".join(f"n >= {m} for q = {v:g}" for v, m in zip(q, need, strict=True))
     extra = " (with the sign transformation of eq. 3)" if method == "asymptotic" else ""

@@ -250,8 +250,10 @@ class TestDecision:
         ],
     )
     def test_bad_arguments(self, args, err, msg):
+        low, high, *gamma = args  # gamma is keyword-only
+        kw = {"gamma": gamma[0]} if gamma else {}
         with pytest.raises(err, match=re.escape(msg)):
-            outperform_decision(*args)
+            outperform_decision(low, high, **kw)
 
 
 class TestNoether:

@@ -121,7 +121,7 @@ class TestQuantile:
         pilot = np.linspace(0.89, 0.91, 10)
         for q, conf in [(0.1, 0.95), (0.05, 0.9), (0.5, 0.99)]:
             n = repeats_needed(pilot, 1.0, q=q, confidence=conf)
-            assert n == min_sample_size(q, conf)
+            assert n == min_sample_size(q, confidence=conf)
 
     def test_expected_length(self):
         dist = DISTS["beta"]

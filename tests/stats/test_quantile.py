@@ -80,21 +80,21 @@ def _brute_force_pair(n, q, confidence):
 class TestMinSampleSize:
     @pytest.mark.parametrize(("confidence", "q", "n"), _cells(TABLE_1))
     def test_table_1(self, confidence, q, n):
-        assert min_sample_size(q, confidence, "exact") == n
+        assert min_sample_size(q, confidence=confidence, method="exact") == n
         # the table is symmetric around q = 0.5
-        assert min_sample_size(1 - q, confidence, "exact") == n
+        assert min_sample_size(1 - q, confidence=confidence, method="exact") == n
 
     @pytest.mark.parametrize(("confidence", "q", "n"), _cells(TABLE_2))
     def test_table_2(self, confidence, q, n):
-        assert min_sample_size(q, confidence, "asymptotic") == n
+        assert min_sample_size(q, confidence=confidence, method="asymptotic") == n
 
     @pytest.mark.parametrize("confidence", [0.5, 0.8, 0.9, 0.95, 0.999])
     @pytest.mark.parametrize("q", [0.003, 0.07, 0.2, 0.33, 0.5, 0.61, 0.88, 0.97])
     def test_any_level_is_the_boundary(self, q, confidence):
-        n = min_sample_size(q, confidence, "exact")
+        n = min_sample_size(q, confidence=confidence, method="exact")
         assert q**n + (1 - q) ** n <= 1 - confidence + 1e-12
         assert n == 2 or q ** (n - 1) + (1 - q) ** (n - 1) > 1 - confidence
-        n = min_sample_size(q, confidence, "asymptotic")
+        n = min_sample_size(q, confidence=confidence, method="asymptotic")
         k, l = _asymptotic_indices(n, q, confidence)
         assert k >= 1 - 1e-9
         assert l <= n + 1e-9
@@ -102,18 +102,23 @@ class TestMinSampleSize:
         assert k < 1 or l > n - 1
 
     def test_array_and_sign_transform(self):
-        out = min_sample_size([0.1, 0.5, 0.9], 0.9, method="asymptotic")
+        out = min_sample_size([0.1, 0.5, 0.9], confidence=0.9, method="asymptotic")
         np.testing.assert_array_equal(out, [42, 7, 25])
         assert out.dtype.kind == "i"
-        both = min_sample_size([0.1, 0.9], 0.9, "asymptotic", sign_transform=True)
+        both = min_sample_size(
+            [0.1, 0.9], confidence=0.9, method="asymptotic", sign_transform=True
+        )
         np.testing.assert_array_equal(both, [25, 25])
-        assert min_sample_size(0.1, 0.9, "exact", sign_transform=True) == 22
+        assert (
+            min_sample_size(0.1, confidence=0.9, method="exact", sign_transform=True)
+            == 22
+        )
         assert isinstance(min_sample_size(0.5), int)
 
     def test_exact_validity_matches_interval_existence(self):
         for q in (0.05, 0.1, 0.25, 0.5, 0.8):
             for c in (0.9, 0.95):
-                need = min_sample_size(q, c)
+                need = min_sample_size(q, confidence=c)
                 assert _exact_pair(need, q, c) is not None
                 assert need == 2 or _exact_pair(need - 1, q, c) is None
 
@@ -618,7 +623,9 @@ def _ci(x, q, method, confidence=0.9):
     method=st.sampled_from(["exact", "asymptotic"]),
 )
 def test_property_contains_estimate(x, q, confidence, method):
-    if min_sample_size(q, confidence, method, sign_transform=True) > len(x):
+    if min_sample_size(
+        q, confidence=confidence, method=method, sign_transform=True
+    ) > len(x):
         return
     ci = _ci(x, q, method, confidence)
     assert ci.low <= ci.estimate <= ci.high
@@ -628,7 +635,9 @@ def test_property_contains_estimate(x, q, confidence, method):
 @given(x=_samples, q=_levels, c1=_conf, c2=_conf, method=_methods)
 def test_property_widens_with_confidence(x, q, c1, c2, method):
     c1, c2 = sorted((c1, c2))
-    if min_sample_size(q, c2, "asymptotic", sign_transform=True) > len(x):
+    if min_sample_size(
+        q, confidence=c2, method="asymptotic", sign_transform=True
+    ) > len(x):
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)  # n_boot tails
@@ -644,7 +653,9 @@ def test_property_widens_with_confidence(x, q, c1, c2, method):
 @settings(max_examples=25, deadline=None)
 @given(x=_samples, q=_levels, method=_methods, seed=st.integers(0, 100))
 def test_property_permutation_invariant(x, q, method, seed):
-    if min_sample_size(q, 0.9, "asymptotic", sign_transform=True) > len(x):
+    if min_sample_size(
+        q, confidence=0.9, method="asymptotic", sign_transform=True
+    ) > len(x):
         return
     perm = np.random.default_rng(seed).permutation(x)
     a, b = _ci(x, q, method), _ci(perm, q, method)
@@ -660,7 +671,9 @@ def test_property_permutation_invariant(x, q, method, seed):
     b=st.floats(-100, 100),
 )
 def test_property_affine_equivariant(x, q, method, a, b):
-    if min_sample_size(q, 0.9, "asymptotic", sign_transform=True) > len(x):
+    if min_sample_size(
+        q, confidence=0.9, method="asymptotic", sign_transform=True
+    ) > len(x):
         return
     x = np.asarray(x)
     r, s = _ci(x, q, method), _ci(a * x + b, q, method)
@@ -680,7 +693,7 @@ def test_property_sign_flip(x, q, method):
     # q = 0.5, where the smaller k is taken), so q = 0.5 is left out; the
     # asymptotic positions k, l are centred at n q and move by one position
     # (TestAsymptotic.test_sign_flip_moves_one_position)
-    if min_sample_size(q, 0.9, method, sign_transform=True) > len(x):
+    if min_sample_size(q, confidence=0.9, method=method, sign_transform=True) > len(x):
         return
     x = np.asarray(x)
     r, s = _ci(x, q, method), _ci(-x, 1 - q, method)

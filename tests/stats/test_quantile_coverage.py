@@ -77,7 +77,9 @@ def _coverage(dist, x, confidence, method, n_boot=2000, rng=None):
     if method in ("exact", "asymptotic"):
         valid = (
             np.atleast_1d(
-                min_sample_size(LEVELS, confidence, method, sign_transform=True)
+                min_sample_size(
+                    LEVELS, confidence=confidence, method=method, sign_transform=True
+                )
             )
             <= n
         )
