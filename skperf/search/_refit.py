@@ -298,7 +298,7 @@ def simplest_within_best(
         _, low, high = _compare_with_best(scores, best, confidence)
         ok = np.isfinite(low)
         decision = np.full(scores.shape[0], "failed", dtype=object)
-        decision[ok] = outperform_decision(low[ok], high[ok], gamma)
+        decision[ok] = outperform_decision(low[ok], high[ok], gamma=gamma)
         eligible = [
             i for i in range(scores.shape[0]) if ok[i] and decision[i] not in excluded
         ]

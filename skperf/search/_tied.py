@@ -507,7 +507,7 @@ def _tied_this_dataset(search, metric, gamma, confidence, correction):
         p[others], est[others], confidence=confidence, correction=correction
     )
     decision = np.full(scores.shape[0], None, dtype=object)
-    decision[finite] = outperform_decision(low[finite], high[finite], gamma)
+    decision[finite] = outperform_decision(low[finite], high[finite], gamma=gamma)
     decision[best] = "best"
     with np.errstate(invalid="ignore"):
         std = scores.std(axis=1, ddof=1)
