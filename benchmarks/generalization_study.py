@@ -44,8 +44,11 @@ one fit on all rows):
   contrast): the t interval of the 30 fold scores, or of the 3 repetition
   means, as ``mean_ci`` computes on a repeated-CV distribution.
 
-When ``skperf.generalization_ci`` exists, ``--skperf`` adds rows ``skperf:M``
-for its methods (each call fits on its own; n_fits as the call reports).
+``run --skperf [--reps R]`` computes ``skperf.generalization_ci`` (rows
+``skperf:M``, its default designs) on the datasets of a few cells
+(``SKPERF_CELLS``), to check the library against the reference methods. ``null --skperf``
+records the default decisions of ``skperf.compare_models`` (target "new
+data") and ``skperf.compare_generalization`` on the null/power datasets.
 
 Results are appended per (cell, replicate) to
 ``benchmarks/results/generalization_<study>_w<worker>.csv``; a rerun skips
@@ -56,7 +59,8 @@ Usage::
 
     python benchmarks/generalization_study.py time            # time a replicate
     python benchmarks/generalization_study.py run [--worker 0 --workers 1]
-    python benchmarks/generalization_study.py null [--reps 200]
+    python benchmarks/generalization_study.py null [--reps 200] [--power-reps 200]
+    python benchmarks/generalization_study.py null --skperf   # compare_models' default
     python benchmarks/generalization_study.py summarize
 
 Run with OMP_NUM_THREADS=1 (set below before numpy is imported).
@@ -370,7 +374,7 @@ class _Fitter:
         return _fit_predict(self.learner, self.task, seed, X, y, X_test)
 
 
-def replicate(pop, learner, n, rep, *, use_skperf=False):
+def replicate(pop, learner, n, rep):
     """All methods' intervals on one dataset: a list of result dicts."""
     rng = np.random.default_rng(
         [SEED, list(POPULATIONS).index(pop.name), LEARNERS.index(learner), n, rep]
@@ -518,15 +522,11 @@ def replicate(pop, learner, n, rep, *, use_skperf=False):
                 ),
             )
 
-    if use_skperf:
-        out.extend(_skperf_rows(pop, learner, n, X, y, rng))
-
     for row in out:
         row["truth_fitted"] = truth[row["metric"]]
     return out
 
 
-SKPERF_METHODS = ("auto", "corrected-t", "conservative-z", "nested-cv", "wald-cv")
 SKPERF_SCORING = {
     "accuracy": ("accuracy", 1.0),
     "log_loss": ("neg_log_loss", -1.0),
@@ -536,17 +536,45 @@ SKPERF_SCORING = {
 }
 
 
-def _skperf_rows(pop, learner, n, X, y, rng, methods=SKPERF_METHODS):
-    """Rows for skperf.generalization_ci (when it exists), in the study's units."""
+# skperf.generalization_ci's own methods, at their default designs, on the
+# same datasets as the reference methods (the CPU allowed a few cells only).
+SKPERF_PLAN = {"accuracy": ("nested-cv", "corrected-t"), "roc_auc": ("corrected-t",)}
+SKPERF_CELLS = [
+    ("synth-clf", "linear", 100),
+    ("synth-clf", "linear", 500),
+    ("fair", "linear", 100),
+    ("synth-clf", "linear", 200),
+]
+
+
+def skperf_replicate(pop, learner, n, rep):
+    """skperf.generalization_ci rows on replicate ``rep``'s dataset.
+
+    The dataset and the fitted model (its truth score) are those of
+    :func:`replicate` (same seeds).
+    """
+    rng = np.random.default_rng(
+        [SEED, list(POPULATIONS).index(pop.name), LEARNERS.index(learner), n, rep]
+    )
+    X, y, Xt, yt = pop.draw(rng, n)
+    truth_pred = _Fitter(learner, pop.task, rng)(X, y, Xt)
+    rows = _skperf_rows(pop, learner, X, y, rng)
+    for row in rows:
+        row["truth_fitted"] = score(row["metric"], yt, truth_pred)
+    return rows
+
+
+def _skperf_rows(pop, learner, X, y, rng, plan=SKPERF_PLAN):
+    """Rows for skperf.generalization_ci, in the study's units."""
     import skperf
 
-    if not hasattr(skperf, "generalization_ci"):
-        return []
     rows = []
     est = make_learner(learner, pop.task, int(rng.integers(2**31 - 1)))
     for m in pop.metrics:
+        if m not in plan:
+            continue
         scoring, sign = SKPERF_SCORING[m]
-        for method in methods:
+        for method in plan[m]:
             seed = int(rng.integers(2**31 - 1))
             try:
                 with warnings.catch_warnings():
@@ -626,13 +654,14 @@ TIER1_LINEAR = [c for c in TIER1 if c[1] == "linear"]
 TIER1_FOREST = [c for c in TIER1 if c[1] == "forest"]
 PHASES = (
     (TIER1, 0, 30),
-    (TIER2, 0, 15),
-    (TIER1_LINEAR, 30, 200),
-    (TIER1_FOREST, 30, 100),
-    (TIER3, 0, 15),
-    (TIER2, 15, 40),
-    (TIER1_FOREST, 100, 200),
-    (TIER2 + TIER3, 40, 100),
+    (TIER1_LINEAR, 30, 100),
+    (TIER2, 0, 12),
+    (TIER1_LINEAR, 100, 200),
+    (TIER1_FOREST, 30, 60),
+    (TIER3, 0, 10),
+    (TIER2, 12, 30),
+    (TIER1_FOREST, 60, 200),
+    (TIER2 + TIER3, 30, 100),
 )
 
 FIELDS = (
@@ -674,11 +703,13 @@ def _append(path, rows, fields):
 
 def run(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
-    done = _done("generalization_main_w*.csv", ("population", "learner", "n", "rep"))
-    path = RESULTS / f"generalization_main_w{args.worker}.csv"
+    kind = "skperf" if args.skperf else "main"
+    done = _done(f"generalization_{kind}_w*.csv", ("population", "learner", "n", "rep"))
+    path = RESULTS / f"generalization_{kind}_w{args.worker}.csv"
     start = time.time()
     tasks = []
-    for cells, lo, hi in PHASES:
+    phases = ((SKPERF_CELLS, 0, args.reps),) if args.skperf else PHASES
+    for cells, lo, hi in phases:
         for rep in range(lo, hi):  # replicate-major: every cell advances together
             for pop, lrn, n in cells:
                 tasks.append((pop, lrn, n, rep))
@@ -692,7 +723,9 @@ def run(args):
         if args.max_minutes and time.time() - start > 60 * args.max_minutes:
             break
         t0 = time.perf_counter()
-        rows = replicate(POPULATIONS[pop], lrn, n, rep, use_skperf=args.skperf)
+        rows = (skperf_replicate if args.skperf else replicate)(
+            POPULATIONS[pop], lrn, n, rep
+        )
         secs = time.perf_counter() - t0
         for r in rows:
             r.update(population=pop, learner=lrn, n=n, rep=rep, seconds=round(secs, 3))
@@ -720,7 +753,7 @@ def time_replicates(args):
 # Two disjoint feature blocks of 4 standard normal features each; the logit is
 # b_a * sum(block a) + b_b * sum(block b). Model A sees block a only, model B
 # block b only: equal by symmetry when b_a == b_b (null), A better otherwise.
-NULL_BETA = {"null": (0.5, 0.5), "power": (0.5, 0.4)}
+NULL_BETA = {"null": (0.5, 0.5), "power": (0.6, 0.4)}
 
 
 def _sample_pair(rng, n, study):
@@ -730,10 +763,15 @@ def _sample_pair(rng, n, study):
     return x, (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
 
 
-def compare_replicate(study, n, rep, *, use_skperf=False):
-    """Decisions of each comparison method on one dataset (A: block a, B: block b)."""
+def _pair_dataset(study, n, rep):
     rng = np.random.default_rng([SEED, 77, list(NULL_BETA).index(study), n, rep])
     X, y = _sample_pair(rng, n, study)
+    return X, y, rng
+
+
+def compare_replicate(study, n, rep):
+    """Decisions of each comparison method on one dataset (A: block a, B: block b)."""
+    X, y, rng = _pair_dataset(study, n, rep)
     cols = (slice(0, 4), slice(4, 8))
 
     from sklearn.linear_model import LogisticRegression
@@ -904,64 +942,76 @@ def compare_replicate(study, n, rep, *, use_skperf=False):
                 "a_better": int(tt.pvalue < alpha and fs.mean() > 0),
             }
         )
-    if use_skperf:
-        out.extend(_skperf_compare_rows(X, y, cols, rng))
     return out
 
 
-def _skperf_compare_rows(X, y, cols, rng):
-    """skperf.compare_generalization and compare_models decisions (when they exist)."""
+def skperf_compare_replicate(study, n, rep):
+    """The default decisions of skperf on the same dataset as compare_replicate.
+
+    ``compare_models`` (target "new data", every default), and on the first
+    10 datasets ``compare_generalization(method="auto")`` with the same seed
+    (it should give the same test); "significant" means the
+    report's decision for B is not "no significant difference" (two models:
+    one test) and, for compare_generalization, a decision "better"/"worse".
+    """
     from sklearn.compose import ColumnTransformer
+    from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
 
     import skperf
 
-    rows = []
+    X, y, _ = _pair_dataset(study, n, rep)
     a, b = (
         make_pipeline(
-            ColumnTransformer([("keep", "passthrough", list(range(8))[c])]),
-            make_learner("linear", "clf", 0),
+            ColumnTransformer([("keep", "passthrough", c)]), LogisticRegression()
         )
-        for c in cols
+        for c in ([0, 1, 2, 3], [4, 5, 6, 7])
     )
-    if hasattr(skperf, "compare_generalization"):
-        for method in ("auto", "corrected-t", "5x2cv-f", "nested-cv", "bayesian"):
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    res = skperf.compare_generalization(
-                        a,
-                        b,
-                        X,
-                        y,
-                        scoring="accuracy",
-                        method=method,
-                        confidence=CONFIDENCE,
-                        random_state=int(rng.integers(2**31 - 1)),
-                        n_jobs=1,
-                    )
-            except (ValueError, TypeError) as exc:
-                rows.append(
-                    {
-                        "metric": "accuracy",
-                        "method": f"skperf:{method}",
-                        "note": str(exc)[:80],
-                    }
-                )
-                continue
-            dec = str(res.decision)
-            rows.append(
-                {
-                    "metric": "accuracy",
-                    "method": f"skperf:{method}",
-                    "n_fits": getattr(res, "n_fits", ""),
-                    "estimate": res.estimate,
-                    "pvalue": getattr(res, "pvalue", np.nan),
-                    "significant": int(dec.startswith(("better", "worse"))),
-                    "a_better": int(dec.startswith("better")),
-                    "note": dec,
-                }
+    seed = int(np.random.default_rng([SEED, 78, rep]).integers(2**31 - 1))
+    rows = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = skperf.compare_models(
+            {"A": a, "B": b}, X, y, scoring="accuracy", random_state=seed, n_jobs=1
+        )
+        # the same test as compare_models' default: checked on a few datasets
+        res = None
+        if rep < 10:
+            res = skperf.compare_generalization(
+                a, b, X, y, scoring="accuracy", random_state=seed, n_jobs=1
             )
+    frame = report.to_frame()
+    other = frame.index[frame["decision"] != "best"][0]
+    dec = str(frame.loc[other, "decision"])
+    sig = dec != "no significant difference"
+    a_best = frame.index[frame["decision"] == "best"][0] == "A"
+    rows.append(
+        {
+            "metric": "accuracy",
+            "method": "skperf:compare_models",
+            "n_fits": int(frame.loc[other, "n_splits"]) * 2,
+            "estimate": frame.loc["A", "new_data"] - frame.loc["B", "new_data"],
+            "pvalue": frame.loc[other, "p_adjusted"],
+            "significant": int(sig),
+            "a_better": int(sig and a_best),
+            "note": dec,
+        }
+    )
+    if res is None:
+        return rows
+    dec = str(res.decision)
+    rows.append(
+        {
+            "metric": "accuracy",
+            "method": f"skperf:compare_generalization ({res.method})",
+            "n_fits": 2 * res.n_fits,
+            "estimate": res.estimate,
+            "pvalue": res.pvalue,
+            "significant": int(dec.startswith(("better", "worse"))),
+            "a_better": int(dec.startswith("better")),
+            "note": dec,
+        }
+    )
     return rows
 
 
@@ -983,19 +1033,23 @@ CMP_FIELDS = (
 
 def run_null(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
-    done = _done("generalization_compare_w*.csv", ("study", "n", "rep"))
-    path = RESULTS / f"generalization_compare_w{args.worker}.csv"
+    kind = "compare_skperf" if args.skperf else "compare"
+    done = _done(f"generalization_{kind}_w*.csv", ("study", "n", "rep"))
+    path = RESULTS / f"generalization_{kind}_w{args.worker}.csv"
     k = 0
     for lo in range(0, args.reps, 50):
         for study in NULL_BETA:
-            for rep in range(lo, min(lo + 50, args.reps)):
+            hi = args.reps if study == "null" else args.power_reps
+            for rep in range(lo, min(lo + 50, hi)):
                 if (study, "200", str(rep)) in done:
                     continue
                 k += 1
                 if k % args.workers != args.worker:
                     continue
                 t0 = time.perf_counter()
-                rows = compare_replicate(study, 200, rep, use_skperf=args.skperf)
+                rows = (skperf_compare_replicate if args.skperf else compare_replicate)(
+                    study, 200, rep
+                )
                 secs = time.perf_counter() - t0
                 for r in rows:
                     r.update(study=study, n=200, rep=rep, seconds=round(secs, 3))
@@ -1012,10 +1066,13 @@ def load_main():
     import pandas as pd
 
     frames = [
-        pd.read_csv(p) for p in sorted(RESULTS.glob("generalization_main_w*.csv"))
+        pd.read_csv(p)
+        for pattern in ("generalization_main_w*.csv", "generalization_skperf_w*.csv")
+        for p in sorted(RESULTS.glob(pattern))
     ]
     df = pd.concat(frames, ignore_index=True)
-    return df.drop_duplicates(["population", "learner", "n", "rep", "metric", "method"])
+    key = ["population", "learner", "n", "rep", "metric", "method", "n_fits"]
+    return df.drop_duplicates(key)
 
 
 def coverage_table(df):
@@ -1060,6 +1117,148 @@ def coverage_table(df):
     return pd.DataFrame(t)
 
 
+HOLD = 0.93  # coverage of "new data" (95 % nominal) counted as holding
+SHOWN = (  # (method, n_fits) columns of the per-cell tables
+    ("nested-cv", 45),
+    ("nested-cv", 30),
+    ("corrected-t", 30),
+    ("corrected-t", 10),
+    ("conservative-z", 46),
+    ("wald-cv", 10),
+    ("holdout", 1),
+    ("naive-t-folds", 30),
+)
+LABELS = {
+    "nested-cv": "nested CV",
+    "corrected-t": "corrected t",
+    "conservative-z": "cons. Z",
+    "wald-cv": "Wald CV",
+    "holdout": "holdout",
+    "naive-t-folds": "mean_ci of folds",
+    "naive-t-repeats": "mean_ci of repeats",
+}
+
+
+def with_ratios(t):
+    """Add ``holds`` and ``ratio``: width over the narrowest method that holds."""
+    t = t.copy()
+    ref = t[~t["method"].str.startswith(("naive", "skperf"))]
+    t["holds"] = t["coverage_new"] >= HOLD
+    keys = ["population", "learner", "n", "metric"]
+    narrow = (
+        ref[ref["coverage_new"] >= HOLD]
+        .groupby(keys)["mean_width"]
+        .min()
+        .rename("narrowest")
+    )
+    t = t.merge(narrow.reset_index(), on=keys, how="left")
+    t["ratio"] = t["mean_width"] / t["narrowest"]
+    return t
+
+
+def _list_table(header, rows, widths=None):
+    out = [".. list-table::", "   :header-rows: 1"]
+    if widths:
+        out.append("   :widths: " + " ".join(str(w) for w in widths))
+    out.append("")
+    for row in [header, *rows]:
+        out.append(f"   * - {row[0]}")
+        out.extend(f"     - {c}" for c in row[1:])
+    return "\n".join(out) + "\n"
+
+
+def _cell(row):
+    mark = "" if row["replicates"] >= 100 else "\\*"
+    return f"{row['population']}, {row['learner']}, {int(row['n'])}{mark}"
+
+
+def method_summary(t, min_n=100):
+    """Per method and budget, over cells with n >= min_n: held, worst, widths."""
+    t = t[(t["n"] >= min_n) & ~t["method"].str.startswith("skperf")]
+    rows = []
+    for (kind, method, n_fits), g in t.groupby(
+        [
+            t["metric"].isin(DECOMPOSABLE).map({True: "per-row", False: "ROC AUC"}),
+            "method",
+            "n_fits",
+        ]
+    ):
+        rows.append(
+            {
+                "scorers": kind,
+                "method": method,
+                "n_fits": n_fits,
+                "cells": len(g),
+                "held": int(g["holds"].sum()),
+                "min_coverage": g["coverage_new"].min(),
+                "median_coverage": g["coverage_new"].median(),
+                "median_ratio": g["ratio"].median(),
+                "max_ratio": g["ratio"].max(),
+                "median_fitted": g["coverage_fitted"].median(),
+            }
+        )
+    import pandas as pd
+
+    return pd.DataFrame(rows)
+
+
+def rst_tables(t):
+    """The reST tables of docs/validity.rst ("New data")."""
+    out = []
+    s = method_summary(t)
+    rows = []
+    for _, r in s.sort_values(["scorers", "method", "n_fits"]).iterrows():
+        rows.append(
+            [
+                r["scorers"],
+                f"{LABELS.get(r['method'], r['method'])}",
+                str(int(r["n_fits"])),
+                f"{r['held']} of {r['cells']}",
+                f"{r['min_coverage']:.2f} / {r['median_coverage']:.2f}",
+                f"{r['median_ratio']:.2f} / {r['max_ratio']:.2f}",
+                f"{r['median_fitted']:.2f}",
+            ]
+        )
+    out.append(
+        _list_table(
+            [
+                "scorers",
+                "method",
+                "fits",
+                "held (>= 0.93)",
+                "coverage min / median",
+                "width / narrowest that holds (median / max)",
+                "covers the fitted model (median)",
+            ],
+            rows,
+        )
+    )
+    for metric in ("accuracy", "log_loss", "brier", "roc_auc", "mse"):
+        m = t[t["metric"] == metric]
+        if m.empty:
+            continue
+        shown = [
+            c for c in SHOWN if ((m["method"] == c[0]) & (m["n_fits"] == c[1])).any()
+        ]
+        rows = []
+        for _key, g in m.groupby(["population", "learner", "n"]):
+            first = g.iloc[0]
+            row = [_cell(first), f"{first['truth_new']:.3f}"]
+            for method, n_fits in shown:
+                r = g[(g["method"] == method) & (g["n_fits"] == n_fits)]
+                if r.empty:
+                    row.append("")
+                    continue
+                r = r.iloc[0]
+                row.append(f"{r['coverage_new']:.2f} ({r['mean_width']:.3f})")
+            rows.append(row)
+        header = ["population, learner, n", "new data"] + [
+            f"{LABELS[mm]} {k}" for mm, k in shown
+        ]
+        out.append(f"**{metric}**\n\n" + _list_table(header, rows))
+    return "\n".join(out)
+
+
 def summarize(args):
     import pandas as pd
 
@@ -1087,9 +1286,18 @@ def summarize(args):
     DOCS_CSV.parent.mkdir(exist_ok=True)
     t.to_csv(DOCS_CSV, index=False, float_format="%.4f")
     print(f"wrote {DOCS_CSV} ({len(t)} rows)", file=sys.stderr)
-    cmp_paths = sorted(RESULTS.glob("generalization_compare_w*.csv"))
+    rst = rst_tables(with_ratios(t))
+    (RESULTS / "generalization_tables.rst").write_text(rst, encoding="utf-8")
+    print(f"wrote {RESULTS / 'generalization_tables.rst'}", file=sys.stderr)
+    cmp_paths = sorted(RESULTS.glob("generalization_compare*_w*.csv"))
     if cmp_paths:
-        c = pd.concat([pd.read_csv(p) for p in cmp_paths], ignore_index=True)
+        c = pd.concat(
+            [
+                pd.read_csv(p, keep_default_na=False, na_values=["", "nan"])
+                for p in cmp_paths
+            ],
+            ignore_index=True,
+        )  # "null" is a study name, not a missing value
         c = c.drop_duplicates(["study", "n", "rep", "metric", "method"])
         s = (
             c.groupby(["study", "metric", "method"])
@@ -1116,6 +1324,7 @@ def main(argv=None):
     ap.add_argument("--worker", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--power-reps", type=int, default=200)
     ap.add_argument("--max-minutes", type=float, default=0)
     ap.add_argument(
         "--skperf",
