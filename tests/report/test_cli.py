@@ -63,6 +63,8 @@ def test_default_run_end_to_end(tmp_path):
     res = _run(
         "report",
         "--n-repeats",
+        "1",
+        "--folds",
         "3",
         "--random-state",
         "0",
@@ -74,19 +76,34 @@ def test_default_run_end_to_end(tmp_path):
     out = res.stdout
     assert "breast cancer" in out
     assert "569 samples, 30 features" in out
-    assert "n_repeats=3" in out
-    assert "scoring=accuracy" in out  # the default models' score, named
+    assert "n_repeats=1 x 3-fold per model" in out
+    assert "decisions on new data; scoring=accuracy" in out  # the score, named
     assert "random_state=0" in out
+    # the first sentence of the results answers "which model, on new data"
+    results = out.split("random_state=0 (pass --random-state 0 to reproduce)\n")[1]
+    first = " ".join(results.split("|")[0].split())
+    assert first.startswith(
+        "On new data (each algorithm trained on about 569 rows from the same "
+        "population), choose "
+    )
+    assert "(95% CI, corrected-t)" in first
     rows = _table_rows(out)
     assert set(rows) == {"logistic_regression", "random_forest", "gradient_boosting"}
-    assert all(r[1] == "3" for r in rows.values())
+    header = next(x for x in out.splitlines() if x.startswith("| model"))
+    assert [c.strip() for c in header.strip("|").split("|")] == [
+        "model",
+        "new data: accuracy [95% CI]",
+        "best - model, new data [95% CI]",
+        "p adj. (holm, 3 pairs)",
+        "tied with best",
+        "run-to-run mean, this dataset [95% CI]",
+    ]
+    best = next(n for n, r in rows.items() if r[2] == "–")
+    assert f"choose {best}:" in first
     assert "wrote report.html" in out
     assert "fits" in res.stderr  # the progress bar
-    assert "9/9" in res.stderr  # one bar over all 3 models x 3 repeats
-    assert (
-        "note: n = 3 per model is below the Noether sample size 35 for gamma = 0.75"
-        in out
-    )
+    assert "9/9" in res.stderr  # one bar over all 3 models x 3 folds
+    assert "Noether" not in out  # a run-to-run notion: not for new-data decisions
     assert "Traceback" not in res.stderr
     # text wraps (tables excepted): the models line was 1,500 characters
     assert max(len(x) for x in out.splitlines() if not x.startswith("|")) <= 100
@@ -102,15 +119,15 @@ def test_default_run_end_to_end(tmp_path):
     assert "Model comparison: accuracy" in text
     assert "logistic_regression" in text
     # what was varied, n per model, confidence, gamma, correction and seeds
+    assert "On new data" in text
     for setting, value in [
         (
             "varied per repeat",
             "split, init (not search: no model contains a hyperparameter search)",
         ),
-        ("repeats", "3"),
-        ("scores per model (n)", "3"),
+        ("repeats", "1"),
+        ("target of the decisions", "new data"),
         ("confidence", "0.95"),
-        ("gamma (meaningful P(A > B))", "0.75"),
         ("multiple-comparison correction", "holm"),
         ("random_state (seed entropy)", "0"),
     ]:
@@ -132,7 +149,9 @@ def test_csv_run_end_to_end(tmp_path, csv_file):
         "--scoring",
         "accuracy",
         "--n-repeats",
-        "10",
+        "2",
+        "--folds",
+        "5",
         "--random-state",
         "1",
         "--n-jobs",
@@ -149,14 +168,64 @@ def test_csv_run_end_to_end(tmp_path, csv_file):
     assert "data.csv (target 'label'): 120 samples, 4 features" in res.stdout
     rows = _table_rows(res.stdout)
     assert list(rows) == ["lr", "dummy"]
-    assert rows["lr"][4] == "–"
-    assert rows["lr"][5] == "yes"
-    assert rows["dummy"][5] == "no"  # always-majority is significantly worse
-    assert "best: lr" in res.stdout
+    assert rows["lr"][2] == "–"
+    assert rows["lr"][4] == "yes"
+    assert rows["dummy"][4] == "no"  # always-majority is significantly worse
+    assert float(rows["dummy"][3]) < 0.1  # bonferroni-adjusted, below 1 - 0.9
+    assert "choose lr:" in " ".join(res.stdout.split())
     html = out_path.read_text(encoding="utf-8")
     assert "bonferroni" in html
     assert "90% CI" in html
     assert "accuracy" in html
+
+
+def test_this_dataset_keeps_the_run_to_run_decisions(tmp_path, csv_file):
+    res = _run(
+        "report",
+        "--data",
+        str(csv_file),
+        "--target",
+        "label",
+        "--model",
+        "lr=sklearn.linear_model.LogisticRegression",
+        "--model",
+        "dummy=sklearn.dummy.DummyClassifier",
+        "--decide-on",
+        "this-dataset",
+        "--n-repeats",
+        "10",
+        "--random-state",
+        "1",
+        "--n-jobs",
+        "1",
+        "--out",
+        str(tmp_path / "o.html"),
+        cwd=tmp_path,
+    )
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "n_repeats=10 per model, one out-of-bootstrap split per repeat" in out
+    assert "decisions on this dataset;" in out
+    rows = _table_rows(out)
+    assert rows["lr"][1] == "10"
+    assert rows["lr"][5] == "yes"
+    assert rows["dummy"][5] == "no"
+    assert "best: lr" in out
+    assert "note: n = 10 per model is below the Noether sample size 35" in out
+    assert "20/20" in res.stderr  # 2 models x 10 out-of-bootstrap repeats
+
+
+def test_decide_on_options(tmp_path, csv_file, capsys):
+    base = ["report", "--data", str(csv_file), "--target", "label"]
+    code, _, err = _call([*base, "--decide-on", "this-dataset", "--folds", "5"], capsys)
+    assert code == 2
+    assert "--folds is for --decide-on new-data" in err
+    code, _, err = _call([*base, "--folds", "1"], capsys)
+    assert code == 2
+    assert "--folds must be at least 2; got 1" in err
+    code, _, err = _call([*base, "--decide-on", "new"], capsys)
+    assert code == 2
+    assert "invalid choice: 'new'" in err
 
 
 def test_reproducible_in_process(csv_file, capsys):
@@ -171,7 +240,9 @@ def test_reproducible_in_process(csv_file, capsys):
         "--model",
         "lr=sklearn.linear_model.LogisticRegression",
         "--n-repeats",
-        "4",
+        "2",
+        "--folds",
+        "3",
         "--random-state",
         "7",
         "--n-jobs",
@@ -237,7 +308,7 @@ def test_reproducible_in_process(csv_file, capsys):
         (["--scoring", "acuracy"], "unknown --scoring 'acuracy'"),
         (["--confidence", "95"], "Did you mean 0.95?"),
         (["--gamma", "0.3"], "must be in (0.5, 1)"),
-        (["--n-repeats", "1"], "--n-repeats must be at least 2; got 1"),
+        (["--n-repeats", "0"], "--n-repeats must be at least 1; got 0"),
         (["--require", "nan@0.9"], "--require: the threshold must be finite; got nan"),
         (["--require=-inf"], "--require: the threshold must be finite; got -inf"),
         (
@@ -292,7 +363,16 @@ def test_default_models_encode_categorical_columns_and_see_regression(tmp_path, 
     path = tmp_path / "reg.csv"
     frame.to_csv(path, index=False)
     out = tmp_path / "r.html"
-    args = ["--data", str(path), "--target", "target", "--n-repeats", "2"]
+    args = [
+        "--data",
+        str(path),
+        "--target",
+        "target",
+        "--n-repeats",
+        "2",
+        "--folds",
+        "3",
+    ]
     assert main(["report", *args, "--n-jobs", "1", "--out", str(out)]) == 0
     stdout = capsys.readouterr().out
     assert "60 samples, 2 features, regression target" in stdout
@@ -300,7 +380,7 @@ def test_default_models_encode_categorical_columns_and_see_regression(tmp_path, 
     assert set(_table_rows(stdout)) == {"ridge", "random_forest", "gradient_boosting"}
     flat = " ".join(stdout.split())  # long lines wrap
     assert "OneHotEncoder(handle_unknown='ignore', sparse_output=False)" in flat
-    mean = float(_table_rows(stdout)["ridge"][2].split()[0])
+    mean = float(_table_rows(stdout)["ridge"][1].split()[0])  # new data
     assert mean > 0.8
 
 
@@ -525,7 +605,17 @@ def test_task_option_for_an_ordinal_target(tmp_path, capsys):
     q = np.clip(np.round(6.5 + 3 * x + rng.normal(0, 0.5, 120)), 0, 13).astype(int)
     assert len(np.unique(q)) == 14
     path = _write(tmp_path, pd.DataFrame({"x": x, "quality": q}), index=False)
-    base = ["report", "--data", path, "--target", "quality", "--n-repeats", "2"]
+    base = [
+        "report",
+        "--data",
+        path,
+        "--target",
+        "quality",
+        "--n-repeats",
+        "2",
+        "--folds",
+        "3",
+    ]
     base += ["--n-jobs", "1", "--random-state", "0", "--out", os.devnull]
     code, out, err = _call(
         [*base, "--model", "d=sklearn.dummy.DummyClassifier"], capsys
@@ -555,7 +645,7 @@ def test_task_option_for_an_ordinal_target(tmp_path, capsys):
     )
     assert "scoring=r2" in out
     rows = _table_rows(out)
-    assert float(rows["ridge"][2].split()[0]) > 0.8
+    assert float(rows["ridge"][1].split()[0]) > 0.8
 
 
 def test_drop_and_unnamed_index(tmp_path, capsys):
@@ -566,7 +656,14 @@ def test_drop_and_unnamed_index(tmp_path, capsys):
     path = _write(tmp_path, frame)  # pandas writes its index: "Unnamed: 0"
     assert pd.read_csv(path).columns[0] == "Unnamed: 0"
     args = ["report", "--data", path, "--target", "y", "--drop", "id"]
-    args += ["--model", "d=sklearn.dummy.DummyClassifier", "--n-repeats", "2"]
+    args += [
+        "--model",
+        "d=sklearn.dummy.DummyClassifier",
+        "--n-repeats",
+        "2",
+        "--folds",
+        "3",
+    ]
     code, out, err = _call([*args, "--n-jobs", "1", "--out", os.devnull], capsys)
     assert code == 0, err
     assert "60 samples, 1 features" in out  # only "a"
@@ -586,7 +683,17 @@ def test_text_and_missing_values_work_with_any_model(tmp_path, capsys):
     frame.loc[::7, "num"] = np.nan
     frame.loc[::11, "color"] = np.nan
     path = _write(tmp_path, frame, index=False)
-    args = ["report", "--data", path, "--target", "y", "--n-repeats", "2"]
+    args = [
+        "report",
+        "--data",
+        path,
+        "--target",
+        "y",
+        "--n-repeats",
+        "2",
+        "--folds",
+        "3",
+    ]
     args += ["--n-jobs", "1", "--random-state", "0", "--out", os.devnull]
     models = ["--model", "lr=sklearn.linear_model.LogisticRegression"]
     models += ["--model", "svc=sklearn.svm.SVC"]
@@ -622,7 +729,17 @@ def test_missing_values_named_as_such_without_preprocessing(tmp_path, capsys):
 
 def test_report_embeds_a_png_in_process(tmp_path, csv_file, capsys):
     out = tmp_path / "r.html"
-    args = ["report", "--data", str(csv_file), "--target", "label", "--n-repeats", "2"]
+    args = [
+        "report",
+        "--data",
+        str(csv_file),
+        "--target",
+        "label",
+        "--n-repeats",
+        "2",
+        "--folds",
+        "3",
+    ]
     args += ["--model", "d=sklearn.dummy.DummyClassifier", "--n-jobs", "1"]
     code, _, err = _call([*args, "--out", str(out)], capsys)
     assert code == 0, err
