@@ -209,6 +209,45 @@ def _check_metric_scores(x, metric, greater_is_better):
     raise ValueError(text + ".")
 
 
+def _as_loss(dist):
+    """A negated loss (``neg_root_mean_squared_error``) as the loss itself.
+
+    scikit-learn's ``neg_*`` scorers return minus the loss so that greater
+    is better; a report reads better in the loss's own units: RMSE 56.2,
+    lower is better, rather than -56.2. Returns a distribution with the
+    scores negated, ``metric`` without ``neg_`` and ``greater_is_better``
+    False (every comparison, quantile and decision is the same statement
+    about the same runs: P(A > B) counts the same wins, a quantile at level
+    ``q`` of the negated scores is minus the ``1 - q`` quantile). Other
+    distributions are returned unchanged.
+
+    Examples
+    --------
+    >>> from skperf import PerformanceDistribution
+    >>> from skperf._distribution import _as_loss
+    >>> d = _as_loss(PerformanceDistribution(
+    ...     [-56.2, -60.1, -52.3], metric="neg_root_mean_squared_error"))
+    >>> d.metric, d.greater_is_better, d.scores.tolist()
+    ('root_mean_squared_error', False, [56.2, 60.1, 52.3])
+    """
+    metric = dist.metric
+    if not (
+        dist.greater_is_better
+        and isinstance(metric, str)
+        and metric.startswith("neg_")
+        and np.all(dist.scores <= 0)
+    ):
+        return dist
+    return PerformanceDistribution(
+        -dist.scores,
+        metric=metric[len("neg_") :],
+        greater_is_better=False,
+        name=dist.name,
+        groups=dist.groups,
+        seeds=dist.seeds,
+    )
+
+
 class PerformanceDistribution(NDArrayOperatorsMixin):
     """The distribution of a model's score over repeated evaluations.
 

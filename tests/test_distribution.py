@@ -555,3 +555,39 @@ def test_quantile_vs_quantile_ci_estimate():
     assert np.sort(d.scores)[4] == ci.estimate  # X_(ceil(50 * 0.1)) = X_(5)
     assert "inverted_cdf" in PerformanceDistribution.quantile.__doc__
     assert "inverted_cdf" in PerformanceDistribution.quantile_ci.__doc__
+
+
+def test_negated_loss_shown_as_loss():
+    # issue 17.17: regression reports showed -56.2 (neg RMSE), not RMSE 56.2
+    from skperf._distribution import _as_loss
+
+    rng = np.random.default_rng(0)
+    seeds = {"s": np.arange(30)}
+    neg = {
+        n: PerformanceDistribution(
+            -rng.normal(mu, 2, 30),
+            metric="neg_root_mean_squared_error",
+            name=n,
+            seeds=seeds,
+        )
+        for n, mu in (("ridge", 56.2), ("tree", 60.0))
+    }
+    loss = {n: _as_loss(d) for n, d in neg.items()}
+    assert loss["ridge"].metric == "root_mean_squared_error"
+    assert not loss["ridge"].greater_is_better
+    np.testing.assert_array_equal(loss["ridge"].scores, -neg["ridge"].scores)
+    # the same comparison, in the loss's own units
+    a, b = neg["ridge"].compare(neg["tree"]), loss["ridge"].compare(loss["tree"])
+    assert (a.estimate, a.low, a.high, a.decision) == (
+        b.estimate,
+        b.low,
+        b.high,
+        b.decision,
+    )
+    assert b.decision == "better"
+    assert b.mean_difference.estimate == pytest.approx(-a.mean_difference.estimate)
+    # q-quantile of the negated scores is minus the (1 - q)-quantile
+    assert loss["ridge"].quantile(0.9) == pytest.approx(-neg["ridge"].quantile(0.1))
+    # anything else is returned as is
+    acc = PerformanceDistribution([0.8, 0.9], metric="accuracy")
+    assert _as_loss(acc) is acc

@@ -26,6 +26,12 @@ _CSS = """
 .skperf-report table { border-collapse: collapse; font-size: 0.88em; margin: 0.4em 0; }
 .skperf-report th, .skperf-report td { border: 1px solid #ccc; padding: 3px 6px;
   text-align: right; white-space: nowrap; }
+.skperf-report table.models { max-width: 100%; }
+.skperf-report table.models td:first-child { white-space: normal;
+  overflow-wrap: break-word; min-width: 8em; max-width: 16em; }
+.skperf-report table.models td.words { white-space: normal; text-align: left;
+  min-width: 7em; max-width: 13em; }
+.skperf-report .remark { color: #777; font-size: 0.85em; }
 .skperf-report th { background: #f2f2f2; white-space: normal; vertical-align: bottom;
   min-width: 3em; }
 .skperf-report td:first-child, .skperf-report th:first-child { text-align: left; }
@@ -49,22 +55,69 @@ _INTERVAL = re.compile(r"^(\S+) (\[[^\]]*\])( \(.*\))?$")
 def _cell(value):
     """Escaped cell text; an interval ``est [low, high]`` gets two lines.
 
-    A remark after the interval (``(zero width: ...)``) stays with it.
+    A remark after the interval (``(approx.)``, ``(zero width: ...)``) goes
+    on a third line, so that it does not widen the column.
     """
     text = escape(str(value))
     m = _INTERVAL.match(text)
     if m:
         est, ci, remark = m.group(1), m.group(2), m.group(3) or ""
-        return f'{est}<br><span class="ci">{ci}{remark}</span>'
+        if remark:
+            remark = f'<br><span class="remark">{remark.strip()}</span>'
+        return f'{est}<br><span class="ci">{ci}</span>{remark}'
     return text
 
 
-def _table(header, rows, row_classes=None, kind=""):
+#: ``<sklearn.x.Name object at 0x7f...>``, ``<function f at 0x...>``, ``... at 0x7F..``
+_ADDRESS = re.compile(
+    r"<(?:(?:[\w.]+\.)?(\w+) object|function ([\w.<>]+)|bound method ([\w.<>]+) of .*?)"
+    r" at 0x[0-9a-fA-F]+>"
+)
+_BARE_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _readable_repr(text):
+    """An estimator's repr without memory addresses.
+
+    ``repr(est)`` of scikit-learn estimators is readable, but a parameter
+    without a repr of its own (a user class, a function, a random state)
+    shows as ``<module.Name object at 0x7f...>``; those become ``Name()``,
+    ``f`` and ``RandomState(MT19937)``: the address differs on every run
+    and says nothing about the model.
+    """
+
+    def short(m):
+        if m.group(1):
+            return f"{m.group(1)}()"
+        return m.group(2) or m.group(3)
+
+    return _BARE_ADDRESS.sub("", _ADDRESS.sub(short, str(text)))
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[_.])")
+
+
+def _name_cell(value):
+    """A model name that may break between words (``Random<wbr>Forest``)."""
+    return "<wbr>".join(escape(part) for part in _CAMEL.split(str(value)))
+
+
+def _words_columns(header):
+    """Indices of the Models table's columns that hold words, not numbers."""
+    return {
+        i
+        for i, h in enumerate(header)
+        if str(h).startswith(("vs best", "decision", "requirement"))
+    }
+
+
+def _table(header, rows, row_classes=None, kind="", words=()):
     """An HTML table in a horizontally scrolling box.
 
     ``kind``: ``""`` (numbers, right-aligned after the first column),
-    ``"names2"`` (the first two columns are names) or ``"text"`` (all
-    left-aligned, wrapping).
+    ``"names2"`` (the first two columns are names), ``"text"`` (all
+    left-aligned, wrapping) or ``"models"`` (the Models table: long names
+    and the columns in ``words`` wrap, so that it fits a 1400 px page).
     """
     out = ['<div class="scroll">', f'<table class="{kind}">' if kind else "<table>"]
     out.append("<thead><tr>")
@@ -74,7 +127,15 @@ def _table(header, rows, row_classes=None, kind=""):
     for i, row in enumerate(rows):
         cls = row_classes[i] if row_classes else ""
         out.append(f'<tr class="{cls}">' if cls else "<tr>")
-        out += [f"<td>{_cell(c)}</td>" for c in row]
+        cells = [
+            f'<td class="words">{_cell(c)}</td>'
+            if j in words
+            else f"<td>{_cell(c)}</td>"
+            for j, c in enumerate(row)
+        ]
+        if kind == "models" and cells:
+            cells[0] = f"<td>{_name_cell(row[0])}</td>"
+        out += cells
         out.append("</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -119,8 +180,31 @@ def _curves_section(report):
     )
 
 
+def _decisions_first(header, rows):
+    """The Models table with the decision columns right after the model.
+
+    With many quantile columns the table can be wider than the page; the
+    decision (tied with best, vs best, P(best > model), p-values) then
+    stays in view, the score columns scroll.
+    """
+    first = ("tied with best", "vs best", "P(best", "p adj")
+
+    def rank(h):
+        h = str(h)
+        if h == "p":
+            return 2.5  # the raw p-value, before the adjusted one
+        return next((k for k, f in enumerate(first) if h.startswith(f)), None)
+
+    decision = sorted(
+        (i for i in range(1, len(header)) if rank(header[i]) is not None),
+        key=lambda i: rank(header[i]),
+    )
+    order = [0, *decision, *(i for i in range(1, len(header)) if i not in decision)]
+    return [header[i] for i in order], [[row[i] for i in order] for row in rows]
+
+
 def _html_report(report, quantiles, *, full=True, plots=True):
-    header, rows = _summary_table(report, quantiles)
+    header, rows = _decisions_first(*_summary_table(report, quantiles))
     classes = [
         "best"
         if r[0] == report.best
@@ -136,7 +220,7 @@ def _html_report(report, quantiles, *, full=True, plots=True):
         f"<h1>{escape(title)}</h1>",
         f"<p>{escape(_conclusion(report))}</p>",
         "<h2>Models</h2>",
-        _table(header, rows, classes),
+        _table(header, rows, classes, kind="models", words=_words_columns(header)),
         f'<p class="note">Interval methods: {escape(_methods_line(report, quantiles))}.</p>',
         f'<p class="note">{escape(_definitions(report))}</p>',
     ]
@@ -158,7 +242,11 @@ def _html_report(report, quantiles, *, full=True, plots=True):
     if models:
         body += [
             "<h2>Models evaluated</h2>",
-            _table(["name", "estimator"], list(models.items()), kind="text"),
+            _table(
+                ["name", "estimator"],
+                [(n, _readable_repr(e)) for n, e in models.items()],
+                kind="text",
+            ),
         ]
     if report.notes:
         body.append("<h2>Notes</h2><ul>")

@@ -258,3 +258,163 @@ def test_broken_pipe_is_quiet(tmp_path):
     assert err == ""
     assert code == 141
     assert (tmp_path / "r.html").exists()  # the work is done before printing
+
+
+# ----------------------------------------------------------------------
+# the HTML report (issue 17.17) and the data checks of `skperf report`
+def _wide_report():
+    rng = np.random.default_rng(0)
+    seeds = {"split": np.arange(20)}
+    names = (
+        ("HistGradientBoostingClassifier", 0.012),
+        ("LogisticRegression", 0.01),
+        ("RandomForestClassifier", 0.0),
+        ("KNeighborsClassifier", -0.03),
+    )
+    from skperf import PerformanceDistribution
+
+    dists = {
+        n: PerformanceDistribution(
+            rng.normal(0.85 + s, 0.02, 20), metric="accuracy", name=n, seeds=seeds
+        )
+        for n, s in names
+    }
+    return ModelSelectionReport(dists, random_state=0, target="this dataset")
+
+
+def test_html_models_table_wraps_words_and_remarks():
+    from skperf.report._html import _cell
+
+    # a remark after an interval gets its own line instead of widening the column
+    assert _cell("0.837 [0.836, 0.849] (approx.)") == (
+        '0.837<br><span class="ci">[0.836, 0.849]</span>'
+        '<br><span class="remark">(approx.)</span>'
+    )
+    assert _cell("0.870 [0.853, 0.882]") == (
+        '0.870<br><span class="ci">[0.853, 0.882]</span>'
+    )
+    html = _wide_report().to_html()
+    assert '<table class="models">' in html
+    assert "table.models td.words { white-space: normal" in html
+    # the decision in words wraps (class "words"); numbers do not
+    assert '<td class="words">no significant difference from best</td>' in html or (
+        '<td class="words">worse than best' in html
+    )
+
+
+def test_html_estimator_reprs_without_addresses():
+    from skperf.report._html import _html_report, _readable_repr
+
+    text = (
+        "Pipeline(steps=[('f', FunctionTransformer(func=<function log1p at "
+        "0x7f12ab34>)), ('m', <__main__.MyModel object at 0x7fabc0de>)])"
+    )
+    assert _readable_repr(text) == (
+        "Pipeline(steps=[('f', FunctionTransformer(func=log1p)), ('m', MyModel())])"
+    )
+    assert (
+        _readable_repr("Forest(random_state=RandomState(MT19937) at 0x7F3A2B)")
+        == "Forest(random_state=RandomState(MT19937))"
+    )
+    report = _wide_report()
+    report.settings["models"] = {"mine": "Wrap(est=<mod.Custom object at 0x7f00>)"}
+    html = _html_report(report, (0.5,), plots=False)
+    assert "Wrap(est=Custom())" in html
+    assert "0x7f" not in html
+
+
+def test_drop_id_columns():
+    from sklearn.datasets import load_breast_cancer
+
+    from skperf._cli_common import _drop_id_columns
+
+    frame = load_breast_cancer(as_frame=True).frame
+    n = len(frame)
+    frame.insert(0, "id", np.random.default_rng(0).permutation(n) + 842000)
+    frame["row"] = np.arange(n)[::-1]  # evenly spaced integers, any name
+    frame["patient"] = [f"p{i}" for i in range(n)]  # a text id
+    kept, note = _drop_id_columns(frame, target="target")
+    assert list(kept.columns) == [
+        c for c in frame.columns if c not in ("id", "row", "patient")
+    ]
+    assert note.startswith(
+        "dropped columns 'id', 'row', 'patient': a distinct "
+        "value in each of the 569 rows"
+    )
+    # measurements whose values all differ are features
+    assert frame["mean perimeter"].nunique() > 500  # nearly all distinct floats
+    assert "mean perimeter" in kept.columns
+    same, none = _drop_id_columns(frame[["mean radius", "target"]], target="target")
+    assert none is None
+    assert same.shape == (n, 2)
+
+
+def test_check_classification_target():
+    from sklearn.datasets import load_diabetes
+
+    from skperf._cli_common import _check_classification_target, _CLIError
+
+    y = load_diabetes(as_frame=True).frame["target"]  # 214 values, 442 rows
+    assert y.nunique() == 214
+    with pytest.raises(_CLIError, match="214 distinct values in 442 rows"):
+        _check_classification_target(y.astype(int))
+    with pytest.raises(_CLIError, match="use --task regression"):
+        _check_classification_target(y + 0.5)
+    # real classes pass: 10 digits, 3 species, labels as text
+    _check_classification_target(pd.Series(np.arange(1797) % 10, name="digit"))
+    _check_classification_target(pd.Series(["a", "b"] * 10, name="label"))
+
+
+_MEASURE = """<script>window.addEventListener('load', () => {
+const t = document.querySelector('.skperf-report table.models');
+const box = t.parentElement;
+const ths = [...t.querySelectorAll('th')];
+const right = Math.max(...ths.filter(th => /tied|vs best|P\\(best|^p/.test(th.textContent))
+  .map(th => th.getBoundingClientRect().right));
+document.body.setAttribute('data-m', [box.clientWidth, box.scrollWidth, right,
+  box.getBoundingClientRect().right].join(','));});</script>"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1400, 1920])
+@pytest.mark.parametrize(
+    "quantiles", [(0.1, 0.5, 0.9), (0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95)]
+)
+def test_html_models_table_fits_page_in_browser(tmp_path, width, quantiles):
+    # issue 17.17, measured in a headless browser (skipped without chromium):
+    # the default table fits the page; with 7 quantile columns the decision
+    # columns (now right after the model) stay in view and only scores scroll.
+    # Measured before the change at 1400 px: the default table 1544 px wide in
+    # the 1200 px box, its decision columns ending at 1551 px (behind the
+    # scrollbar); 2152 px with 7 quantiles. After: 1200 px (fits), decision
+    # columns ending at 630 px.
+    import re
+    import shutil
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("chromium is not installed")
+    html = _wide_report().to_html(quantiles=quantiles, plots=False)
+    page = tmp_path / "r.html"
+    page.write_text(html.replace("</body>", _MEASURE + "</body>"))
+    dom = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            f"--window-size={width},900",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    m = re.search(r'data-m="([^"]+)"', dom)
+    assert m, dom[:300]
+    client, scroll, right, box_right = map(float, m.group(1).split(","))
+    assert box_right <= width  # the report's box is inside the page
+    assert right <= box_right + 1  # decision columns visible without scrolling
+    if len(quantiles) == 3:
+        assert scroll <= client  # the whole table fits
