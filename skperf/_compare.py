@@ -18,7 +18,7 @@ import math
 import warnings
 
 import numpy as np
-from scipy import sparse, stats
+from scipy import sparse
 from scipy.sparse import csgraph
 
 from .exceptions import DependentObservationsWarning, SmallSampleWarning
@@ -27,12 +27,17 @@ from .stats._mean import _t_bounds
 from .stats._outperform import (
     _check_gamma,
     _exact_interval,
-    _mann_whitney_pvalue,
     _prob_outperform_ci_groups,
     _resolve_method,
     noether_sample_size,
     outperform_decision,
     prob_outperform_ci,
+)
+from .stats._rank_tests import (  # noqa: F401 (re-exported for skperf.search)
+    _rank_test,
+    _signed_rank_pmf,
+    _welch_bounds,
+    _wilcoxon_pvalue,
 )
 from .stats._results import Comparison, Interval
 from .stats._validation import (
@@ -230,19 +235,6 @@ def _grouping(a, b, paired):
     return la, lb, int(n_units), text, " and ".join(sides)
 
 
-def _welch_bounds(x, y, confidence):
-    """Welch interval for ``mean(x) - mean(y)`` (Welch-Satterthwaite df)."""
-    n, m = x.size, y.size
-    va, vb = x.var(ddof=1) / n, y.var(ddof=1) / m
-    est = x.mean() - y.mean()
-    se2 = va + vb
-    if se2 == 0:
-        return est, est, est
-    df = se2**2 / (va**2 / (n - 1) + vb**2 / (m - 1))
-    half = stats.t.ppf(0.5 + confidence / 2, df) * np.sqrt(se2)
-    return est, est - half, est + half
-
-
 def _mean_difference(x, y, paired, confidence):
     if paired:
         d = x - y
@@ -263,66 +255,6 @@ def _mean_difference(x, y, paired, confidence):
         n=min(x.size, y.size),
         note="difference of means, first minus second",
     )
-
-
-@functools.lru_cache(maxsize=64)
-def _signed_rank_pmf(n):
-    """Null distribution of the Wilcoxon statistic r+ for ``n`` untied pairs.
-
-    The recursion of ``scipy.stats._hypotests._get_wilcoxon_distr``; cached
-    because scipy recomputes it on every call, which made the test the
-    slowest part of ``compare`` (about 1.4 of 2.5 ms at n = 50).
-    """
-    c = np.ones(1)
-    for k in range(1, n + 1):
-        prev, c = c, np.zeros(k * (k + 1) // 2 + 1)
-        c[: prev.size] = prev * 0.5
-        c[-prev.size :] += prev * 0.5
-    c.flags.writeable = False
-    return c
-
-
-def _wilcoxon_pvalue(d):
-    """Two-sided p-value of ``scipy.stats.wilcoxon(d)`` (default options).
-
-    scipy's own choice of method, computed faster where scipy is slow:
-    untied, non-zero differences with n <= 50 get the exact p-value from the
-    cached null distribution; ties or zeros with n <= 13 get the exact
-    sign-flip permutation p-value by enumerating the 2^k sign patterns of
-    the k non-zero differences (scipy's ``permutation_test`` takes about a
-    second there); anything else (the normal approximation) goes to scipy.
-    """
-    n = d.size
-    absd = np.abs(d)
-    untied = bool(np.all(absd)) and np.unique(absd).size == n
-    if untied and n <= 50:
-        ranks = np.empty(n, dtype=np.intp)
-        ranks[np.argsort(absd)] = np.arange(1, n + 1)
-        r_plus = int(ranks[d > 0].sum())
-        pmf = _signed_rank_pmf(n)
-        p = 2 * min(pmf[r_plus:].sum(), pmf[: r_plus + 1].sum())
-        return float(min(p, 1.0))
-    if not untied and n <= 13:
-        nonzero = d[d != 0]
-        ranks = stats.rankdata(np.abs(nonzero))
-        observed = ranks[nonzero > 0].sum()
-        k = nonzero.size
-        positive = (np.arange(2**k)[:, None] >> np.arange(k)) & 1
-        null = positive @ ranks  # r+ under every sign pattern
-        tol = abs(100 * np.finfo(float).eps * observed)  # as permutation_test
-        p = 2 * min(np.mean(null <= observed + tol), np.mean(null >= observed - tol))
-        return float(min(p, 1.0))
-    return float(stats.wilcoxon(d).pvalue)
-
-
-def _rank_test(x, y, paired):
-    if paired:
-        d = x - y
-        if not np.any(d):
-            return 1.0, "wilcoxon"  # all differences zero: no evidence at all
-        return _wilcoxon_pvalue(d), "wilcoxon"
-    # exact without ties (n m <= 10_000), else scipy's normal approximation
-    return float(_mann_whitney_pvalue(x, y)), "mannwhitneyu"
 
 
 @functools.lru_cache(maxsize=16)
