@@ -1,17 +1,19 @@
 """
-Comparing several models on shared seeds
-========================================
+Comparing several models: which one, on new data?
+==================================================
 
-:func:`skperf.compare_models` evaluates every model over the same seeded
-repeats (same out-of-bootstrap split, same initialization seed in repeat
-``i`` for every model), so the scores are paired. It then compares every
-pair by the probability of outperforming P(A > B), picks the model with the
-best mean, and lists the models that are not significantly worse than it
-after a Holm correction over the tests "best vs each other model".
+:func:`skperf.compare_models` evaluates every model on the same seeded
+splits (by default a 10-fold CV reshuffled in every repeat), so the scores
+are paired. Its decisions are about **new data**: is an algorithm better than
+another when trained on about n rows from the same population? Every pair of
+models is tested with Nadeau & Bengio's corrected resampled paired t on the
+per-split score differences, and all pairs form one family corrected by Holm
+(whatever model is then picked as the best). The headline, ``tied_with_best``,
+the decisions in the table, the pairwise table and the heatmap marks all come
+from that one family.
 
-The report prints as markdown, renders as one self-contained HTML page and
-plots the score distributions with their quantile intervals next to the
-P(row > column) matrix.
+The mean over repeats, its quantiles and P(best > model) stay in the table as
+run-to-run statistics on this dataset, labelled as such.
 """
 
 import tempfile
@@ -38,37 +40,56 @@ models = {
 }
 
 # %%
-# 30 repeats per model: about the Noether sample size (29) needed to detect
-# P(A > B) >= 0.75 reliably (Bouthillier et al., App. C.3).
+# 10 repeats of 10-fold CV (the default design): 100 fits per model.
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # e.g. a model without randomness to vary
-    report = compare_models(
-        models, X, y, scoring="accuracy", n_repeats=30, random_state=0, n_jobs=2
-    )
+    report = compare_models(models, X, y, scoring="accuracy", random_state=0, n_jobs=2)
 
 print(report.to_markdown())
 
 # %%
-# The numbers behind the table, one row per model (best first).
+# The numbers behind the table, one row per model (best first): the interval
+# for each model's expected accuracy on new data, the difference with the best
+# and its adjusted p-value (the family), then the run-to-run mean.
 frame = report.to_frame()
 columns = [
-    "mean",
-    "mean_low",
-    "mean_high",
-    "p_best_better",
+    "new_data",
+    "new_data_low",
+    "new_data_high",
+    "difference",
     "p_adjusted",
     "tied_with_best",
+    "mean",
 ]
 print(frame[columns].round(4).to_string())
 
 # %%
-# Any pairwise comparison, e.g. the two best models.
-first, second = report.ranking[:2]
-print(report.comparisons[first, second])
+# Every pair of models: the family of tests behind every decision.
+print(report.pairwise().round(4).to_string())
+
+# %%
+# The same scores read run to run on this dataset (the earlier decisions):
+# these intervals describe the repeats, not new data, and call far more
+# differences "significant".
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    run_to_run = compare_models(
+        models,
+        X,
+        y,
+        scoring="accuracy",
+        target="this dataset",
+        n_repeats=30,
+        random_state=0,
+        n_jobs=2,
+    )
+print("new data, tied with best:    ", report.tied_with_best)
+print("this dataset, tied with best:", run_to_run.tied_with_best)
 
 # %%
 # A self-contained HTML page (CSS and plots embedded; opens offline) and the
-# figure: per-model scores with quantile intervals, and P(row > column).
+# figure: per-model scores with their new-data interval, and the matrix of
+# mean differences marked where the family finds a significant difference.
 # (written to the temporary directory, so running the example leaves no file)
 out = Path(tempfile.gettempdir()) / "compare_models_report.html"
 report.to_html(out)

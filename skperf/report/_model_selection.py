@@ -304,10 +304,10 @@ class ModelSelectionReport:
         at which corrected p-values are called significant.
     correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
         Multiple-comparison correction of the family of tests (see Notes).
-    n_boot : int, default=2000
-        Bootstrap resamples where an interval needs them (quantile intervals
-        without an exact method; the cluster bootstrap of P(A > B) for
-        dependent scores).
+    n_boot : int or "auto", default="auto"
+        Bootstrap resamples where an interval needs them (the cluster
+        bootstrap of P(A > B) for dependent scores); ``"auto"`` chooses them
+        from the confidence level.
     random_state : int, numpy.random.Generator or None, default=None
         Root of the bootstrap seeds; ``None`` draws fresh entropy, recorded
         in ``random_state_``.
@@ -451,7 +451,7 @@ class ModelSelectionReport:
         gamma=0.75,
         confidence=0.95,
         correction="holm",
-        n_boot=2000,
+        n_boot="auto",
         random_state=None,
         settings=None,
         requirement=None,
@@ -1371,7 +1371,7 @@ def compare_models(
     correction="holm",
     target="new data",
     progress=False,
-    n_boot=2000,
+    n_boot="auto",
     requirement=None,
     memory=None,
     return_predictions=False,
@@ -1433,8 +1433,9 @@ def compare_models(
         each other model).
     progress : bool, default=False
         Show one progress bar over all fits.
-    n_boot : int, default=2000
-        Bootstrap resamples of each comparison.
+    n_boot : int or "auto", default="auto"
+        Bootstrap resamples of a comparison that needs them; ``"auto"``
+        chooses them from the confidence level.
     requirement : float, tuple, dict or None, default=None
         A requirement every model is checked against
         (:meth:`PerformanceDistribution.requirement`): a threshold, a

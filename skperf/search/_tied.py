@@ -546,7 +546,7 @@ def search_report(
     correction="holm",
     scoring=None,
     test_train_ratio=None,
-    n_boot=2000,
+    n_boot="auto",
     random_state=None,
 ):
     """A :class:`~skperf.ModelSelectionReport` of the candidates of a search.
@@ -572,7 +572,7 @@ def search_report(
         ``n_test / n_train`` of the search's splits for ``target="new
         data"``; ``None`` reads it from ``search.cv`` (see
         :func:`candidates_tied_with_best`).
-    n_boot : int or "auto", default=2000
+    n_boot : int or "auto", default="auto"
         Bootstrap resamples where a run-to-run interval needs them.
     random_state : int, numpy.random.Generator or None, default=None
         Root of the report's bootstrap seeds; ``None`` draws fresh entropy,
