@@ -333,6 +333,37 @@ class TestValidation:
             generalization_ci(LogisticRegression(), X[:10], y[:10])
 
 
+def test_conservative_z_design_is_stratified_and_disjoint(clf_data):
+    from skperf._generalization import _halves, _subsample_splits
+
+    _, y = clf_data
+    rng = np.random.default_rng(0)
+    a, b = _halves(120, y, rng)
+    assert np.intersect1d(a, b).size == 0
+    assert a.size == b.size == 60
+    assert abs(y[a].mean() - y[b].mean()) <= 1 / 60
+    for train, test in _subsample_splits(a, 12, 5, rng, y):
+        assert np.intersect1d(train, test).size == 0
+        assert np.union1d(train, test).tolist() == a.tolist()
+        assert 0 < y[test].mean() < 1  # both classes: ROC AUC defined
+
+
+def test_auto_roc_auc_small_imbalanced(clf_data):
+    X, y = clf_data
+    keep = np.r_[np.flatnonzero(y == 0)[:45], np.flatnonzero(y == 1)[:15]]
+    ci = generalization_ci(
+        LogisticRegression(),
+        X[keep],
+        y[keep],
+        scoring="roc_auc",
+        n_fits=14,
+        random_state=0,
+    )
+    assert ci.method == "conservative-z"
+    assert ci.n_fits == 14
+    assert 0.5 < ci.estimate <= 1
+
+
 # ---------------------------------------------------------------------------
 class TestAuto:
     def test_policy_table(self):
