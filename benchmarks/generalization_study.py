@@ -30,7 +30,7 @@ one fit on all rows):
   variance (1/J + n2/n1) S^2, t with J - 1 degrees of freedom.
 * ``conservative-z``: Nadeau & Bengio (2003, Sec. 5): the 10-fold estimate,
   variance from M = 6 pairs of disjoint half-samples, 3 random 90/10-of-n
-  splits in each half (10 + 36 fits).
+  splits in each half (10 + 36 fits); on the first 30 datasets of a cell.
 * ``nested-cv``: Bates, Hastie & Tibshirani (2024, Algorithm 1 and the
   bias correction of Sec. 4.3), K = 5 folds, R = 2 or 3 repetitions
   (15 fits each: K(K-1)/2 pair fits serve every inner CV, plus K outer
@@ -91,6 +91,7 @@ set_config(assume_finite=True, skip_parameter_validation=True)
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 DOCS_CSV = ROOT / "docs" / "generalization_coverage.csv"
+DOCS_TABLES = ROOT / "docs" / "generalization_tables.inc"  # included by validity.rst
 SEED = 20261125
 CONFIDENCE = 0.95
 TRUTH_ROWS = 50_000
@@ -353,6 +354,7 @@ NCV_K = 5
 NCV_REPEATS = 3  # nested-CV budgets 2 and 3 repetitions (30 / 45 fits)
 CZ_PAIRS = 6
 CZ_SPLITS = 3
+CZ_REPS = 30
 
 
 def _folds(rng, n, k):
@@ -434,7 +436,9 @@ def replicate(pop, learner, n, rep):
     n_te = max(2, round(n / 10))
     half = n // 2
     cz_pred = []  # (pair, half, split) -> (test idx, pred)
-    for _ in range(CZ_PAIRS):
+    # the conservative Z (a third of the fits, and twice as wide as the others)
+    # is computed on the first CZ_REPS datasets of a cell only
+    for _ in range(CZ_PAIRS if rep < CZ_REPS else 0):
         perm = rng.permutation(n)
         halves = (perm[:half], perm[half : 2 * half])
         pair = []
@@ -470,25 +474,30 @@ def replicate(pop, learner, n, rep):
         add(m, "naive-t-repeats", 10 * N_CV_REPEATS, *t_interval(rep_means))
 
         # conservative Z: estimate from the first 10-fold CV, variance from halves
-        mus = np.array(
-            [
+        if not cz_pred:
+            mus = None
+        else:
+            mus = np.array(
                 [
-                    np.nanmean([score(m, y[te], p) for te, p in splits])
-                    for splits in pair
+                    [
+                        np.nanmean([score(m, y[te], p) for te, p in splits])
+                        for splits in pair
+                    ]
+                    for pair in cz_pred
                 ]
-                for pair in cz_pred
-            ]
-        )
-        est = np.nanmean(fs[0])
-        var = 0.5 * np.mean((mus[:, 0] - mus[:, 1]) ** 2)
-        add(
-            m,
-            "conservative-z",
-            10 + 2 * CZ_PAIRS * CZ_SPLITS,
-            est,
-            est - z * np.sqrt(var),
-            est + z * np.sqrt(var),
-        )
+            )
+        if mus is not None:
+            est = np.nanmean(fs[0])
+            var = 0.5 * np.mean((mus[:, 0] - mus[:, 1]) ** 2)
+            h = z * np.sqrt(var)
+            add(
+                m,
+                "conservative-z",
+                10 + 2 * CZ_PAIRS * CZ_SPLITS,
+                est,
+                est - h,
+                est + h,
+            )
 
         # holdout: the first outer fold of the first nested-CV repetition
         te = ncv_ids[0] == 0
@@ -650,18 +659,31 @@ TIER2 = (
     + [(pop, "linear", n) for pop in ("synth-clf", "fair") for n in (1000, 2000)]
 )
 TIER3 = [(pop, "forest", 1000) for pop in ("synth-clf", "fair")]
+TIER2_FIRST = [  # one cell of each kind first: small n, regression, kNN, tree, large n
+    ("synth-clf", "linear", 50),
+    ("synth-clf", "forest", 50),
+    ("synth-reg", "linear", 100),
+    ("synth-reg", "forest", 100),
+    ("synth-reg", "linear", 500),
+    ("randhie", "linear", 500),
+    ("synth-clf", "knn", 100),
+    ("synth-clf", "tree", 100),
+    ("synth-reg", "tree", 500),
+    ("synth-clf", "linear", 1000),
+    ("synth-clf", "linear", 2000),
+    ("fair", "linear", 2000),
+]
 TIER1_LINEAR = [c for c in TIER1 if c[1] == "linear"]
 TIER1_FOREST = [c for c in TIER1 if c[1] == "forest"]
 PHASES = (
     (TIER1, 0, 30),
+    (TIER2_FIRST, 0, 12),
     (TIER1_LINEAR, 30, 100),
+    (TIER1_FOREST, 30, 60),
     (TIER2, 0, 12),
     (TIER1_LINEAR, 100, 200),
-    (TIER1_FOREST, 30, 60),
-    (TIER3, 0, 10),
-    (TIER2, 12, 30),
     (TIER1_FOREST, 60, 200),
-    (TIER2 + TIER3, 30, 100),
+    (TIER2 + TIER3, 12, 100),
 )
 
 FIELDS = (
@@ -1163,7 +1185,7 @@ def _list_table(header, rows, widths=None):
     out.append("")
     for row in [header, *rows]:
         out.append(f"   * - {row[0]}")
-        out.extend(f"     - {c}" for c in row[1:])
+        out.extend(f"     - {c}".rstrip() for c in row[1:])
     return "\n".join(out) + "\n"
 
 
@@ -1202,60 +1224,123 @@ def method_summary(t, min_n=100):
     return pd.DataFrame(rows)
 
 
-def rst_tables(t):
-    """The reST tables of docs/validity.rst ("New data")."""
+def _fmt_kind(metric):
+    return "per-row" if metric in DECOMPOSABLE else "ROC AUC"
+
+
+def rst_tables(t, cmp=None):
+    """The reST tables of docs/validity.rst ("New data"), one string."""
     out = []
+    # 1. by method and budget, over the cells with n >= 100
     s = method_summary(t)
-    rows = []
-    for _, r in s.sort_values(["scorers", "method", "n_fits"]).iterrows():
-        rows.append(
-            [
-                r["scorers"],
-                f"{LABELS.get(r['method'], r['method'])}",
-                str(int(r["n_fits"])),
-                f"{r['held']} of {r['cells']}",
-                f"{r['min_coverage']:.2f} / {r['median_coverage']:.2f}",
-                f"{r['median_ratio']:.2f} / {r['max_ratio']:.2f}",
-                f"{r['median_fitted']:.2f}",
-            ]
-        )
+    rows = [
+        [
+            r["scorers"],
+            LABELS.get(r["method"], r["method"]),
+            str(int(r["n_fits"])),
+            f"{r['held']} of {r['cells']}",
+            f"{r['min_coverage']:.2f} / {r['median_coverage']:.2f}",
+            f"{r['median_fitted']:.2f}",
+            f"{r['median_ratio']:.2f} / {r['max_ratio']:.2f}",
+        ]
+        for _, r in s.sort_values(["scorers", "method", "n_fits"]).iterrows()
+    ]
+    header = [
+        "scorers",
+        "method",
+        "fits",
+        "cells held (coverage >= 0.93)",
+        "coverage of new data: min / median",
+        "coverage of the fitted model (median)",
+        "width / narrowest that holds: median / max",
+    ]
     out.append(
-        _list_table(
-            [
-                "scorers",
-                "method",
-                "fits",
-                "held (>= 0.93)",
-                "coverage min / median",
-                "width / narrowest that holds (median / max)",
-                "covers the fitted model (median)",
-            ],
-            rows,
-        )
+        "**By method** (cells with n >= 100; nominal 0.95; width relative to the "
+        "narrowest reference method whose coverage of new data is >= 0.93 in "
+        "that cell):\n\n" + _list_table(header, rows)
     )
-    for metric in ("accuracy", "log_loss", "brier", "roc_auc", "mse"):
+    # 2. smallest coverage by n (over populations, learners and scorers)
+    t = t.assign(kind=t["metric"].map(_fmt_kind))
+    shown = [c for c in SHOWN if ((t["method"] == c[0]) & (t["n_fits"] == c[1])).any()]
+    rows = []
+    for (kind, n), g in t.groupby(["kind", "n"]):
+        row = [kind, str(int(n)), str(int(g["replicates"].min()))]
+        for method, n_fits in shown:
+            r = g[(g["method"] == method) & (g["n_fits"] == n_fits)]
+            row.append("" if r.empty else f"{r['coverage_new'].min():.2f}")
+        rows.append(row)
+    header = ["scorers", "n", "datasets (fewest)"] + [
+        f"{LABELS[m]} {k}" for m, k in shown
+    ]
+    out.append(
+        "**By n**: the smallest coverage of new data over the cells of that n "
+        "(populations, learners, scorers; column: method and fits):\n\n"
+        + _list_table(header, rows)
+    )
+    # 3. per cell, accuracy and ROC AUC: coverage of new data (mean width)
+    for metric in ("accuracy", "roc_auc"):
         m = t[t["metric"] == metric]
-        if m.empty:
-            continue
         shown = [
             c for c in SHOWN if ((m["method"] == c[0]) & (m["n_fits"] == c[1])).any()
         ]
         rows = []
         for _key, g in m.groupby(["population", "learner", "n"]):
             first = g.iloc[0]
-            row = [_cell(first), f"{first['truth_new']:.3f}"]
+            row = [
+                _cell(first),
+                str(int(g["replicates"].max())),
+                f"{first['truth_new']:.3f}",
+            ]
             for method, n_fits in shown:
                 r = g[(g["method"] == method) & (g["n_fits"] == n_fits)]
-                if r.empty:
-                    row.append("")
-                    continue
-                r = r.iloc[0]
-                row.append(f"{r['coverage_new']:.2f} ({r['mean_width']:.3f})")
+                row.append(
+                    ""
+                    if r.empty
+                    else f"{r.iloc[0]['coverage_new']:.2f} ({r.iloc[0]['mean_width']:.3f})"
+                )
             rows.append(row)
-        header = ["population, learner, n", "new data"] + [
+        header = ["population, learner, n", "datasets", "score on new data"] + [
             f"{LABELS[mm]} {k}" for mm, k in shown
         ]
-        out.append(f"**{metric}**\n\n" + _list_table(header, rows))
+        out.append(
+            f"**Per cell, {metric}**: coverage of new data (mean width); "
+            "\\* marks cells with fewer than 100 datasets:\n\n"
+            + _list_table(header, rows)
+        )
+    # 4. null and power study
+    if cmp is not None:
+        rows = []
+        for (metric, method), g in cmp.groupby(["metric", "method"]):
+            null = g[g["study"] == "null"]
+            power = g[g["study"] == "power"]
+            if null.empty:
+                continue
+            row = [metric, method, str(null["n_fits"].iloc[0])]
+            for d in (null, power):
+                if d.empty:
+                    row += ["", ""]
+                    continue
+                row += [
+                    f"{d['significant'].iloc[0]:.3f} ({d['mc_se'].iloc[0]:.3f})",
+                    str(int(d["datasets"].iloc[0])),
+                ]
+            rows.append(row)
+        header = [
+            "metric",
+            "method",
+            "fits (both models)",
+            "equal algorithms: 'significant' (MC s.e.)",
+            "datasets",
+            "real difference: 'significant' (MC s.e.)",
+            "datasets",
+        ]
+        out.append(
+            "**Comparisons** (n = 200; A and B: logistic regression on two "
+            "disjoint blocks of 4 features; equal: both blocks equally "
+            "informative; real difference: A's block more informative). "
+            "'Significant' at 95 %; the Bayesian test when P(A better) or "
+            "P(B better) > 0.95:\n\n" + _list_table(header, rows)
+        )
     return "\n".join(out)
 
 
@@ -1286,9 +1371,6 @@ def summarize(args):
     DOCS_CSV.parent.mkdir(exist_ok=True)
     t.to_csv(DOCS_CSV, index=False, float_format="%.4f")
     print(f"wrote {DOCS_CSV} ({len(t)} rows)", file=sys.stderr)
-    rst = rst_tables(with_ratios(t))
-    (RESULTS / "generalization_tables.rst").write_text(rst, encoding="utf-8")
-    print(f"wrote {RESULTS / 'generalization_tables.rst'}", file=sys.stderr)
     cmp_paths = sorted(RESULTS.glob("generalization_compare*_w*.csv"))
     if cmp_paths:
         c = pd.concat(
@@ -1316,6 +1398,11 @@ def summarize(args):
             float_format="%.4f",
         )
         print(s.to_string(index=False))
+    else:
+        s = None
+    rst = rst_tables(with_ratios(t), s)
+    DOCS_TABLES.write_text(rst, encoding="utf-8")
+    print(f"wrote {DOCS_TABLES}", file=sys.stderr)
 
 
 def main(argv=None):
