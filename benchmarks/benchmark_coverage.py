@@ -16,9 +16,11 @@ fresh datasets:
 - the aggregates: mean (``E mu``), median (of the R-run means), IQM (of the
   pooled runs).
 
-Intervals: BenchmarkReport's percentile two-level bootstrap (datasets, then
-runs) at 95 %, and, for the mean, rliable's runs-only stratified bootstrap
-(datasets fixed). Bayesian signed-rank (rope 0.01, decision at P > 0.95):
+Intervals at 95 %, as BenchmarkReport computes them from the two-level
+bootstrap (datasets, then runs): percentile for the mean ranks, expanded
+percentile (Hesterberg 2015) for the aggregates; for comparison, the plain
+percentile interval of the mean, and rliable's runs-only stratified
+bootstrap (datasets fixed). Bayesian signed-rank (rope 0.01, decision at P > 0.95):
 the share of benchmarks whose decision is wrong, for two models with equal
 effects (any "better"/"worse" is wrong), and with a true difference of 0.005
 (inside the rope: "better"/"worse" is wrong) and of 0.02 (outside: "worse" or
@@ -91,6 +93,7 @@ def _coverage(n, r, seed):
     targets = _targets(r, rng)
     names = ["mean rank", "mean", "median", "iqm"]
     hits = {key: np.zeros(4) for key in targets}
+    hits["mean (plain percentile)"] = np.zeros(4)
     hits["mean (runs-only bootstrap)"] = np.zeros(4)
     widths = {key: [] for key in hits}
     for sim in range(N_SIMS):
@@ -103,11 +106,18 @@ def _coverage(n, r, seed):
             n_boot=N_BOOT,
             random_state=np.random.SeedSequence([seed, n, r, sim]),
         )
+        # as BenchmarkReport: percentile for the ranks, expanded percentile
+        # (Hesterberg 2015) for the aggregates
         low, high = _ranks.percentile_interval(reps, CONFIDENCE)  # (4 stats, K)
+        elow, ehigh = _ranks.expanded_percentile_interval(reps, CONFIDENCE, n)
         for key, t in targets.items():
             i = names.index(key.split(" (")[0])
-            hits[key] += (low[i] <= t) & (t <= high[i])
-            widths[key].append(high[i] - low[i])
+            lo, hi = (low[i], high[i]) if i == 0 else (elow[i], ehigh[i])
+            hits[key] += (lo <= t) & (t <= hi)
+            widths[key].append(hi - lo)
+        t = targets["mean"]
+        hits["mean (plain percentile)"] += (low[1] <= t) & (t <= high[1])
+        widths["mean (plain percentile)"].append(high[1] - low[1])
         reps = _ranks.two_level_bootstrap(
             runs,
             n_runs,
