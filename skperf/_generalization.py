@@ -441,7 +441,9 @@ def _resolve_auto(n, per_row_ok, has_groups, budget):
     )
 
 
-def _check_method_fits(method, n, metric, per_row_name, has_groups, n_fits):
+def _check_method_fits(
+    method, n, metric, per_row_name, has_groups, n_fits, n_groups=None
+):
     if n < _MIN_N[method]:
         raise ValueError(
             f"method={method!r} needs at least n={_MIN_N[method]} rows; got n={n}."
@@ -458,6 +460,11 @@ def _check_method_fits(method, n, metric, per_row_name, has_groups, n_fits):
             f"method={method!r} needs per-row losses, so a decomposable scorer "
             f"({', '.join(DECOMPOSABLE)}); scoring={metric!r} is not one. Valid "
             f"methods for it: {', '.join(valid)}."
+        )
+    if has_groups and method == "corrected-t" and n_groups < 10:
+        raise ValueError(
+            f"method='corrected-t' with `groups` runs 10-fold GroupKFold, which needs "
+            f"at least 10 groups; got {n_groups}."
         )
     if has_groups and method != "corrected-t":
         raise ValueError(
@@ -634,7 +641,8 @@ def generalization_ci(
     chosen = method
     if method == "auto":
         chosen = _resolve_auto(n, per_row_name is not None, has_groups, budget)
-    _check_method_fits(chosen, n, metric, per_row_name, has_groups, n_fits)
+    n_groups = None if groups is None else len(np.unique(np.asarray(groups)))
+    _check_method_fits(chosen, n, metric, per_row_name, has_groups, n_fits, n_groups)
     seeds = _root_seeds(random_state, 64)
     run = {
         "estimator": estimator,

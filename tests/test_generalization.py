@@ -314,6 +314,11 @@ class TestValidation:
             ),
             ({"scoring": ["accuracy"]}, TypeError, "`scoring` must be None"),
             ({"n_fits": 2, "method": "holdout"}, ValueError, "makes 1 fit"),
+            (
+                {"groups": np.arange(120) % 4},
+                ValueError,
+                "needs at least 10 groups; got 4",
+            ),
         ],
     )
     def test_bad_input_before_any_fit(self, tmp_path, clf_data, kwargs, exc, msg):
