@@ -162,6 +162,31 @@ class TestNumbers:
         )
         assert "trained on about 108 rows" in ci.note
 
+    def test_fit_params_reach_every_fit(self, clf_data):
+        X, y = clf_data
+        w = np.where(np.arange(120) % 3 == 0, 5.0, 1.0)
+        ci = generalization_ci(
+            LogisticRegression(),
+            X,
+            y,
+            scoring="neg_log_loss",
+            method="corrected-t",
+            n_fits=10,
+            random_state=4,
+            params={"sample_weight": w},
+        )
+        seeds = _root_seeds(4, 64)
+        splits = _kfold_splits(_fold_labels(y, None, 120, 10, seeds[0]), 10)
+        scores = cross_val_score(
+            LogisticRegression(),
+            X,
+            y,
+            cv=splits,
+            scoring="neg_log_loss",
+            params={"sample_weight": w},
+        )
+        assert ci.estimate == pytest.approx(scores.mean(), rel=1e-12)
+
     def test_nested_cv_by_hand_with_mean_predictor(self):
         # DummyRegressor predicts the training mean: every fit is computed
         # here with NumPy, and Algorithm 1 written as loops
