@@ -545,15 +545,18 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         """
         return _predictions.oof_predictions(self, kind=kind)
 
-    def repeat_metric_ci(self, metric="accuracy", *, kind="y_pred", **kwargs):
+    def repeat_metric_ci(self, metric="accuracy", *, kind="auto", **kwargs):
         """Per-repeat test-set interval of ``metric`` (``skperf.metrics.metric_ci``).
 
         Parameters
         ----------
         metric : str or callable, default="accuracy"
             As in :func:`skperf.metrics.metric_ci`.
-        kind : {"y_pred", "y_score", "y_decision"}, default="y_pred"
-            Which kept prediction is passed to ``metric_ci``.
+        kind : {"auto", "y_pred", "y_score", "y_decision"}, default="auto"
+            Which kept prediction is passed to ``metric_ci``. ``"auto"``:
+            ``y_score`` for score metrics (``"roc_auc"``, ``"log_loss"``,
+            ``"average_precision"`` ...; the positive class of a binary
+            classifier is ``classes_[1]``), ``y_pred`` otherwise.
         **kwargs : dict
             Passed to :func:`skperf.metrics.metric_ci`.
 

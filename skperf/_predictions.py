@@ -300,12 +300,18 @@ def oof_predictions(ev, *, kind="y_pred"):
     return out
 
 
-def repeat_metric_ci(ev, *, metric="accuracy", kind="y_pred", **kwargs):
+def repeat_metric_ci(ev, *, metric="accuracy", kind="auto", **kwargs):
     """A test-set interval per repeat (:func:`skperf.metrics.metric_ci`).
 
     For each repeat, the predictions of its fits are pooled (the out-of-fold
     predictions for a K-fold cv; the single test set for ``cv=None``) and
     ``metric_ci(y_true, pred, metric=metric, **kwargs)`` is computed.
+    ``kind="auto"`` reads ``y_score`` (``predict_proba``, else
+    ``decision_function``) for score metrics (ROC AUC, average precision, log
+    loss, Brier score, scorer names that use them) and ``y_pred`` otherwise;
+    score metrics refuse predicted labels (issue 17, item 4). For a binary
+    classifier with probabilities, the positive class is ``classes_[1]``
+    unless ``pos_label`` is given.
 
     Returns
     -------
@@ -315,10 +321,21 @@ def repeat_metric_ci(ev, *, metric="accuracy", kind="y_pred", **kwargs):
     import pandas as pd
 
     from .metrics import metric_ci
+    from .metrics._registry import _reads_scores, _resolve
 
     _check_kept(ev)
     y = ev._pred_meta["y"]
     preds = ev.predictions_
+    if kind == "auto":
+        kind = "y_score" if _reads_scores(_resolve(metric)) else "y_pred"
+    if kind not in ("y_pred", "y_score", "y_decision"):
+        raise ValueError(
+            f"`kind` must be 'auto', 'y_pred', 'y_score' or 'y_decision'; got {kind!r}."
+        )
+    if kind != "y_pred" and "pos_label" not in kwargs:
+        classes = next((m[0] for m in ev._pred_meta["meta"] if m[0] is not None), None)
+        if classes is not None and len(classes) == 2:
+            kwargs["pos_label"] = classes[1]
     rows = {}
     for r in np.unique(preds["repeat"]):
         sel = preds[preds["repeat"] == r]

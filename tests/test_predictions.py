@@ -224,3 +224,16 @@ def test_score_distribution_of_a_fit_whose_other_scorer_failed():
     auc = ev.score_distribution("roc_auc")
     np.testing.assert_array_equal(auc.scores, ev.distribution_.scores)
     assert (auc.scores[failed] == -1).all()
+
+
+def test_repeat_metric_ci_reads_scores_for_score_metrics(cancer):
+    # issue 17 item 4: the default read the labels (AUC = balanced accuracy)
+    X, y = cancer
+    ev = _fit(_logreg(), X, y, cv=5)
+    auc = ev.repeat_metric_ci("roc_auc")
+    proba = ev.oof_predictions("y_score")[0][:, 1]
+    assert auc.loc[0, "estimate"] == pytest.approx(roc_auc_score(y, proba))
+    labels = ev.oof_predictions()[0]
+    assert auc.loc[0, "estimate"] != pytest.approx(roc_auc_score(y, labels))
+    with pytest.raises(ValueError, match="holds predicted labels"):
+        ev.repeat_metric_ci("roc_auc", kind="y_pred")

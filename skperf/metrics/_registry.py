@@ -360,6 +360,73 @@ _register(
 #: Metrics whose value is undefined when a resample lacks a class.
 _NEEDS_BOTH_CLASSES = {"roc_auc"}
 
+#: Binary-form metrics that do not depend on which class is positive, and
+#: that scikit-learn also defines for more than 2 classes (issue 17, item 14)
+_SYMMETRIC = {"balanced_accuracy", "matthews_corrcoef"}
+
+
+def _multiclass_variant(spec, y_true, y_pred):
+    """The multiclass form of balanced accuracy / MCC (loop kind), else ``spec``."""
+    if spec.name not in _SYMMETRIC or spec.kind != "sums":
+        return spec
+    labels = np.unique(
+        np.r_[np.unique(np.asarray(y_true)), np.unique(np.asarray(y_pred))]
+    )
+    if labels.size <= 2:
+        return spec
+    from sklearn import metrics
+
+    func = {
+        "balanced_accuracy": metrics.balanced_accuracy_score,
+        "matthews_corrcoef": metrics.matthews_corrcoef,
+    }[spec.name]
+    return _MetricSpec(
+        spec.name,
+        "loop",
+        "labels",
+        func=func,
+        aliases=spec.aliases,
+        range=spec.range,
+        description="multiclass",
+    )
+
+
+def _reads_scores(spec):
+    """Whether ``spec`` reads scores or probabilities (``y_score``), not labels."""
+    return spec.target in ("scores", "proba") or tuple(spec.response) != ("predict",)
+
+
+def _check_not_hard_labels(spec, y_true, y_pred, name):
+    """ValueError when a score metric receives predicted labels (issue 17, item 4).
+
+    Labels look like: 1-D, every value one of ``y_true``'s labels, and not
+    probabilities in a float array against integer / string labels (a tree's
+    ``predict_proba`` can be exactly 0 or 1 and is accepted). On hard labels
+    ROC AUC is the balanced accuracy and average precision / log loss are
+    not what their names say.
+    """
+    if y_pred.ndim != 1 or y_pred.size == 0:
+        return
+    labels = np.unique(y_true)
+    values = np.unique(y_pred)
+    if y_pred.dtype.kind == "f" and labels.dtype.kind in "iub":
+        return  # float scores against integer labels
+    if y_pred.dtype.kind in "fiub" and labels.dtype.kind not in "fiub":
+        return  # numeric scores against string labels
+    try:
+        is_label = np.isin(values, labels).all()
+    except TypeError:  # pragma: no cover - incomparable types
+        return
+    if not is_label or values.size > max(labels.size, 2):
+        return
+    raise ValueError(
+        f"`metric={spec.name!r}` ranks scores, but `{name}` holds predicted labels "
+        f"(only the values {values[:5].tolist()} of y_true's labels). Pass scores "
+        "or probabilities, e.g. `y_score=model.predict_proba(X)[:, 1]` or "
+        "model.decision_function(X); on hard labels ROC AUC equals the balanced "
+        "accuracy."
+    )
+
 
 def _call_parts(parts):
     """``(metric, sign, response methods)`` from ``_scorer_parts(scorer)``.
@@ -462,11 +529,24 @@ def _pos_label(spec, y_true, y_pred, pos_label):
             f"{'roc_auc_ovr' if spec.kind == 'auc' else 'f1_macro'!r})."
         )
     if pos_label is not None:
-        if pos_label not in labels and spec.target != "binary":
+        present = bool(
+            np.isin(np.asarray([pos_label], dtype=object), labels.astype(object)).any()
+        )
+        # a binary metric may see only negatives (e.g. y_true and y_pred all
+        # 0 with pos_label=1); a label of another type, or a third label
+        # next to two present ones, is a mistake (issue 17, item 14)
+        wrong_type = labels.size > 0 and (
+            isinstance(pos_label, str) != (labels.dtype.kind in "USO")
+        )
+        if not present and (spec.target != "binary" or labels.size == 2 or wrong_type):
             raise ValueError(
-                f"`pos_label={pos_label!r}` is not among the labels {labels.tolist()}."
+                f"`pos_label={pos_label!r}` is not one of the labels "
+                f"{labels.tolist()}; pass one of them (e.g. "
+                f"pos_label={labels.tolist()[-1]!r})."
             )
         return pos_label
+    if spec.name in _SYMMETRIC:
+        return labels[-1]  # either class gives the same value
     if set(labels.tolist()) <= {0, 1} or set(labels.tolist()) <= {-1, 1}:
         return 1
     raise ValueError(
@@ -541,6 +621,8 @@ def _prepare_arrays(spec, y_true, y_pred, pos_label, pred_name="y_pred"):
         _check_labels(spec, y_true, "y_true")
     if spec.target in ("labels", "binary"):
         _check_labels(spec, y_pred, pred_name)
+    if _reads_scores(spec):
+        _check_not_hard_labels(spec, y_true, y_pred, pred_name)
     pos = None
     if spec.target in ("binary", "scores", "proba"):
         if spec.target == "proba" and y_pred.ndim == 2 and np.unique(y_true).size > 2:
@@ -645,6 +727,7 @@ def _call_loop(func, y_true, y_pred, strict=False):
 
 def _prepare(spec, y_true, y_pred, pos_label=None, pred_name="y_pred"):
     """Bind ``spec`` to the data (validated)."""
+    spec = _multiclass_variant(spec, y_true, y_pred)
     y_true, y_pred, pos = _prepare_arrays(spec, y_true, y_pred, pos_label, pred_name)
     prep = _Prepared(spec, y_true, y_pred, pos)
     if spec.kind == "sums":

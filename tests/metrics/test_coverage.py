@@ -192,19 +192,22 @@ def test_full_study():
     assert _auc_coverage(0.90, 20, 180, "auto", 4000) >= 0.93
 
 
-def test_studentized_unbounded_when_t_star_is():
+def test_studentized_unbounded_side_takes_the_percentile_bound():
     # n = 3: 1 in 9 resamples repeats one row (se* = 0, t* infinite), more
-    # than the 2.5 % beyond each bound: the upper bound is infinite (it was
-    # reported as 1e12 * se, e.g. 2.5e11), clipped to the range for Brier
+    # than the 2.5 % beyond each bound: the studentized upper bound is
+    # unbounded; it takes the percentile bound of the resampled means, so the
+    # interval is finite where the metric is (issue 18, item 5), and says so
     e = np.array([0.3, 1.1, 2.9])
     ci = metric_ci(np.zeros(3), e, metric="mae", random_state=0)
-    assert (ci.low, ci.high) == (0.0, np.inf)
+    assert 0.0 <= ci.low <= ci.estimate <= ci.high <= e.max()
+    assert "upper bound from the percentile bootstrap" in ci.note
     ci = metric_ci(np.zeros(3), e, metric="neg_mean_absolute_error", random_state=0)
-    assert ci.low == -np.inf
+    assert np.isfinite(ci.low)
     ci = metric_ci(
         [0, 1, 0], [0.2, 0.3, 0.9], metric="brier_score_loss", random_state=0
     )
-    assert ci.high == 1.0
+    assert ci.high < 1.0
+    assert ci.low <= ci.estimate <= ci.high
 
 
 @pytest.mark.parametrize("method", ["studentized", "bca", "percentile"])
@@ -226,7 +229,10 @@ def test_studentized_bounds_by_hand():
     loss = e**2
     idx = rng.integers(0, 25, size=(2000, 25))
     res = loss[idx]
-    low, high = _studentized_bounds(p, res.mean(axis=1), (res**2).mean(axis=1), 0.95)
+    low, high, fallback = _studentized_bounds(
+        p, res.mean(axis=1), (res**2).mean(axis=1), 0.95
+    )
+    assert fallback == []
     se = loss.std(ddof=1) / 5
     t = [(r.mean() - loss.mean()) / (r.std(ddof=1) / 5) for r in res]
     q_lo, q_hi = np.quantile(t, [0.025, 0.975])

@@ -270,17 +270,17 @@ class TestBootstrap:
     def test_n_boot_auto_and_warning(self):
         y, pred = _binary(4)
         assert (
-            metric_ci(y, pred, metric="balanced_accuracy", random_state=0).n_boot == 399
+            metric_ci(y, pred, metric="matthews_corrcoef", random_state=0).n_boot == 399
         )
         assert (
             metric_ci(
-                y, pred, metric="balanced_accuracy", confidence=0.99, random_state=0
+                y, pred, metric="matthews_corrcoef", confidence=0.99, random_state=0
             ).n_boot
             == 1999
         )
         assert (
             metric_ci(
-                y, pred, metric="balanced_accuracy", confidence=0.5, random_state=0
+                y, pred, metric="matthews_corrcoef", confidence=0.5, random_state=0
             ).n_boot
             == 51
         )
@@ -291,7 +291,7 @@ class TestBootstrap:
         )
         with pytest.warns(SmallSampleWarning, match=f"^{re.escape(msg)}$"):
             ci = metric_ci(
-                y, pred, metric="balanced_accuracy", n_boot=100, random_state=0
+                y, pred, metric="matthews_corrcoef", n_boot=100, random_state=0
             )
         # used as given, level unchanged
         assert (ci.n_boot, ci.confidence) == (100, 0.95)
@@ -306,7 +306,7 @@ class TestBootstrap:
             warnings.simplefilter("error")
             assert (
                 metric_ci(
-                    y, pred, metric="balanced_accuracy", n_boot=199, confidence=0.9
+                    y, pred, metric="matthews_corrcoef", n_boot=199, confidence=0.9
                 ).n_boot
                 == 199
             )
@@ -408,9 +408,9 @@ class TestBootstrap:
 
     def test_reproducible(self):
         y, pred = _binary(7)
-        a = metric_ci(y, pred, metric="balanced_accuracy", random_state=3)
-        b = metric_ci(y, pred, metric="balanced_accuracy", random_state=3)
-        c = metric_ci(y, pred, metric="balanced_accuracy", random_state=4)
+        a = metric_ci(y, pred, metric="matthews_corrcoef", random_state=3)
+        b = metric_ci(y, pred, metric="matthews_corrcoef", random_state=3)
+        c = metric_ci(y, pred, metric="matthews_corrcoef", random_state=4)
         assert (a.low, a.high) == (b.low, b.high)
         assert (a.low, a.high) != (c.low, c.high)
 
@@ -440,7 +440,7 @@ class TestBootstrap:
         df = metric_ci(
             y,
             pred,
-            metric=["accuracy", "recall", "f1", "balanced_accuracy"],
+            metric=["accuracy", "recall", "f1", "balanced_accuracy", "mcc"],
             random_state=0,
         )
         assert list(df.columns) == [
@@ -453,14 +453,15 @@ class TestBootstrap:
             "n_boot",
             "n_undefined",
         ]
-        assert df["method"].tolist() == ["wilson", "wilson", "wilson", "bca"]
-        assert df["n_boot"].tolist()[3:] == [399]
+        assert df["method"].tolist() == ["wilson", "wilson", "wilson", "mover", "bca"]
+        assert df["n_boot"].tolist()[4:] == [399]
         assert df["estimate"].tolist() == pytest.approx(
             [
                 skm.accuracy_score(y, pred),
                 skm.recall_score(y, pred),
                 skm.f1_score(y, pred),
                 skm.balanced_accuracy_score(y, pred),
+                skm.matthews_corrcoef(y, pred),
             ]
         )
         assert df.loc[0, "low"] == metric_ci(y, pred).low
@@ -775,7 +776,7 @@ class TestBadInput:
     def test_unknown_method(self):
         msg = (
             "`method` must be one of ['auto', 'basic', 'bca', 'clopper-pearson', "
-            "'delong', 'delong-logit', 'hanley-mcneil', 'percentile', "
+            "'delong', 'delong-logit', 'hanley-mcneil', 'mover', 'percentile', "
             "'studentized', 'wald', 'wilson']; got 'jackknife'."
         )
         with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
