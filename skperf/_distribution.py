@@ -111,13 +111,23 @@ _LOSS_NAMES = frozenset(
 _SPLIT_PREFIXES = ("mean_test_", "test_", "val_", "valid_", "validation_", "eval_")
 
 
+#: short names of training logs for metrics of the range table
+_ALIASES = {
+    "acc": "accuracy",
+    "top1_acc": "accuracy",
+    "auc": "roc_auc",
+    "auroc": "roc_auc",
+}
+
+
 def _metric_key(metric):
     """``"Val-Log Loss"`` -> ``"log_loss"``: lower case, ``_`` separators, no split prefix."""
     key = "_".join(str(metric).strip().lower().replace("-", " ").split())
     for prefix in _SPLIT_PREFIXES:
         if key.startswith(prefix) and len(key) > len(prefix):
-            return key[len(prefix) :]
-    return key
+            key = key[len(prefix) :]
+            break
+    return _ALIASES.get(key, key)
 
 
 def _is_loss_name(metric):

@@ -591,3 +591,12 @@ def test_negated_loss_shown_as_loss():
     # anything else is returned as is
     acc = PerformanceDistribution([0.8, 0.9], metric="accuracy")
     assert _as_loss(acc) is acc
+
+
+def test_training_log_names_checked():
+    # deep-learning logs name accuracy "acc" / "val_acc" (issue 17.3)
+    with pytest.raises(ValueError, match="divide the scores by 100"):
+        PerformanceDistribution([90.88, 91.5], metric="val_acc")
+    with pytest.raises(ValueError, match="'AUC' must lie in"):
+        PerformanceDistribution([0.9, 1.5], metric="AUC")
+    assert PerformanceDistribution([0.9088, 0.915], metric="acc").n == 2

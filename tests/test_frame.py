@@ -132,7 +132,8 @@ def test_report_from_frame_matches_report_from_distributions():
         df, score="acc", by="model", pair_by="seed", random_state=0, n_boot=500
     )
     dists = from_frame(df, score="acc", by="model", pair_by="seed")
-    r2 = ModelSelectionReport(dists, random_state=0, n_boot=500)
+    # from_frame's reports decide about "this dataset" (no split design)
+    r2 = ModelSelectionReport(dists, random_state=0, n_boot=500, target="this dataset")
     assert r1.best == r2.best == "b"
     assert r1.tied_with_best == ["b"]
     pd.testing.assert_frame_equal(r1.to_frame(), r2.to_frame())

@@ -261,7 +261,9 @@ class TestReportRequire:
             "a": PerformanceDistribution(rng.normal(0.93, 0.01, 40)),
             "b": PerformanceDistribution(rng.normal(0.91, 0.01, 40)),
         }
-        report = ModelSelectionReport(dists, random_state=0, requirement=(0.9, 0.9))
+        report = ModelSelectionReport(
+            dists, random_state=0, requirement=(0.9, 0.9), target="this dataset"
+        )
         assert {k: r.verdict for k, r in report.requirements.items()} == {
             "a": "met",
             "b": "inconclusive",
@@ -271,7 +273,7 @@ class TestReportRequire:
         assert frame.loc["a", "requirement_bound"] == report.requirements["a"].bound
         assert "- a: met (40/40 runs meet it)" in report.to_markdown()
         assert "<li>b: inconclusive (33/40 runs meet it)</li>" in report.to_html()
-        no_req = ModelSelectionReport(dists, random_state=0)
+        no_req = ModelSelectionReport(dists, random_state=0, target="this dataset")
         assert "requirement" not in no_req.to_frame()
         assert "Requirement" not in no_req.to_markdown()
 
