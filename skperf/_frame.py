@@ -234,6 +234,10 @@ def from_frame(
         models in a ``model`` column without ``by``, or two model names that
         read the same (``1`` and ``"1"``).
 
+    See Also
+    --------
+    skperf.ModelSelectionReport.from_frame : The report from the same table.
+
     Notes
     -----
     Rows are named in errors by their index label (``skperf summarize``
@@ -243,10 +247,6 @@ def from_frame(
     (and model) columns; with any other column that varies (a seed, a
     timestamp), a row that repeats an earlier row in every column is the
     same run counted twice and is refused.
-
-    See Also
-    --------
-    skperf.ModelSelectionReport.from_frame : The report from the same table.
 
     Examples
     --------
