@@ -172,9 +172,15 @@ def _check_stratify(stratify):
     raise ValueError(f"`stratify` must be True, False or 'auto'; got {stratify!r}.")
 
 
-def _choose_method(spec, method, groups):
+def _choose_method(spec, method, groups, weighted=False):
     """Resolve ``"auto"`` and check that ``method`` fits ``spec``."""
     method = _check_method(method, _METHODS)
+    if weighted and method not in ("auto", "percentile", "basic", "bca"):
+        raise ValueError(
+            f"`method={method!r}` does not take `sample_weight`; with weights use a "
+            "bootstrap method ('percentile', 'basic' or 'bca', the default), which "
+            "recomputes the weighted metric on every resample of the rows."
+        )
     if spec.name in _EXTREME_METRICS and (method in _BOOT_METHODS or method == "auto"):
         raise ValueError(
             f"`metric={spec.name!r}` is the largest error of the test set: a "
@@ -188,7 +194,7 @@ def _choose_method(spec, method, groups):
             f"`metric={spec.name!r}`."
         )
     if method == "auto":
-        if groups is not None:
+        if groups is not None or weighted:
             return "bca"
         if spec.name == "balanced_accuracy":
             return "mover"
@@ -535,6 +541,7 @@ def metric_ci(
     random_state=None,
     pos_label=None,
     y_score=None,
+    sample_weight=None,
 ):
     """Confidence interval for a metric of fixed predictions on one test set.
 
@@ -603,6 +610,11 @@ def metric_ci(
         "roc_auc"])``. Label and regression metrics always read ``y_pred``;
         score metrics read ``y_score`` when given, else ``y_pred``.
         ``y_pred`` may be ``None`` when every metric reads ``y_score``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights, as scikit-learn's metrics take them: the estimate is the
+        weighted metric, and the interval is a bootstrap over rows (each
+        resampled row keeps its weight; ``"auto"`` is BCa); the analytic
+        methods (Wilson, MOVER, DeLong, studentized) refuse weights.
 
     Returns
     -------
@@ -707,6 +719,7 @@ def metric_ci(
             groups,
             rng,
             pos_label,
+            sample_weight,
         )
     return _intervals(
         y_true,
@@ -720,6 +733,7 @@ def metric_ci(
         rng,
         pos_label,
         warn_level=4,
+        sample_weight=sample_weight,
     )[0]
 
 
@@ -761,6 +775,7 @@ def _metric_ci_frame(
     groups,
     rng,
     pos_label,
+    sample_weight=None,
 ):
     """Several metrics from shared resamples, as a DataFrame."""
     import pandas as pd
@@ -780,6 +795,7 @@ def _metric_ci_frame(
         rng,
         pos_label,
         warn_level=5,
+        sample_weight=sample_weight,
     )
     return pd.DataFrame(
         {
@@ -807,6 +823,7 @@ def _intervals(
     rng,
     pos_label,
     warn_level,
+    sample_weight=None,
 ):
     """Intervals of ``specs``, bootstrap ones from shared resamples.
 
@@ -817,9 +834,10 @@ def _intervals(
     for pred, name in picked:
         _check_lengths(y_true, pred, names=(name,))
     groups = _check_groups(groups, len(y_true))
-    methods = [_choose_method(s, method, groups) for s in specs]
+    weighted = sample_weight is not None
+    methods = [_choose_method(s, method, groups, weighted) for s in specs]
     preps = [
-        _prepare(s, y_true, pred, pos_label, pred_name=name)
+        _prepare(s, y_true, pred, pos_label, pred_name=name, weights=sample_weight)
         for s, (pred, name) in zip(specs, picked, strict=True)
     ]
     results = [None] * len(preps)
@@ -884,6 +902,7 @@ def score_ci(
     groups=None,
     random_state=None,
     pos_label=None,
+    sample_weight=None,
 ):
     """Confidence interval for a fitted estimator's score on a test set.
 
@@ -919,6 +938,8 @@ def score_ci(
         Positive class of binary metrics. For probability and score
         metrics of a binary classifier it defaults to
         ``estimator.classes_[1]``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights, as in :func:`metric_ci`.
 
     Returns
     -------
@@ -977,6 +998,7 @@ def score_ci(
         groups=groups,
         random_state=random_state,
         pos_label=pos_label,
+        sample_weight=sample_weight,
     )
 
 
@@ -1002,6 +1024,7 @@ def compare_predictions(
     groups=None,
     random_state=None,
     pos_label=None,
+    sample_weight=None,
 ):
     """Paired comparison of two models' predictions on the same test rows.
 
@@ -1035,6 +1058,9 @@ def compare_predictions(
         Seed of the paired bootstrap.
     pos_label : label, default=None
         Positive class of binary metrics, as in :func:`metric_ci`.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights: both models' metrics are weighted and ``"auto"`` is the
+        paired bootstrap (McNemar and DeLong refuse weights).
 
     Returns
     -------
@@ -1072,8 +1098,13 @@ def compare_predictions(
     spec = _resolve(metric)
     _check_lengths(y_true, y_pred_a, y_pred_b, names=("y_pred_a", "y_pred_b"))
     groups = _check_groups(groups, len(y_true))
+    if sample_weight is not None and method in ("mcnemar", "delong"):
+        raise ValueError(
+            f"`method={method!r}` does not take `sample_weight`; use "
+            "'paired-bootstrap' (the default with weights)."
+        )
     if method == "auto":
-        if groups is not None:
+        if groups is not None or sample_weight is not None:
             method = "paired-bootstrap"
         elif spec.name in ("accuracy", "error_rate"):
             method = "mcnemar"
@@ -1096,8 +1127,12 @@ def compare_predictions(
             f"`method={method!r}` assumes independent rows; with `groups` use "
             "'paired-bootstrap', which resamples whole groups."
         )
-    pa = _prepare(spec, y_true, y_pred_a, pos_label, pred_name="y_pred_a")
-    pb = _prepare(spec, y_true, y_pred_b, pos_label, pred_name="y_pred_b")
+    pa = _prepare(
+        spec, y_true, y_pred_a, pos_label, pred_name="y_pred_a", weights=sample_weight
+    )
+    pb = _prepare(
+        spec, y_true, y_pred_b, pos_label, pred_name="y_pred_b", weights=sample_weight
+    )
     n = pa.y_true.size
     if method == "mcnemar":
         ca = pa.y_true == pa.y_pred

@@ -21,6 +21,8 @@ the resampling engine in :mod:`skperf.metrics._resample`:
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import numbers
 import warnings
 from dataclasses import dataclass, field
@@ -436,8 +438,8 @@ def _call_parts(parts):
     """
     score_func, sign, kwargs, response = parts
 
-    def call(y_true, y_pred):
-        return sign * score_func(y_true, y_pred, **kwargs)
+    def call(y_true, y_pred, **extra):  # extra: sample_weight
+        return sign * score_func(y_true, y_pred, **kwargs, **extra)
 
     return call, sign, response
 
@@ -671,26 +673,35 @@ class _Prepared:
     pos: object
     F: np.ndarray | None = None
     positive: np.ndarray | None = None  # auc kind: bool labels
+    # sample weights: the sums kind carries them as the last column of F
+    # (weighted features, then the weight), which replaces the row count
+    weights: np.ndarray | None = None
 
     def value_from_sums(self, S, T):
+        if self.weights is not None:
+            return self.spec.stat(S[:, :-1], S[:, -1])
         return self.spec.stat(S, T)
 
+    def _func(self, idx=None):
+        if self.weights is None:
+            return self.spec.func
+        w = self.weights if idx is None else self.weights[idx]
+        return functools.partial(self.spec.func, sample_weight=w)
+
     def loop_value(self, idx):
-        return _call_loop(self.spec.func, self.y_true[idx], self.y_pred[idx])
+        return _call_loop(self._func(idx), self.y_true[idx], self.y_pred[idx])
 
     def estimate(self):
         """Metric on the original rows (NaN if undefined)."""
         n = self.y_true.size
         if self.spec.kind == "sums":
             S = self.F.sum(axis=0)[None]
-            return float(self.spec.stat(S, np.array([float(n)]))[0])
+            return float(self.value_from_sums(S, np.array([float(n)]))[0])
         if self.spec.kind == "auc":
             from ._resample import _weighted_auc
 
             return float(_weighted_auc(self.positive, self.y_pred, np.ones((1, n)))[0])
-        return _call_loop(
-            self.spec.func, self.y_true, self.y_pred, strict=self.spec.name
-        )
+        return _call_loop(self._func(), self.y_true, self.y_pred, strict=self.spec.name)
 
 
 def _call_loop(func, y_true, y_pred, strict=False):
@@ -725,13 +736,55 @@ def _call_loop(func, y_true, y_pred, strict=False):
     return float(value)
 
 
-def _prepare(spec, y_true, y_pred, pos_label=None, pred_name="y_pred"):
-    """Bind ``spec`` to the data (validated)."""
+def _check_sample_weight(sample_weight, n):
+    """Validated non-negative finite weights (``None`` stays ``None``)."""
+    if sample_weight is None:
+        return None
+    w = np.asarray(sample_weight, dtype=float)
+    if w.ndim != 1 or w.size != n:
+        raise ValueError(
+            f"`sample_weight` must be 1-D with one weight per row ({n}); got shape "
+            f"{w.shape}."
+        )
+    if not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+        raise ValueError(
+            "`sample_weight` must hold finite non-negative weights with a positive sum."
+        )
+    return w
+
+
+def _prepare(spec, y_true, y_pred, pos_label=None, pred_name="y_pred", weights=None):
+    """Bind ``spec`` to the data (validated); ``weights``: sample weights."""
     spec = _multiclass_variant(spec, y_true, y_pred)
     y_true, y_pred, pos = _prepare_arrays(spec, y_true, y_pred, pos_label, pred_name)
-    prep = _Prepared(spec, y_true, y_pred, pos)
+    weights = _check_sample_weight(weights, y_true.size)
+    if weights is not None and spec.kind == "auc":
+        from sklearn.metrics import roc_auc_score
+
+        def weighted_auc(yt, yp, sample_weight, _pos=pos):
+            return roc_auc_score(yt == _pos, yp, sample_weight=sample_weight)
+
+        spec = dataclasses.replace(spec, kind="loop", func=weighted_auc)
+    if weights is not None and spec.kind == "loop":
+        import inspect
+
+        try:
+            params = inspect.signature(spec.func).parameters
+        except (TypeError, ValueError):
+            params = {}
+        if "sample_weight" not in params and not any(
+            p.kind == p.VAR_KEYWORD for p in params.values()
+        ):
+            raise TypeError(
+                f"`sample_weight` was given but `metric={spec.name!r}` takes no "
+                "`sample_weight` argument; use a metric that does."
+            )
+    prep = _Prepared(spec, y_true, y_pred, pos, weights=weights)
     if spec.kind == "sums":
-        prep.F = np.asarray(spec.features(y_true, y_pred, pos), dtype=float)
+        F = np.asarray(spec.features(y_true, y_pred, pos), dtype=float)
+        if weights is not None:
+            F = np.column_stack([F * weights[:, None], weights])
+        prep.F = F
     elif spec.kind == "auc":
         prep.positive = y_true == pos
     return prep

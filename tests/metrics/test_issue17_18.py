@@ -223,3 +223,58 @@ class TestLogLossBrier:
             assert ci.high < 1
         assert "percentile bootstrap" in ci.note
         assert "measured coverage" in ci.note
+
+
+class TestSampleWeight:
+    # issue 17 item 14: no sample_weight in the test-set functions
+    @pytest.mark.parametrize(
+        ("metric", "func", "kind"),
+        [
+            ("accuracy", skm.accuracy_score, "labels"),
+            ("balanced_accuracy", skm.balanced_accuracy_score, "labels"),
+            ("f1", skm.f1_score, "labels"),
+            ("roc_auc", skm.roc_auc_score, "scores"),
+            ("log_loss", skm.log_loss, "scores"),
+            ("r2", skm.r2_score, "regression"),
+        ],
+    )
+    def test_weighted_estimate_equals_sklearn(self, metric, func, kind):
+        rng = np.random.default_rng(3)
+        n = 120
+        w = rng.random(n) * 3
+        y = rng.integers(0, 2, n)
+        if kind == "labels":
+            pred = np.where(rng.random(n) < 0.8, y, 1 - y)
+        elif kind == "scores":
+            pred = np.clip(0.35 + 0.3 * y + 0.4 * rng.random(n), 0.01, 0.99)
+        else:
+            y = rng.normal(size=n)
+            pred = y + rng.normal(size=n)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SmallSampleWarning)
+            ci = metric_ci(
+                y, pred, metric=metric, sample_weight=w, n_boot=99, random_state=0
+            )
+        assert ci.estimate == pytest.approx(func(y, pred, sample_weight=w), rel=1e-12)
+        assert ci.method == "bca"
+        assert ci.low <= ci.estimate <= ci.high
+        assert ci.estimate != pytest.approx(func(y, pred))
+
+    def test_compare_and_refusals(self):
+        rng = np.random.default_rng(4)
+        y = rng.integers(0, 2, 80)
+        a = np.where(rng.random(80) < 0.8, y, 1 - y)
+        w = rng.random(80)
+        res = compare_predictions(y, a, 1 - a, sample_weight=w, random_state=0)
+        assert res.method == "paired-bootstrap"
+        assert res.estimate_a == pytest.approx(
+            skm.accuracy_score(y, a, sample_weight=w)
+        )
+        with pytest.raises(ValueError, match=r"`method='wilson'` does not take"):
+            metric_ci(y, a, method="wilson", sample_weight=w)
+        with pytest.raises(ValueError, match=r"`method='mcnemar'` does not take"):
+            compare_predictions(y, a, 1 - a, method="mcnemar", sample_weight=w)
+        with pytest.raises(ValueError, match=r"one weight per row \(80\)"):
+            metric_ci(y, a, sample_weight=w[:5])
+        with pytest.raises(TypeError, match=r"takes no `sample_weight`"):
+            metric_ci(y, a, metric=lambda t, p: 0.5, sample_weight=w)
