@@ -104,6 +104,7 @@ def _run(args):
                 by=args.by,
                 repeat_by=args.repeat_by,
                 pair_by=args.pair_by,
+                within=args.dataset,
             )
         except (TypeError, ValueError) as exc:
             raise _CLIError(

@@ -372,13 +372,15 @@ def from_frame(
     return out
 
 
-def _per_repeat_frame(frame, *, score, by, repeat_by, pair_by=None):
+def _per_repeat_frame(frame, *, score, by, repeat_by, pair_by=None, within=None):
     """The table with the folds of each repeat averaged: one row per (model, repeat).
 
     The rules of :func:`from_frame` with ``repeat_by`` (numeric scores, no
     copied rows, ``pair_by`` constant within a repeat), for callers that pass
     the table on (``skperf summarize`` to ``ModelSelectionReport.from_frame``).
-    Columns: ``by``, ``repeat_by``, ``pair_by`` (those given) and ``score``.
+    Columns: ``within``, ``by``, ``repeat_by``, ``pair_by`` (those given) and
+    ``score``; ``within`` (e.g. the dataset column of a benchmark) separates
+    repeats that share an id in different datasets.
     """
     scores = _numeric_scores(_column(frame, score, "score"), score)
     used = [score]
@@ -390,9 +392,14 @@ def _per_repeat_frame(frame, *, score, by, repeat_by, pair_by=None):
     if pair_by is not None:
         _column(frame, pair_by, "pair_by")
         used.append(pair_by)
+    if within is not None:
+        col = _column(frame, within, "within").astype(str).to_numpy(dtype=object)
+        models = np.array([f"{m}\x00{w}" for m, w in zip(models, col, strict=True)])
+        used.append(within)
     _check_no_duplicates(frame, used)
     first, means = _aggregate_repeats(frame, scores, models, repeat_by, pair_by)
-    keep = list(dict.fromkeys(c for c in (by, repeat_by, pair_by) if c is not None))
+    columns = (within, by, repeat_by, pair_by)
+    keep = list(dict.fromkeys(c for c in columns if c is not None))
     out = frame.iloc[first][keep].copy()
     out[score] = means
     return out

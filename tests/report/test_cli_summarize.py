@@ -418,3 +418,27 @@ def test_html_models_table_fits_page_in_browser(tmp_path, width, quantiles):
     assert right <= box_right + 1  # decision columns visible without scrolling
     if len(quantiles) == 3:
         assert scroll <= client  # the whole table fits
+
+
+def test_per_repeat_frame_within_datasets():
+    # --repeat-by with --dataset: repeat 0 of dataset x is not repeat 0 of y
+    from skperf._frame import _per_repeat_frame
+
+    df = pd.DataFrame(
+        {
+            "dataset": np.repeat(["x", "y"], 12),
+            "model": np.tile(np.repeat(["a", "b"], 6), 2),
+            "repeat": np.tile(np.repeat([0, 1, 2], 2), 4),
+            "fold": np.tile([0, 1], 12),
+            "acc": np.linspace(0.5, 0.9, 24),
+        }
+    )
+    out = _per_repeat_frame(
+        df, score="acc", by="model", repeat_by="repeat", within="dataset"
+    )
+    assert list(out.columns) == ["dataset", "model", "repeat", "acc"]
+    assert len(out) == 12
+    ref = df.groupby(["dataset", "model", "repeat"], sort=False)["acc"].mean()
+    np.testing.assert_allclose(out["acc"], ref.to_numpy())
+    # without `within` the two datasets' repeats would be pooled: 6 rows
+    assert len(_per_repeat_frame(df, score="acc", by="model", repeat_by="repeat")) == 6
