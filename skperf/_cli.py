@@ -820,9 +820,16 @@ def _print_new_data_summary(report):
     header, rows = _summary_table(report, quantiles=())
     keep = [i for i, h in enumerate(header) if h.startswith(_NEW_DATA_COLUMNS)]
     mean = next(i for i, h in enumerate(header) if h.startswith("mean ["))
-    names = [header[i] for i in keep] + [
-        f"run-to-run mean, this dataset {header[mean][len('mean ') :]}"
-    ]
+    ci = header[mean][len("mean ") :]  # "[95% CI]"
+    metric = report.metric or report.settings.get("default_metric") or "score"
+    short = {  # the headline says "on new data": shorter headers, one glance
+        "new data:": f"{metric}, new data {ci}",
+        "best - model": f"best - model {ci}",
+    }
+    names = [
+        next((v for k, v in short.items() if header[i].startswith(k)), header[i])
+        for i in keep
+    ] + [f"run-to-run mean, this dataset {ci}"]
     print()
     print(_wrapped(_conclusion(report).split(" Mean over repeats")[0]))
     print()

@@ -92,8 +92,8 @@ def test_default_run_end_to_end(tmp_path):
     header = next(x for x in out.splitlines() if x.startswith("| model"))
     assert [c.strip() for c in header.strip("|").split("|")] == [
         "model",
-        "new data: accuracy [95% CI]",
-        "best - model, new data [95% CI]",
+        "accuracy, new data [95% CI]",
+        "best - model [95% CI]",
         "p adj. (holm, 3 pairs)",
         "tied with best",
         "run-to-run mean, this dataset [95% CI]",
