@@ -1429,10 +1429,12 @@ def benchmark(
             memory=memory,
             confidence=confidence,
         )
+    from ..utils._sklearn_compat import _num_samples
+
     first = next(iter(reports.values()))
     settings = {
         "models": {n: repr(e) for n, e in estimators.items()},
-        "datasets": {n: f"{len(y)} rows" for n, (_, y) in datasets.items()},
+        "datasets": {n: f"{_num_samples(X)} rows" for n, (X, _) in datasets.items()},
         "scoring": first.settings.get("scoring"),
         "cv": first.settings.get("cv"),
         "n_repeats": n_repeats,
