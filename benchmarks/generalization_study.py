@@ -170,6 +170,7 @@ def _sample_synth_reg(rng, n):
 
 
 _REAL_CACHE = {}
+FAST_LINEAR = True  # the linear learners in numpy (see _fast_linear)
 
 
 def _fair():
@@ -231,7 +232,46 @@ def make_learner(name, task, seed):
     raise ValueError(f"unknown learner {name!r}")
 
 
+def _standardize(X, X_test):
+    mu = X.mean(axis=0)
+    sd = X.std(axis=0)
+    sd[sd == 0] = 1.0  # as StandardScaler
+    return (X - mu) / sd, (X_test - mu) / sd
+
+
+def _fast_linear(task, X, y, X_test, *, scale=True):
+    """StandardScaler + LogisticRegression(C=1) or Ridge(alpha=1), in numpy.
+
+    The same objectives as scikit-learn's (L2 penalty 1/2 ||w||^2 on the
+    standardized coefficients, intercept free; logistic: Newton's method to a
+    gradient of 1e-10), without its per-call overhead, which dominates a fit
+    at these sizes. Predictions agree with scikit-learn's to ~1e-6
+    (lbfgs stops at its own tolerance); tested in
+    tests/test_generalization_study.py.
+    """
+    Xs, Xt = _standardize(X, X_test) if scale else (X, X_test)
+    Z = np.column_stack([Xs, np.ones(len(Xs))])
+    pen = np.ones(Z.shape[1])
+    pen[-1] = 0.0
+    if task == "reg":
+        w = np.linalg.solve(Z.T @ Z + np.diag(pen), Z.T @ y)
+        return Xt @ w[:-1] + w[-1]
+    if y.min() == y.max():  # one class: predict it
+        return np.full(len(X_test), float(y[0]))
+    w = np.zeros(Z.shape[1])
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-(Z @ w)))
+        g = Z.T @ (p - y) + pen * w
+        if np.abs(g).max() < 1e-10:
+            break
+        H = (Z * (p * (1 - p))[:, None]).T @ Z + np.diag(pen)
+        w -= np.linalg.solve(H, g)
+    return 1.0 / (1.0 + np.exp(-(Xt @ w[:-1] + w[-1])))
+
+
 def _fit_predict(learner, task, seed, X, y, X_test):
+    if learner == "linear" and FAST_LINEAR:
+        return _fast_linear(task, X, y, X_test)
     est = make_learner(learner, task, seed)
     est.fit(X, y)
     if task == "clf":
@@ -796,13 +836,9 @@ def compare_replicate(study, n, rep):
     X, y, rng = _pair_dataset(study, n, rep)
     cols = (slice(0, 4), slice(4, 8))
 
-    from sklearn.linear_model import LogisticRegression
-
-    def fit_both(tr, te):  # standard normal features: no scaler needed
+    def fit_both(tr, te):  # LogisticRegression(); features standard normal: no scaler
         return [
-            LogisticRegression()
-            .fit(X[tr][:, c], y[tr])
-            .predict_proba(X[te][:, c])[:, 1]
+            _fast_linear("clf", X[tr][:, c], y[tr], X[te][:, c], scale=False)
             for c in cols
         ]
 

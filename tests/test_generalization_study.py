@@ -160,3 +160,24 @@ def test_one_replicate_is_seeded_and_counts_its_fits(study):
         if np.isfinite(r["low"]):
             assert r["low"] <= r["estimate"] <= r["high"]
     assert len({r["truth_fitted"] for r in rows if r["metric"] == "accuracy"}) == 1
+
+
+def test_fast_linear_learners_are_scikit_learns(study):
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y, Xt, _ = study.POPULATIONS["synth-clf"].draw(np.random.default_rng(1), 100)
+    ref = make_pipeline(
+        StandardScaler(), LogisticRegression(tol=1e-12, max_iter=10_000)
+    )
+    p = ref.fit(X, y).predict_proba(Xt[:1000])[:, 1]
+    assert study._fast_linear("clf", X, y, Xt[:1000]) == pytest.approx(p, abs=1e-6)
+    ref = LogisticRegression(tol=1e-12, max_iter=10_000)
+    p = ref.fit(X, y).predict_proba(Xt[:1000])[:, 1]
+    fast = study._fast_linear("clf", X, y, Xt[:1000], scale=False)
+    assert fast == pytest.approx(p, abs=1e-6)
+    X, y, Xt, _ = study.POPULATIONS["synth-reg"].draw(np.random.default_rng(1), 100)
+    ref = make_pipeline(StandardScaler(), Ridge(alpha=1.0)).fit(X, y)
+    fast = study._fast_linear("reg", X, y, Xt[:1000])
+    assert fast == pytest.approx(ref.predict(Xt[:1000]), abs=1e-9)
