@@ -54,9 +54,17 @@ DECOMPOSABLE = (
 #
 # Issue 15 (n = 200, 120 datasets of two equally good algorithms): the
 # corrected paired t on repeated 10-fold said "significant" on 1.7 %, the
-# 5x2cv F on 5.0 %, the Bayesian correlated t (P > 0.95) on 7.5 %; our own
-# null study (tests/test_compare_generalization.py) agrees. Corrected t on
-# 10 x 10-fold is also Bouckaert & Frank's (2004) most replicable test. So:
+# 5x2cv F on 5.0 %, the Bayesian correlated t (P > 0.95) on 7.5 %. Our own
+# study through this function (tests/test_compare_generalization.py, slow:
+# nearest centroid on two disjoint feature halves, n = 200, a fresh dataset
+# each time, 200 datasets; MC s.e. 0.015 at 5 %) measured "significant" on
+#   equal halves:   corrected-t 0.025, bayesian 0.055, 5x2cv-f 0.045,
+#                   nested-cv 0.03 (100 datasets)
+#   unequal halves: corrected-t 0.640, bayesian 0.755, 5x2cv-f 0.580
+# so corrected-t holds its level and beats the 5x2cv F's power; the Bayesian
+# test's P > 0.95 is a one-sided 5 % test per side (twice the false calls).
+# Corrected t on 10 x 10-fold is also Bouckaert & Frank's (2004) most
+# replicable test. So:
 _AUTO_POLICY = {
     "method": "corrected-t",
     "n_splits": 10,  # K-fold, repeated
