@@ -207,6 +207,17 @@ class TestCombined5x2cvF:
             shifted = combined_5x2cv_f(p[ok] - end[ok][:, None, None])
             np.testing.assert_allclose(shifted.statistic, crit, rtol=1e-9)
 
+    def test_empty_interval_when_every_shift_is_rejected(self):
+        # repetitions disagree far more than their folds: F rejects every
+        # constant difference, so the inverted interval is empty (NaN) while
+        # the test itself is significant
+        d = np.array([[0.1, 0.101], [-0.1, -0.099], [0.2, 0.2], [0.0, 0.001], [0, 0]])
+        res = combined_5x2cv_f(d)
+        assert np.isnan(res.low)
+        assert np.isnan(res.high)
+        assert res.pvalue < 1e-6
+        assert paired_decision(res) == "better"  # sign of the mean, 0.0403
+
     def test_null_rejection_rate(self):
         # Alpaydin's null model: independent N(0, s^2) differences; the test
         # is conservative (his Table 1), never above the nominal 5 %.
