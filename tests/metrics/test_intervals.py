@@ -562,6 +562,7 @@ class TestScoreCI:
         ref = metric_ci(y, model.decision_function(X), metric="roc_auc")
         assert (ci.estimate, ci.low, ci.high) == (ref.estimate, ref.low, ref.high)
 
+    @pytest.mark.filterwarnings("ignore::skperf.exceptions.SmallSampleWarning")
     def test_log_loss_uses_predict_proba(self, fitted):
         model, X, y = fitted
         ci = score_ci(model, X, y, scoring="neg_log_loss", random_state=0)
