@@ -715,15 +715,17 @@ TIER2_FIRST = [  # one cell of each kind first: small n, regression, kNN, tree, 
 ]
 TIER1_LINEAR = [c for c in TIER1 if c[1] == "linear"]
 TIER1_FOREST = [c for c in TIER1 if c[1] == "forest"]
+TIER2_LINEAR = [c for c in TIER2 if c[1] == "linear"]
 PHASES = (
     (TIER1, 0, 30),
+    (TIER1_LINEAR, 30, 200),  # cheap since the linear learners run in numpy
     (TIER2_FIRST, 0, 12),
-    (TIER1_LINEAR, 30, 100),
+    (TIER2_LINEAR, 0, 100),
     (TIER1_FOREST, 30, 60),
     (TIER2, 0, 12),
-    (TIER1_LINEAR, 100, 200),
+    (TIER2 + TIER3, 12, 30),
     (TIER1_FOREST, 60, 200),
-    (TIER2 + TIER3, 12, 100),
+    (TIER2 + TIER3, 30, 100),
 )
 
 FIELDS = (
@@ -1360,6 +1362,8 @@ def rst_tables(t, cmp=None):
                     f"{d['significant'].iloc[0]:.3f} ({d['mc_se'].iloc[0]:.3f})",
                     str(int(d["datasets"].iloc[0])),
                 ]
+            adj = power["size_adjusted"].iloc[0] if not power.empty else np.nan
+            row.append("" if np.isnan(adj) else f"{adj:.3f}")
             rows.append(row)
         header = [
             "metric",
@@ -1369,6 +1373,7 @@ def rst_tables(t, cmp=None):
             "datasets",
             "real difference: 'significant' (MC s.e.)",
             "datasets",
+            "real difference, size-adjusted (5 % on equal)",
         ]
         out.append(
             "**Comparisons** (n = 200; A and B: logistic regression on two "
@@ -1428,6 +1433,19 @@ def summarize(args):
             .reset_index()
         )
         s["mc_se"] = np.sqrt(s["significant"] * (1 - s["significant"]) / s["datasets"])
+        # power at the p-value threshold that says "significant" on 5 % of the
+        # equal-algorithm datasets (size-adjusted), for methods with a p-value
+        adj = {}
+        for (metric, method), g in c.groupby(["metric", "method"]):
+            null = g.loc[g["study"] == "null", "pvalue"].astype(float).dropna()
+            power = g.loc[g["study"] == "power", "pvalue"].astype(float).dropna()
+            if len(null) >= 100 and len(power):
+                thr = np.quantile(null, 1 - CONFIDENCE)
+                adj[(metric, method)] = float(np.mean(power <= thr))
+        s["size_adjusted"] = [
+            adj.get((m, k), np.nan) if st == "power" else np.nan
+            for st, m, k in zip(s["study"], s["metric"], s["method"], strict=True)
+        ]
         s.to_csv(
             RESULTS / "generalization_compare_summary.csv",
             index=False,
