@@ -1,10 +1,13 @@
 """Intervals for the score on new data: :func:`generalization_ci`.
 
 The sklearn-facing layer over ``skperf/stats/_generalization.py``: it builds
-each method's design of train/test splits, runs the fits through
-:class:`~skperf.RepeatedEvaluator` (joblib/dask, ``memory=`` caching, kept
-test-set predictions), turns predictions into per-row scores where a method
-needs them, and returns a :class:`GeneralizationCI` whose target is named.
+each method's design of train/test splits, runs the fits in one joblib
+``Parallel`` call (so dask through ``joblib.parallel_config``; ``memory=``
+caches every fit), turns test-set predictions into per-row scores where a
+method needs them, and returns a :class:`GeneralizationCI` whose target is
+named. It sits below :mod:`skperf._evaluator` (whose
+``RepeatedEvaluator.generalization_ci`` calls :func:`_evaluator_ci` here), so
+it never imports it.
 
 ``method="auto"`` is decided by ONE table, :data:`_AUTO_POLICY` below, so
 that the coverage study (``benchmarks/generalization_study.py``) can update
@@ -14,7 +17,6 @@ it in one place.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -25,7 +27,6 @@ from sklearn.utils import indexable
 from sklearn.utils.multiclass import type_of_target
 
 from . import _cache
-from .exceptions import NoVariationWarning
 from .stats import _generalization as _gstats
 from .stats._validation import _check_confidence
 
@@ -332,7 +333,7 @@ def _halves(n, strata, rng):
 
 
 # ---------------------------------------------------------------------------
-# running the fits
+# running the fits (joblib, like every fit in skperf; memory= caches each one)
 def _run(
     estimator,
     X,
@@ -347,65 +348,98 @@ def _run(
     params,
     progress,
 ):
-    """Fit every split of every design in ONE Parallel call.
+    """Fit every split of every design in ONE ``Parallel`` call.
 
-    Each design (a list of (train, test) splits) is one ``RepeatedEvaluator``
-    with ``n_repeats=1`` and its own seed, so init seeds differ between
-    designs. Returns the fitted evaluators in order.
+    Each design (a list of (train, test) splits) gets its own seed for every
+    ``random_state`` inside the estimator (as a repeat of
+    :class:`~skperf.RepeatedEvaluator`), drawn here before dispatch, so the
+    result does not depend on ``n_jobs``. With ``memory``, every fit's
+    outcome is cached (keyed by the seeded estimator, the data, the split,
+    the scorer and the fit parameters): a rerun refits nothing. Returns, per
+    design, one dict per split: ``score``, ``n_train``, ``n_test``, ``test``
+    and (``predictions=True``) ``pred`` as ``_predictions.predict_test``.
     """
-    from ._evaluator import RepeatedEvaluator, _fit_evaluators
+    from sklearn.metrics import check_scoring
+    from sklearn.utils.parallel import Parallel, delayed
+    from tqdm.auto import tqdm
 
-    evs = {
-        str(i): RepeatedEvaluator(
-            estimator,
-            scoring=scoring,
-            cv=splits,
-            n_repeats=1,
-            random_state=seed,
-            refit=False,
-            error_score="raise",
-            memory=memory,
-            return_predictions=predictions,
-        )
-        for i, (splits, seed) in enumerate(zip(designs, seeds, strict=True))
+    scorer = check_scoring(estimator, scoring)
+    fit = _fit_score
+    cache = _cache.check_memory(memory)
+    if cache is not None:
+        fit = cache.cache(_fit_score)
+    tasks = [
+        (d, _seeded(estimator, y, seed), train, test)
+        for d, (splits, seed) in enumerate(zip(designs, seeds, strict=True))
+        for train, test in splits
+    ]
+    out = [[] for _ in designs]
+    calls = (
+        delayed(fit)(est, X, y, train, test, scorer, params, predictions)
+        for _, est, train, test in tasks
+    )
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+    with tqdm(total=len(tasks), disable=not progress, desc="fits", unit="fit") as bar:
+        for (d, _, _, _), res in zip(tasks, parallel(calls), strict=True):
+            out[d].append(res)
+            bar.update(1)
+    return out
+
+
+def _fit_score(estimator, X, y, train, test, scorer, params, predictions):
+    """Fit a seeded clone on ``train``; score (and predict) ``test``."""
+    from sklearn.base import clone
+
+    from ._predictions import predict_test
+    from .utils._sklearn_compat import _check_method_params, _safe_split
+
+    est = clone(estimator)
+    X_train, y_train = _safe_split(est, X, y, train)
+    X_test, y_test = _safe_split(est, X, y, test, train)
+    est.fit(X_train, y_train, **_check_method_params(X, params, train))
+    res = {
+        "score": float(scorer(est, X_test, y_test)),
+        "n_train": len(train),
+        "n_test": len(test),
+        "test": np.asarray(test),
+        "pred": predict_test(est, X_test) if predictions else None,
     }
-    with warnings.catch_warnings():
-        # one repeat over given splits: "nothing varies" is the design
-        warnings.simplefilter("ignore", NoVariationWarning)
-        _fit_evaluators(
-            evs, X, y, n_jobs=n_jobs, progress=progress, _stacklevel=3, **params
+    if not np.isfinite(res["score"]):
+        raise ValueError(
+            f"the scorer returned a non-finite test score ({res['score']!r}) on a "
+            f"test set of {len(test)} rows (e.g. ROC AUC on a test set holding one "
+            "class); the interval is not computed."
         )
-    return list(evs.values())
+    return res
 
 
-def _scores(ev):
-    col = next(c for c in ev.results_.columns if c.startswith("test_"))
-    return ev.results_[col].to_numpy(dtype=float)
+def _seeded(estimator, y, seed):
+    """A clone with every seed parameter set from ``seed`` (as the evaluator)."""
+    from ._vary import _apply, _plan
+
+    plan = _plan(estimator, y, shuffle_int_cv=True)
+    return _apply(estimator, plan, seed, (seed + 1) % 2**32)
 
 
-def _per_row(ev, metric, y):
-    """Per-fit arrays of per-row scores, checked against the scorer's values."""
-    pred = ev.predictions_
-    meta = ev._pred_meta["meta"]
+def _scores(outs):
+    return np.array([o["score"] for o in outs], dtype=float)
+
+
+def _per_row(outs, metric, y):
+    """Per-fit ``(test, per-row scores)``, checked against the scorer's values."""
     y = np.asarray(y)
-    out = []
-    scores = _scores(ev)
-    for i in range(len(pred)):
-        test = np.asarray(pred["test_index"].iloc[i], dtype=np.int64)
-        rec = {
-            "y_pred": pred["y_pred"].iloc[i],
-            "y_score": pred["y_score"].iloc[i],
-            "score_is_proba": meta[i][2],
-        }
-        rows = _row_scores(metric, y[test], rec, meta[i][0])
-        if not np.isclose(rows.mean(), scores[i], rtol=1e-7, atol=1e-10):
+    res = []
+    for o in outs:
+        test = np.asarray(o["test"], dtype=np.int64)
+        rows = _row_scores(metric, y[test], o["pred"], o["pred"]["classes"])
+        if not np.isclose(rows.mean(), o["score"], rtol=1e-7, atol=1e-10):
             raise ValueError(
                 f"scoring={metric!r}: the mean of the per-row scores "
-                f"({rows.mean()!r}) differs from the scorer's value ({scores[i]!r}) "
+                f"({rows.mean()!r}) differs from the scorer's value ({o['score']!r}) "
                 "on a test set; per-row methods cannot be used with this scorer."
             )
-        out.append((test, rows))
-    return out
+        res.append((test, rows))
+    return res
 
 
 # ---------------------------------------------------------------------------
@@ -688,15 +722,16 @@ def _corrected_t(run, n, groups, metric, per_row_name, n_fits, seeds, confidence
     K = 10
     R = (_DEFAULT_BUDGET if n_fits is None else n_fits) // K
     folds = [_fold_labels(run["y"], groups, n, K, seeds[r]) for r in range(R)]
-    evs = _run(
+    outs = _run(
         designs=[_kfold_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
         predictions=False,
         **run,
     )
-    scores = np.concatenate([_scores(ev) for ev in evs])
-    n_train = np.mean(np.concatenate([ev.results_["n_train"] for ev in evs]))
-    n_test = np.mean(np.concatenate([ev.results_["n_test"] for ev in evs]))
+    fits = [o for d in outs for o in d]
+    scores = _scores(fits)
+    n_train = np.mean([o["n_train"] for o in fits])
+    n_test = np.mean([o["n_test"] for o in fits])
     ci = _gstats.corrected_t_ci(
         scores, n_train=n_train, n_test=n_test, confidence=confidence
     )
@@ -743,9 +778,9 @@ def _conservative_z(run, n, groups, metric, per_row_name, n_fits, seeds, confide
         for part in _halves(n, strata, rng):
             designs.append(_subsample_splits(part, n_test, J, rng, strata))
     # designs 1..2M: (pair m, half p) -> one evaluator each
-    evs = _run(designs=designs, seeds=seeds[32 : 33 + 2 * M], predictions=False, **run)
-    full = _scores(evs[0])
-    halves = np.stack([_scores(ev) for ev in evs[1:]]).reshape(M, 2, J)
+    outs = _run(designs=designs, seeds=seeds[32 : 33 + 2 * M], predictions=False, **run)
+    full = _scores(outs[0])
+    halves = np.stack([_scores(d) for d in outs[1:]]).reshape(M, 2, J)
     ci = _gstats.conservative_z_ci(full, halves, confidence=confidence)
     note = (
         f"Nadeau & Bengio's conservative Z: the mean of {J} random splits training "
@@ -773,7 +808,7 @@ def _nested_cv_arrays(run, n, per_row_name, R, K, seeds):
     estimators run with the same seeds share every split (paired).
     """
     folds = np.stack([_fold_labels(run["y"], None, n, K, seeds[r]) for r in range(R)])
-    evs = _run(
+    outs = _run(
         designs=[_nested_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
         predictions=True,
@@ -781,8 +816,8 @@ def _nested_cv_arrays(run, n, per_row_name, R, K, seeds):
     )
     inner = np.full((R, K, n), np.nan)
     outer = np.full((R, n), np.nan)
-    for r, ev in enumerate(evs):
-        fits = _per_row(ev, per_row_name, run["y"])
+    for r, design in enumerate(outs):
+        fits = _per_row(design, per_row_name, run["y"])
         for k in range(K):
             test, rows = fits[k]
             outer[r, test] = rows
@@ -821,15 +856,15 @@ def _wald_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
     K = 10
     R = 1 if n_fits is None else max(1, n_fits // K)
     folds = np.stack([_fold_labels(run["y"], None, n, K, seeds[r]) for r in range(R)])
-    evs = _run(
+    outs = _run(
         designs=[_kfold_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
         predictions=True,
         **run,
     )
     losses = np.full((R, n), np.nan)
-    for r, ev in enumerate(evs):
-        for test, rows in _per_row(ev, per_row_name, run["y"]):
+    for r, design in enumerate(outs):
+        for test, rows in _per_row(design, per_row_name, run["y"]):
             losses[r, test] = rows
     ci = _gstats.wald_cv_ci(losses, folds, confidence=confidence)
     note = _wald_note(K, R, n)
@@ -866,19 +901,8 @@ def _holdout(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         np.arange(n), test_size=0.2, random_state=seeds[0], stratify=strat
     )
     train, test = np.sort(train), np.sort(test)
-    fit = _fit_predict
-    memory = _cache.check_memory(run["memory"])
-    if memory is not None:
-        fit = memory.cache(_fit_predict)
-    pred = fit(
-        _seeded(run, seeds[32]),
-        run["X"],
-        y,
-        train,
-        test,
-        run["params"],
-        metric == "roc_auc",
-    )
+    (fit,) = _run(designs=[[(train, test)]], seeds=[seeds[32]], predictions=True, **run)
+    pred = fit[0]["pred"]
     y_test = np.asarray(y)[test]
     if metric == "roc_auc":
         from .stats import roc_auc_ci
@@ -888,9 +912,12 @@ def _holdout(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
             raise ValueError(
                 "method='holdout' with scoring='roc_auc' needs a binary classifier."
             )
+        y_pos = np.asarray(pred["y_score"])
+        if pred["score_is_proba"]:
+            y_pos = y_pos[:, 1]
         ci = roc_auc_ci(
             (y_test == classes[1]).astype(int),
-            pred["y_pos"],
+            y_pos,
             confidence=confidence,
             method="delong-logit",
         )
@@ -912,31 +939,6 @@ def _holdout(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         "note": note,
         "target": TARGET_FITTED_MODEL,
     }
-
-
-def _seeded(run, seed):
-    """A clone with every random_state set from ``seed`` (as the evaluator does)."""
-    from ._vary import _apply, _plan
-
-    plan = _plan(run["estimator"], run["y"], shuffle_int_cv=True)
-    return _apply(run["estimator"], plan, seed, seed)
-
-
-def _fit_predict(estimator, X, y, train, test, params, want_pos):
-    """Fit on ``train``, predict ``test`` (cached by ``memory`` for the holdout)."""
-    from ._predictions import predict_test
-    from .utils._sklearn_compat import _check_method_params, _safe_split
-
-    X_train, y_train = _safe_split(estimator, X, y, train)
-    X_test, _ = _safe_split(estimator, X, y, test, train)
-    estimator.fit(X_train, y_train, **_check_method_params(X, params, train))
-    out = predict_test(estimator, X_test)
-    if want_pos:
-        if hasattr(estimator, "predict_proba"):
-            out["y_pos"] = np.asarray(estimator.predict_proba(X_test))[:, 1]
-        else:
-            out["y_pos"] = np.asarray(estimator.decision_function(X_test))
-    return out
 
 
 _METHOD_IMPL = {
@@ -1053,7 +1055,21 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
         losses = np.full((n_rep, n), np.nan)
         folds = np.full((n_rep, n), -1, dtype=np.int64)
         pred = ev.predictions_
-        rows = _per_row(ev, per_row_name, y)
+        meta = ev._pred_meta["meta"]
+        outs = [
+            {
+                "score": score,
+                "test": pred["test_index"].iloc[i],
+                "pred": {
+                    "y_pred": pred["y_pred"].iloc[i],
+                    "y_score": pred["y_score"].iloc[i],
+                    "classes": meta[i][0],
+                    "score_is_proba": meta[i][2],
+                },
+            }
+            for i, score in enumerate(scores)
+        ]
+        rows = _per_row(outs, per_row_name, y)
         for i, (test, vals) in enumerate(rows):
             r = int(pred["repeat"].iloc[i])
             if np.any(folds[r, test] >= 0):
