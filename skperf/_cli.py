@@ -815,13 +815,18 @@ def _print_new_data_summary(report):
     The report's own cells (one source); the run-to-run mean over repeats is
     the one run-to-run column kept, labelled as such.
     """
-    from .report._format import _conclusion, _markdown_table, _summary_table
+    from .report._format import (
+        _conclusion,
+        _markdown_table,
+        _metric_name,
+        _summary_table,
+    )
 
     header, rows = _summary_table(report, quantiles=())
     keep = [i for i, h in enumerate(header) if h.startswith(_NEW_DATA_COLUMNS)]
     mean = next(i for i, h in enumerate(header) if h.startswith("mean ["))
     ci = header[mean][len("mean ") :]  # "[95% CI]"
-    metric = report.metric or report.settings.get("default_metric") or "score"
+    metric = _metric_name(report)
     short = {  # the headline says "on new data": shorter headers, one glance
         "new data:": f"{metric}, new data {ci}",
         "best - model": f"best - model {ci}",

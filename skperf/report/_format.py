@@ -89,6 +89,11 @@ def _score_format(report):
     return f".{decimals}f"
 
 
+def _metric_name(report):
+    """The metric's name: the models' own score named (``"accuracy"``) if known."""
+    return report.settings.get("default_metric") or report.metric or "score"
+
+
 def _n_pairs(report):
     return report.n_models * (report.n_models - 1) // 2
 
@@ -153,7 +158,7 @@ def _summary_table_new_data(report, quantiles):
     header = (
         [
             "model",
-            f"new data: {report.metric or 'score'} [{pct} CI]",
+            f"new data: {_metric_name(report)} [{pct} CI]",
             f"best - model, new data [{pct} CI]",
             f"p adj. ({report.correction or 'none'}, {_n_pairs(report)} pairs)",
             "vs best (new data)",
@@ -353,15 +358,14 @@ def _conclusion_new_data(report):
     pct = f"{report.confidence:.0%}"
     n = report.settings.get("n_samples")
     rows = f"about {n} rows" if n else "as many rows"
-    metric = report.metric or report.settings.get("default_metric") or "score"
     interval = (
-        f"{metric} {_ci(ci.estimate, ci.low, ci.high, f)} ({pct} CI, {ci.method})"
+        f"{_metric_name(report)} {_ci(ci.estimate, ci.low, ci.high, f)} "
+        f"({pct} CI, {ci.method})"
     )
     if report.n_models == 1:
         return (
             f"On new data (the algorithm trained on {rows} from the same "
-            f"population), {best} is expected to score {interval}. Only one model "
-            "was evaluated."
+            f"population), {best}: {interval}. Only one model was evaluated."
         )
     others = [n for n in report.tied_with_best if n != best]
     m = _n_pairs(report)

@@ -1565,7 +1565,7 @@ def compare_models(
     entropy = _root_entropy(random_state)
     given_cv = cv
     if cv is None and target == "new data":
-        cv = _default_new_data_cv(X, groups)
+        cv = _default_new_data_cv(X, y, groups)
 
     evaluators = {
         name: RepeatedEvaluator(
@@ -1696,16 +1696,29 @@ def _single_scoring(scoring):
     return scoring
 
 
-def _default_new_data_cv(X, groups):
-    """The default design for target='new data': shuffled 10-fold per repeat."""
+def _default_new_data_cv(X, y, groups):
+    """The default design for target='new data': shuffled 10-fold per repeat.
+
+    Fewer folds only where 10 cannot be made: fewer than 10 groups, rows, or
+    members of the smallest class (stratified folds need one per fold).
+    """
     from sklearn.model_selection import GroupKFold
+    from sklearn.utils.multiclass import type_of_target
 
     from ..utils._sklearn_compat import _num_samples
 
     if groups is not None:
         n_groups = np.unique(np.asarray(groups)).size
         return GroupKFold(n_splits=min(_DEFAULT_K, max(n_groups, 2)), shuffle=True)
-    return min(_DEFAULT_K, max(_num_samples(X), 2))
+    k = min(_DEFAULT_K, _num_samples(X))
+    if y is not None:
+        try:
+            kind = type_of_target(y)
+        except ValueError:
+            kind = None
+        if kind in ("binary", "multiclass"):
+            k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
+    return max(k, 2)
 
 
 def _measured_ratio(evaluators, n_samples):

@@ -1140,6 +1140,21 @@ class TestNewData:
         assert any("one repeat of 10 folds" in n for n in r.notes)
         assert r.tied_with_best == ["logreg"]
 
+    @pytest.mark.filterwarnings("ignore::skperf.exceptions.NoVariationWarning")
+    def test_fewer_folds_only_where_ten_cannot_be_made(self):
+        # 5 members in the minority class: stratified 5-fold, ratio 1/4
+        X, y = make_classification(n_samples=60, weights=[0.9], random_state=0)
+        assert np.bincount(y).min() == 5
+        models = {"lr": LogisticRegression(), "d": DummyClassifier()}
+        r = compare_models(models, X, y, n_repeats=2, random_state=0)
+        assert len(r.evaluators["lr"].results_) == 10
+        assert r.test_train_ratio == pytest.approx(1 / 4)
+        # one model: its interval, no pairs
+        one = compare_models({"lr": LogisticRegression()}, X, y, n_repeats=2)
+        assert one.pairwise().empty
+        assert one.tied_with_best == ["lr"]
+        assert "lr: accuracy " in " ".join(one.to_markdown().split())
+
     def test_several_scorers_refused_before_fitting(self, data):
         X, y = data
         with pytest.raises(ValueError, match="compares models on one metric"):
