@@ -114,6 +114,20 @@ def _check_distributions(distributions):
     return out
 
 
+def _one_score_per_split(matrix, split_ids):
+    """Average the scores of repeated identical splits (e.g. ``vary=["init"]``).
+
+    The corrected t counts distinct train/test splits; the same split fitted
+    with several seeds is one split, its scores averaged over the seeds.
+    """
+    _, first, inverse = np.unique(split_ids, return_index=True, return_inverse=True)
+    if first.size == split_ids.size:
+        return matrix
+    return np.column_stack(  # a loop over distinct splits, not over resamples
+        [matrix[:, inverse == g].mean(axis=1) for g in np.argsort(first)]
+    )
+
+
 def _split_matrix(distributions):
     """Per-split scores of every model as one ``(k, J)`` array, aligned by split.
 
@@ -146,7 +160,7 @@ def _split_matrix(distributions):
                     np.argsort(np.argsort(ref))
                 ]
             )
-        return np.vstack(rows)
+        return _one_score_per_split(np.vstack(rows), ref)
     sizes = {d.n for d in dists}
     if len(sizes) > 1:
         raise ValueError(
@@ -468,6 +482,15 @@ class ModelSelectionReport:
             _split_matrix(self.raw_distributions) if target == "new data" else None
         )
         self.notes = _Notes()
+        if split_scores is not None and split_scores.shape[1] < max(
+            d.n for d in self.raw_distributions.values()
+        ):
+            self.notes.append(
+                f"new data: the {max(d.n for d in self.raw_distributions.values())} "
+                f"scores per model come from {split_scores.shape[1]} distinct "
+                "train/test splits (the same split fitted with other seeds): the "
+                "tests use one score per split, averaged over its fits."
+            )
         self.distributions = self._independent(self.raw_distributions)
         self.random_state_ = _root_entropy(random_state)
         self.settings = dict(settings or {})

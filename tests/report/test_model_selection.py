@@ -1272,6 +1272,24 @@ class TestNewData:
         with pytest.raises(ValueError, match="other train/test splits"):
             ModelSelectionReport(other, test_train_ratio=0.25)
 
+    def test_repeated_identical_splits_count_once(self):
+        # vary=["init"]: the same 10 splits fitted 3 times; the corrected t
+        # counts 10 distinct splits, each split's scores averaged over its fits
+        rng = np.random.default_rng(4)
+        ids = np.tile(np.arange(10), 3)
+        a, b = rng.normal(0.8, 0.02, 30), rng.normal(0.79, 0.02, 30)
+        dists = {
+            "a": PerformanceDistribution(a, seeds={"split_id": ids}),
+            "b": PerformanceDistribution(b, seeds={"split_id": ids}),
+        }
+        r = ModelSelectionReport(dists, test_train_ratio=1 / 9)
+        d = (a - b).reshape(3, 10).mean(axis=0)
+        _, p = _corrected_t(d, 1 / 9)
+        row = r.pairwise().iloc[0]
+        assert row["n"] == 10
+        assert row["pvalue"] == pytest.approx(p)
+        assert any("from 10 distinct train/test splits" in n for n in r.notes)
+
     def test_to_dict_and_json(self):
         import json
 
