@@ -28,11 +28,13 @@ import textwrap
 from ._cli_check import add_parser as _add_check_parser
 from ._cli_common import (
     _add_report_options,
+    _check_classification_target,
     _check_column,
     _check_out,
     _check_random_state,
     _check_report_options,
     _CLIError,
+    _drop_id_columns,
     _first_line,
     _one_line,
     _print_error,
@@ -303,7 +305,10 @@ def _load_data(path, target, drop):
                 f"column {column!r} has no name in the header; it is used as a "
                 f"feature (--drop {column!r} to leave it out)"
             )
-    X = frame.drop(columns=[target, *drop])
+    kept, note = _drop_id_columns(frame.drop(columns=drop), target=target)
+    if note is not None:
+        notes.append(note)
+    X = kept.drop(columns=[target])
     if X.shape[1] == 0:
         raise _CLIError(
             f"{source} has no feature columns besides the target {target!r}"
@@ -342,6 +347,7 @@ def _task(y, task):
             f"regression target ({n_values} distinct values; --task regression)",
         )
     if task == "classification":
+        _check_classification_target(y)
         if kind.startswith("continuous"):
             fraction = y[(y % 1) != 0].iloc[0]
             raise _CLIError(

@@ -755,3 +755,36 @@ def test_require_forms():
     assert _parse_require("0.8") == (0.8, 0.9)  # T alone: P = 0.9, as --help says
     assert _parse_require("0.8@0.5") == (0.8, 0.5)
     assert _parse_require("-12.5@0.75") == (-12.5, 0.75)  # a negated loss
+
+
+def test_id_column_dropped_with_a_note(tmp_path, capsys):
+    # issue 17 item 6: a forgotten id column of a class-sorted export is not a
+    # feature (it would predict the class from the row order)
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 30)
+    frame = pd.DataFrame(
+        {"id": np.arange(1000, 1060), "a": rng.normal(size=60) + y, "y": y}
+    )
+    path = _write(tmp_path, frame, index=False)
+    args = ["report", "--data", path, "--target", "y", "--n-repeats", "2"]
+    args += ["--folds", "3", "--model", "d=sklearn.dummy.DummyClassifier"]
+    code, out, err = _call([*args, "--n-jobs", "1", "--out", os.devnull], capsys)
+    assert code == 0, err
+    assert "60 samples, 1 features" in out  # only "a"
+    flat = " ".join(out.split())
+    assert "dropped column 'id': a distinct value in each of the 60 rows" in flat
+
+
+def test_classification_of_a_continuous_target_refused_before_fitting(tmp_path, capsys):
+    # issue 17 item 16: 214 distinct integer values in 442 rows are an amount
+    from sklearn.datasets import load_diabetes
+
+    X, y = load_diabetes(return_X_y=True, as_frame=True)
+    frame = X.assign(progression=y.astype(int))
+    path = _write(tmp_path, frame, index=False)
+    args = ["report", "--data", path, "--target", "progression"]
+    args += ["--task", "classification", "--out", os.devnull]
+    code, out, err = _call(args, capsys)
+    assert code == 2
+    assert "distinct values in 442 rows" in err
+    assert "use --task regression" in err
