@@ -1131,6 +1131,7 @@ class BenchmarkReport:
         rk = self.ranks().reindex(self.models)
         test = self.test("nemenyi")
         holm = self.test("holm")
+        tested = int(self._n_runs.max()) > 1  # per-dataset decisions are tests
         rows = []
         for i, d in enumerate(self.datasets):
             best = self.models[int(np.argmin(ranks[i]))]
@@ -1139,7 +1140,7 @@ class BenchmarkReport:
                 text = f"{self.scores.iat[i, j]:{fmt}} ({ranks[i, j]:g})"
                 if ranks[i, j] == ranks[i].min():
                     text = f"**{text}**"
-                elif m != best and self._decisions[d][m, best] < 0:
+                elif tested and m != best and self._decisions[d][m, best] < 0:
                     text += "*"
                 cells.append(text)
             rows.append(cells)
@@ -1162,8 +1163,12 @@ class BenchmarkReport:
             (
                 f"Scores: mean {self.metric or 'score'} over runs (rank within the dataset; "
                 "1 is the best; best in bold). "
-                f"`*`: significantly worse than the dataset's best model (per-dataset "
-                f"decision, target: {self.decision_target})."
+                + (
+                    f"`*`: significantly worse than the dataset's best model (per-dataset "
+                    f"decision, target: {self.decision_target})."
+                    if tested
+                    else "One run per model and dataset: no per-dataset test, no marks."
+                )
             ),
             (
                 f"Mean rank [{pct} interval, {_RESAMPLE_TEXT['datasets and runs']}; "

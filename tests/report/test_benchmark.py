@@ -96,6 +96,9 @@ class TestDemsarTable:
             int((d < 0).sum()),
         )
         assert wtl["target"].unique().tolist() == ["this dataset"]
+        md = demsar.to_markdown()
+        assert "*" not in md.replace("**", "").split("\n\n")[1]  # no test, no marks
+        assert "no per-dataset test, no marks" in md
 
     def test_bayesian_signed_rank_matches_baycomp(self, demsar):
         # baycomp.SignedRankTest.probs(C45, C45mcf, rope=0.01, nsamples=200000)
