@@ -1593,6 +1593,9 @@ def _html(rep, *, plots=True):
             "Per dataset: a win or loss is a significant difference on that dataset, "
             "a tie no significant difference (target of those decisions: "
             f"{rep.decision_target})."
+            if int(rep._n_runs.max()) > 1
+            else "One run per model and dataset: no per-dataset test; a win or loss "
+            "is any difference of the scores, a tie equal scores."
         )
         + "</p>",
     ]

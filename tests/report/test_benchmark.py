@@ -99,6 +99,7 @@ class TestDemsarTable:
         md = demsar.to_markdown()
         assert "*" not in md.replace("**", "").split("\n\n")[1]  # no test, no marks
         assert "no per-dataset test, no marks" in md
+        assert "no per-dataset test; a win or loss" in demsar.to_html(plots=False)
 
     def test_bayesian_signed_rank_matches_baycomp(self, demsar):
         # baycomp.SignedRankTest.probs(C45, C45mcf, rope=0.01, nsamples=200000)
