@@ -219,6 +219,20 @@ def _check_metric_scores(x, metric, greater_is_better):
     raise ValueError(text + ".")
 
 
+def _scorer_distribution(scores, metric, **kwargs):
+    """The distribution of one scorer's scores, named after the scorer.
+
+    scikit-learn scorers are "greater is better" (``neg_*`` scorers return
+    negated losses, exactly as ``cross_val_score`` does) and their values are
+    right by construction, so the range check that guards scores typed in by
+    hand (accuracy in percent) is not applied: a numeric ``error_score`` (say
+    -1 for ROC AUC) may lie outside the metric's range on purpose.
+    """
+    dist = PerformanceDistribution(scores, greater_is_better=True, **kwargs)
+    dist.metric = metric
+    return dist
+
+
 def _as_loss(dist):
     """A negated loss (``neg_root_mean_squared_error``) as the loss itself.
 

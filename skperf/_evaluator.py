@@ -36,7 +36,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from . import _cache, _predictions
-from ._distribution import PerformanceDistribution
+from ._distribution import _scorer_distribution
 from ._seeding import SOURCES, _hold, spawn_seeds
 from ._split import (
     GroupOutOfBootstrap,
@@ -1187,12 +1187,9 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
         # each observation's key unique, so compare() pairs fold with fold
         seeds["fold"] = cols["fold"][keep]
     ev.distributions_ = {
-        scorer_name: PerformanceDistribution(
+        scorer_name: _scorer_distribution(
             cols[f"test_{scorer_name}"][keep],
-            metric=scorer_name,
-            # scikit-learn scorers are "greater is better" (neg_* scorers
-            # return negated losses, exactly as cross_val_score does)
-            greater_is_better=True,
+            scorer_name,
             name=name,
             groups=repeat[keep] if several else None,
             seeds=seeds,

@@ -196,7 +196,7 @@ def score_distribution(ev, scoring, *, name=None):
     """
     from sklearn.metrics import get_scorer
 
-    from ._distribution import PerformanceDistribution
+    from ._distribution import _scorer_distribution
 
     _check_kept(ev)
     y = ev._pred_meta["y"]
@@ -232,13 +232,8 @@ def score_distribution(ev, scoring, *, name=None):
     metric = (
         name if name is not None else (scoring if isinstance(scoring, str) else "score")
     )
-    return PerformanceDistribution(
-        scores,
-        metric=metric,
-        greater_is_better=True,
-        name=base.name,
-        groups=base.groups,
-        seeds=base.seeds,
+    return _scorer_distribution(
+        scores, metric, name=base.name, groups=base.groups, seeds=base.seeds
     )
 
 

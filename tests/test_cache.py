@@ -333,21 +333,21 @@ class TestPassThrough:
         X, y = data
         counter, est, cache = setup
         models = {"a": est, "b": CountingClassifier(log=counter.path, alpha=1e-2)}
+        # one out-of-bootstrap fit per repeat and model (the run-to-run design)
+        kw = {"target": "this dataset", "n_boot": 200}
         r1 = compare_models(
-            models, X, y, n_repeats=5, random_state=0, memory=cache, n_boot=200
+            models, X, y, n_repeats=5, random_state=0, memory=cache, **kw
         )
         assert counter.new() == 10
         r2 = compare_models(
-            models, X, y, n_repeats=5, random_state=0, memory=cache, n_boot=200
+            models, X, y, n_repeats=5, random_state=0, memory=cache, **kw
         )
         assert counter.new() == 0
         assert all(ev.results_["cached"].all() for ev in r2.evaluators.values())
         pd.testing.assert_frame_equal(r1.to_frame(), r2.to_frame())
         # a third model: only its fits run
         models["c"] = CountingClassifier(log=counter.path, alpha=1e-1)
-        compare_models(
-            models, X, y, n_repeats=5, random_state=0, memory=cache, n_boot=200
-        )
+        compare_models(models, X, y, n_repeats=5, random_state=0, memory=cache, **kw)
         assert counter.new() == 5
 
     def test_variance_sources(self, data, setup):

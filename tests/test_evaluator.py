@@ -345,7 +345,7 @@ class TestVary:
         for ev in evs.values():
             assert ev.distribution_.n == 6
             np.testing.assert_array_equal(ev.distribution_, ref.distribution_)
-        kw = {"n_repeats": 2, "random_state": 0, "n_boot": 400}
+        kw = {"n_repeats": 2, "random_state": 0}
         with pytest.raises(ValueError, match=r"gave no \(train, test\) split; an iter"):
             evs["a"].fit(X, y)  # the generator is used up
         table = variance_sources(est, X, y, cv=KFold(3).split(X), **kw)
@@ -1096,7 +1096,8 @@ class TestGroups:
         )
         for d in report.distributions.values():
             assert 0.35 < d.mean() < 0.65
-        assert "group out-of-bootstrap" in report.settings["cv"]
+        # new data (the default): whole groups held out by a shuffled GroupKFold
+        assert "GroupKFold" in report.settings["cv"]
         table = variance_sources(
             KNeighborsClassifier(1), X, y, groups=groups, n_repeats=5, random_state=0
         )
