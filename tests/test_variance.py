@@ -17,6 +17,19 @@ from skperf.search._noisy_grid import NoisyGridSearchCV
 X_IRIS, Y_IRIS = load_iris(return_X_y=True)
 
 
+def _bonett_by_hand(x, confidence):
+    # Bonett (2006), Comput. Stat. Data Anal. 50, eq. for the variance
+    n = len(x)
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    trim = 1 / (2 * np.sqrt(n - 4))
+    m = stats.trim_mean(x, trim)
+    g4 = n * np.sum((x - m) ** 4) / np.sum((x - np.mean(x)) ** 2) ** 2
+    c = n / (n - z)
+    se = c * np.sqrt((g4 - (n - 3) / n) / (n - 1))
+    v = np.var(x, ddof=1)
+    return np.sqrt(c * v * np.exp(-z * se)), np.sqrt(c * v * np.exp(z * se))
+
+
 @pytest.fixture(scope="module")
 def tree_frame():
     return variance_sources(
@@ -61,14 +74,15 @@ class TestVarianceSources:
             assert row["mean"] == pytest.approx(mean)
             assert (row["mean_low"], row["mean_high"]) == pytest.approx((t_low, t_high))
             assert row["std"] == pytest.approx(sd)
-            var_low = (n - 1) * sd**2 / stats.chi2.ppf(0.975, n - 1)
-            var_high = (n - 1) * sd**2 / stats.chi2.ppf(0.025, n - 1)
             assert (row["std_low"], row["std_high"]) == pytest.approx(
-                np.sqrt([var_low, var_high])
+                _bonett_by_hand(x, 0.95)
             )
             q10, q90 = np.quantile(x, [0.1, 0.9])
             assert row["idr"] == pytest.approx(q90 - q10)
-            assert 0 <= row["idr_low"] <= row["idr_high"] <= x.max() - x.min()
+            # 12 repeats: no distribution-free interval (needs 35), said so
+            assert np.isnan(row["idr_low"])
+            assert np.isnan(row["idr_high"])
+            assert "no interdecile-range interval below n = 35" in row["note"]
         # the split moves the score more than the tree's tie-breaking seed
         assert tree_frame.loc["split", "std"] > 3 * tree_frame.loc["init", "std"]
         # the tree's random feature order still moves the score a little
@@ -239,3 +253,55 @@ class TestPlotVarianceSources:
             ValueError, match="must be the frame returned by variance_sources"
         ):
             plot_variance_sources({})
+
+
+class TestIntervalsHold:
+    """Issue 18.7: the sd and interdecile-range intervals at 10 repeats."""
+
+    @pytest.mark.parametrize(
+        ("dist", "floor"),
+        [("normal", 0.94), ("t5", 0.91), ("beta", 0.93)],
+    )
+    def test_sd_interval_coverage_at_10(self, dist, floor):
+        from skperf._variance import _bonett_sd
+
+        rng = np.random.default_rng(18)
+        size = (3000, 10)
+        x, sd = {
+            "normal": (rng.normal(size=size), 1.0),
+            "t5": (rng.standard_t(5, size=size), np.sqrt(5 / 3)),
+            "beta": (rng.beta(2, 8, size=size), np.sqrt(16 / 1100)),
+        }[dist]
+        low, high = _bonett_sd(x, 0.95)
+        assert (low[0], high[0]) == pytest.approx(_bonett_sd(x[0], 0.95))
+        # the chi-square interval: 0.95 / 0.87 / 0.93; s.e. 0.004
+        assert np.mean((low <= sd) & (sd <= high)) >= floor
+
+    def test_heavy_tails_are_said(self):
+        from skperf._variance import _row
+
+        x = np.r_[np.zeros(9), 10.0] + np.arange(10) * 1e-3  # kurtosis 9
+        assert "heavy-tailed scores (kurtosis" in _row(x, 0.95)[10]
+        assert "covered only 0.77-0.86 on t3" in _row(x, 0.95)[10]
+        assert _row(np.random.default_rng(0).normal(size=10), 0.95)[10].startswith(
+            "no interdecile-range interval below n = 35"
+        )
+
+    def test_idr_interval_distribution_free(self):
+        from skperf._variance import _row
+        from skperf.stats import simultaneous_quantile_ci
+
+        rng = np.random.default_rng(7)
+        true = stats.t.ppf(0.9, 3) - stats.t.ppf(0.1, 3)
+        x = rng.standard_t(3, size=(1000, 35))
+        ci = simultaneous_quantile_ci(x, [0.1, 0.9], confidence=0.95)
+        low = np.maximum(0.0, ci.low[:, 1] - ci.high[:, 0])
+        high = ci.high[:, 1] - ci.low[:, 0]
+        assert np.mean((low <= true) & (true <= high)) >= 0.95
+        row = _row(x[0], 0.95)  # the row uses this interval
+        assert (row[8], row[9]) == pytest.approx((low[0], high[0]))
+        assert "interdecile" not in row[10]
+        # at 90 % the minimum is 29
+        row = _row(rng.normal(size=29), 0.9)
+        assert np.isfinite(row[8])
+        assert row[8] <= row[7] <= row[9]

@@ -29,6 +29,16 @@ from skperf.stats import (
 DISTS = {"normal": stats.norm(0.9, 0.02), "beta": stats.beta(5, 1.5)}
 
 
+def _f_formula(sd, m, width, confidence=0.95, assurance=0.5):
+    # smallest n with 2 t_{n-1} s sqrt(F_{n-1, m-1}(assurance)) / sqrt(n) <= width
+    for n in range(2, 100_000):
+        f = stats.f.ppf(assurance, n - 1, m - 1)
+        t = stats.t.ppf((1 + confidence) / 2, n - 1)
+        if 2 * t * sd * math.sqrt(f) / math.sqrt(n) <= width:
+            return n
+    raise AssertionError
+
+
 def _t_formula(sd, width, confidence=0.95):
     def f(n):
         return 2 * stats.t.ppf((1 + confidence) / 2, n - 1) * sd / math.sqrt(n) - width
@@ -36,39 +46,43 @@ def _t_formula(sd, width, confidence=0.95):
     return math.ceil(optimize.brentq(f, 2, 1e7))
 
 
+def _follow_up_share(m, assurance, pilots, seed, width=0.01, sd=0.02):
+    # pilots of m normal runs; each plans n, then n fresh runs get a t interval
+    rng = np.random.default_rng(seed)
+    ok = []
+    for _ in range(pilots):
+        n = repeats_needed(rng.normal(0.9, sd, m), width, assurance=assurance)
+        x = rng.normal(0.9, sd, n)
+        ok.append(2 * stats.t.ppf(0.975, n - 1) * x.std(ddof=1) / np.sqrt(n) <= width)
+    return np.mean(ok)
+
+
 class TestMean:
     @pytest.mark.parametrize("n0", [10, 30])
     @pytest.mark.parametrize("width", [0.02, 0.01, 0.004])
-    @pytest.mark.parametrize("confidence", [0.9, 0.95])
-    def test_close_to_t_formula(self, n0, width, confidence):
+    @pytest.mark.parametrize("assurance", [0.5, 0.8, 0.9])
+    def test_f_formula(self, n0, width, assurance):
+        # Harris, Horvitz & Mood (1948): s_n^2 / s^2 ~ F(n - 1, m - 1)
         pilot = np.random.default_rng(n0).normal(0.9, 0.02, size=n0)
-        n = repeats_needed(pilot, width, confidence=confidence)
-        ref = _t_formula(pilot.std(ddof=1), width, confidence)
-        assert abs(n - ref) <= max(1, 0.04 * ref)
-        assert n <= ref  # the median length is a little below the plug-in one
-        # and the t-interval length at n follows the plan for normal scores
-        sd = pilot.std(ddof=1)
-        x = np.random.default_rng(1).normal(0, sd, size=(4000, n))
-        lengths = (
-            2
-            * stats.t.ppf((1 + confidence) / 2, n - 1)
-            * x.std(axis=1, ddof=1)
-            / np.sqrt(n)
-        )
-        share = np.mean(lengths <= width)
-        assert share >= 0.5 - 3 * np.sqrt(0.25 / 4000)
+        n = repeats_needed(pilot, width, assurance=assurance)
+        assert n == _f_formula(pilot.std(ddof=1), n0, width, assurance=assurance)
+        # the pilot's uncertainty costs runs over the plug-in t formula
+        assert n >= _t_formula(pilot.std(ddof=1), width)
 
-    def test_assurance(self):
-        pilot = np.random.default_rng(0).normal(0.9, 0.02, size=20)
-        sd, w = pilot.std(ddof=1), 0.01
-        n = repeats_needed(pilot, w, assurance=0.9)
-        assert n > repeats_needed(pilot, w)
-        x = np.random.default_rng(2).normal(0, sd, size=(4000, n))
-        lengths = 2 * stats.t.ppf(0.975, n - 1) * x.std(axis=1, ddof=1) / np.sqrt(n)
-        assert np.mean(lengths <= w) >= 0.9 - 3 * np.sqrt(0.09 / 4000)
-        x = np.random.default_rng(2).normal(0, sd, size=(4000, n - 1))
-        lengths = 2 * stats.t.ppf(0.975, n - 2) * x.std(axis=1, ddof=1) / np.sqrt(n - 1)
-        assert np.mean(lengths <= w) < 0.9 + 3 * np.sqrt(0.09 / 4000)
+    @pytest.mark.slow  # 8 s each
+    @pytest.mark.parametrize(("m", "assurance"), [(10, 0.8), (10, 0.9)])
+    def test_assurance_over_pilot_and_follow_up(self, m, assurance):
+        # issue 18.8: a 10-run pilot reached the width in 0.61 / 0.66 of
+        # follow-ups; now 0.802 / 0.912 (2000 pilots, slow test); 300 here
+        share = _follow_up_share(m, assurance, pilots=300, seed=m)
+        assert share >= assurance - 2 * np.sqrt(assurance * (1 - assurance) / 300)
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("m", [10, 30])
+    @pytest.mark.parametrize("assurance", [0.8, 0.9])
+    def test_assurance_paper_sized(self, m, assurance):
+        share = _follow_up_share(m, assurance, pilots=2000, seed=m + 1)
+        assert share >= assurance - 2 * np.sqrt(assurance * (1 - assurance) / 2000)
 
     def test_zero_spread(self):
         assert repeats_needed([0.9, 0.9, 0.9], 0.01) == 2
@@ -76,7 +90,8 @@ class TestMean:
 
 def _achieved_share(dist, n, q, width, reps, seed):
     x = dist.rvs(size=(reps, n), random_state=np.random.default_rng(seed))
-    return np.mean(quantile_ci(x, q, method="exact").length <= width)
+    # the interval the default quantile_ci gives (method="auto")
+    return np.mean(quantile_ci(x, q).length <= width)
 
 
 class TestQuantile:
@@ -101,10 +116,11 @@ class TestQuantile:
         assert share >= 0.5 - 2 * np.sqrt(0.25 / reps), share
         # and it is not a gross overshoot: at 3/4 of n the target mostly fails
         m = max(min_sample_size(q), int(0.75 * n))
-        assert _achieved_share(dist, m, q, width, 1000, seed=m) < 0.3
+        assert _achieved_share(dist, m, q, width, 1000, seed=m) < 0.35
 
     def test_realistic_pilots(self):
-        # pilots of 30 runs; assurance 0.8 covers the pilot's own error
+        # pilots of 30 runs; assurance 0.8 covers the pilot's own error (the
+        # plan scales by the chi-square uncertainty of the pilot's spread)
         dist, q, width = DISTS["normal"], 0.5, 0.01
         rng = np.random.default_rng(0)
         shares = {0.5: [], 0.8: []}
