@@ -357,7 +357,6 @@ class TestPassThrough:
             "sources": ("split", "init"),
             "n_repeats": 4,
             "random_state": 0,
-            "n_boot": 500,
         }
         t1 = variance_sources(est, X, y, memory=cache, **kw)
         first = counter.new()
