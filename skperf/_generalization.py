@@ -27,6 +27,7 @@ from sklearn.utils import indexable
 from sklearn.utils.multiclass import type_of_target
 
 from . import _cache
+from ._distribution import _known_range
 from .stats import _generalization as _gstats
 from .stats._validation import _check_confidence
 
@@ -185,6 +186,9 @@ def _metric_of(estimator, scoring):
     """``(metric name, per-row name or None)`` for a single scorer."""
     if scoring is None:
         est = estimator
+        while hasattr(est, "steps"):
+            # Pipeline.score is its final step's score on the transformed rows
+            est = est.steps[-1][1]
         if is_classifier(est) and type(est).score is ClassifierMixin.score:
             return "accuracy", "accuracy"
         if type(est).score is RegressorMixin.score:
@@ -529,14 +533,8 @@ def _rows(x, n):
 
 
 def _clip(metric, est, low, high):
-    lo, hi = {
-        "accuracy": (0.0, 1.0),
-        "roc_auc": (0.0, 1.0),
-        "neg_brier_score": (-2.0, 0.0),
-        "neg_log_loss": (-np.inf, 0.0),
-        "neg_mean_squared_error": (-np.inf, 0.0),
-        "neg_mean_absolute_error": (-np.inf, 0.0),
-    }.get(metric, (-np.inf, np.inf))
+    """The interval cut to the metric's range (the expected score lies in it)."""
+    lo, hi = _known_range(metric) or (-np.inf, np.inf)
     return est, max(low, lo), min(high, hi)
 
 
