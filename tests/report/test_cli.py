@@ -784,7 +784,7 @@ def test_classification_of_a_continuous_target_refused_before_fitting(tmp_path, 
     path = _write(tmp_path, frame, index=False)
     args = ["report", "--data", path, "--target", "progression"]
     args += ["--task", "classification", "--out", os.devnull]
-    code, out, err = _call(args, capsys)
+    code, _out, err = _call(args, capsys)
     assert code == 2
     assert "distinct values in 442 rows" in err
     assert "use --task regression" in err
