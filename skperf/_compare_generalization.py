@@ -23,6 +23,7 @@ from sklearn.metrics import get_scorer_names
 from sklearn.model_selection import GroupKFold
 from sklearn.utils import indexable
 
+from ._generalization import _fold_labels, _nested_splits, _row_scores
 from .exceptions import NoVariationWarning, _external_stacklevel
 from .stats._paired_tests import (
     _check_rope,
@@ -652,56 +653,6 @@ def _resampled(
 
 # ---------------------------------------------------------------------------
 # nested CV on per-row differences
-def _nested_splits(folds, K):
-    """K outer splits, then for each outer fold k its K-1 inner splits."""
-    rows = np.arange(len(folds))
-    splits = [(rows[folds != k], rows[folds == k]) for k in range(K)]
-    for k in range(K):
-        for j in range(K):
-            if j != k:
-                splits.append((rows[(folds != k) & (folds != j)], rows[folds == j]))
-    return splits
-
-
-def _fold_labels(y, n, K, seed):
-    from ._vary import _shuffled_kfold
-
-    splitter = _shuffled_kfold(K, True, y)
-    splitter.random_state = seed
-    folds = np.empty(n, dtype=np.int64)
-    for k, (_, test) in enumerate(splitter.split(np.zeros((n, 1)), y)):
-        folds[test] = k
-    return folds
-
-
-def _row_scores(metric, y_true, y_pred, y_score, classes, score_is_proba):
-    """Per-row scores whose mean over the test rows is the scorer's value."""
-    if metric == "accuracy":
-        return (np.asarray(y_pred) == np.asarray(y_true)).astype(float)
-    if metric in ("neg_mean_squared_error", "neg_mean_absolute_error"):
-        e = np.asarray(y_true, dtype=float) - np.asarray(y_pred, dtype=float)
-        loss = e**2 if metric == "neg_mean_squared_error" else np.abs(e)
-        return -(loss.mean(axis=1) if loss.ndim == 2 else loss)
-    if y_score is None or not score_is_proba:
-        raise ValueError(
-            f"scoring={metric!r} needs predict_proba; an estimator has none."
-        )
-    proba = np.asarray(y_score, dtype=float)
-    idx = np.searchsorted(classes, y_true).clip(0, len(classes) - 1)
-    if not np.all(np.asarray(classes)[idx] == np.asarray(y_true)):
-        raise ValueError(
-            f"scoring={metric!r}: a test row has a class the model did not see "
-            "in training; per-row scores are undefined. Use method='corrected-t'."
-        )
-    if metric == "neg_log_loss":
-        eps = np.finfo(float).eps
-        return np.log(np.clip(proba[np.arange(len(idx)), idx], eps, 1 - eps))
-    onehot = (idx[:, None] == np.arange(proba.shape[1])).astype(float)
-    if proba.shape[1] == 2:  # binary: (p_pos - y)^2, as brier_score_loss
-        return -((proba[:, 1] - onehot[:, 1]) ** 2)
-    return -np.sum((proba - onehot) ** 2, axis=1)
-
-
 def _per_row(ev, metric, y):
     """Per fit: (test rows, per-row scores), checked against the scorer."""
     pred, meta = ev.predictions_, ev._pred_meta["meta"]
@@ -709,14 +660,12 @@ def _per_row(ev, metric, y):
     out = []
     for i in range(len(pred)):
         test = np.asarray(pred["test_index"].iloc[i], dtype=np.int64)
-        rows = _row_scores(
-            metric,
-            y[test],
-            pred["y_pred"].iloc[i],
-            pred["y_score"].iloc[i],
-            meta[i][0],
-            meta[i][2],
-        )
+        fit = {
+            "y_pred": pred["y_pred"].iloc[i],
+            "y_score": pred["y_score"].iloc[i],
+            "score_is_proba": meta[i][2],
+        }
+        rows = _row_scores(metric, y[test], fit, np.asarray(meta[i][0]))
         if not np.isclose(rows.mean(), scores[i], rtol=1e-7, atol=1e-10):
             raise ValueError(
                 f"scoring={metric!r}: the mean of the per-row scores "
@@ -750,7 +699,7 @@ def _nested(
     R = fits // (K * K)
     seeds = [int(c.generate_state(1)[0]) for c in np.random.SeedSequence(seed).spawn(R)]
     y_arr = np.asarray(y)
-    folds = np.stack([_fold_labels(y, n, K, s) for s in seeds])
+    folds = np.stack([_fold_labels(y, None, n, K, s) for s in seeds])
     evs = {}
     for r, s in enumerate(seeds):
         splits = _nested_splits(folds[r], K)
