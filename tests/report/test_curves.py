@@ -165,8 +165,16 @@ def curve_report(breast4):
 
     X, y = breast4
     models = {"nb": GaussianNB(), "lr": LogisticRegression(max_iter=200)}
+    # curve bands are run-to-run quantiles over repeats on this dataset
     return compare_models(
-        models, X, y, n_repeats=5, random_state=0, n_boot=200, return_predictions=True
+        models,
+        X,
+        y,
+        n_repeats=5,
+        random_state=0,
+        n_boot=200,
+        return_predictions=True,
+        target="this dataset",
     )
 
 
@@ -244,7 +252,9 @@ def test_html_embeds_one_more_figure_and_markdown_defines_the_band(
     html = curve_report.to_html()
     imgs = _images(html)
     # the same report without curves: one figure fewer
-    plain = ModelSelectionReport(curve_report.raw_distributions, random_state=0)
+    plain = ModelSelectionReport(
+        curve_report.raw_distributions, random_state=0, target="this dataset"
+    )
     assert plain.curves == {}
     assert len(_images(plain.to_html())) == 1
     assert len(imgs) == 2
