@@ -94,7 +94,7 @@ for k, (a, b) in enumerate(rows):
     ax.plot([b.low, b.high], [k + 0.12] * 2, color="tab:blue", lw=2)
     ax.plot(b.estimate, k + 0.12, "|", color="tab:blue", ms=8)
 ax.axvline(truth, color="black", lw=1)
-ax.text(truth, -0.55, " score on new data", va="bottom", fontsize=9)
+ax.text(truth, 7.4, " score on new data", va="bottom", fontsize=9)
 ax.plot([], [], color="0.55", lw=4, label="mean over 30 repeats (this dataset)")
 ax.plot([], [], color="tab:blue", lw=2, label="generalization_ci (new data)")
 ax.set_yticks(range(8), [f"dataset {k}" for k in range(8)])
