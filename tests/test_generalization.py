@@ -389,24 +389,38 @@ def test_auto_roc_auc_small_imbalanced(clf_data):
         n_fits=14,
         random_state=0,
     )
-    assert ci.method == "conservative-z"
-    assert ci.n_fits == 14
+    # ROC AUC has no per-row score: corrected t on one 10-fold CV (the budget)
+    assert ci.method == "corrected-t"
+    assert ci.n_fits == 10
     assert 0.5 < ci.estimate <= 1
 
 
 # ---------------------------------------------------------------------------
 class TestAuto:
     def test_policy_table(self):
-        assert [row[0] for row in _AUTO_POLICY] == [
-            "nested-cv",
-            "conservative-z",
-            "corrected-t",
-        ]
-        assert _resolve_auto(500, True, False, 100) == "nested-cv"
-        assert _resolve_auto(500, False, False, 100) == "conservative-z"
-        assert _resolve_auto(500, True, True, 100) == "corrected-t"
-        assert _resolve_auto(500, True, False, 20) == "conservative-z"
-        assert _resolve_auto(30, False, False, 100) == "corrected-t"
+        # the study's choice (docs/generalization_coverage.csv): nested CV for
+        # unbounded per-row losses (and every per-row scorer below n = 100),
+        # corrected t on 3 x 10-fold for the rest
+        assert [row[0] for row in _AUTO_POLICY] == ["nested-cv", "corrected-t"]
+        assert _resolve_auto(500, "neg_log_loss", True, False, 100) == "nested-cv"
+        assert _resolve_auto(500, "neg_mean_squared_error", True, False, 75) == (
+            "nested-cv"
+        )
+        assert _resolve_auto(500, "accuracy", True, False, 100) == "corrected-t"
+        assert _resolve_auto(500, "roc_auc", False, False, 100) == "corrected-t"
+        assert _resolve_auto(60, "accuracy", True, False, 100) == "nested-cv"
+        assert _resolve_auto(60, "roc_auc", False, False, 100) == "corrected-t"
+        # groups: whole groups held out (GroupKFold); budget below nested CV's
+        assert _resolve_auto(500, "neg_log_loss", True, True, 100) == "corrected-t"
+        assert _resolve_auto(500, "neg_log_loss", True, False, 20) == "corrected-t"
+        with pytest.raises(ValueError, match="no method fits n=10 rows"):
+            _resolve_auto(10, "accuracy", True, False, 100)
+
+    def test_auto_default_design(self, clf_data):
+        X, y = clf_data
+        ci = generalization_ci(LogisticRegression(), X, y, random_state=0)
+        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
+        assert "3 repeat(s) of 10-fold" in ci.note
 
     def test_auto_small_n_says_what_it_covers(self, clf_data):
         X, y = clf_data
