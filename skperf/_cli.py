@@ -347,13 +347,7 @@ def _task(y, task):
             f"regression target ({n_values} distinct values; --task regression)",
         )
     if task == "classification":
-        _check_classification_target(y)
-        if kind.startswith("continuous"):
-            fraction = y[(y % 1) != 0].iloc[0]
-            raise _CLIError(
-                f"--task classification needs class labels; {y.name!r} has "
-                f"fractional values such as {fraction!r}"
-            )
+        _check_classification_target(y)  # fractional values, or an amount
         if n_values < 2:
             raise _CLIError(
                 f"target {y.name!r} has a single value; nothing to classify"

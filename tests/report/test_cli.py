@@ -472,7 +472,7 @@ def _bad_inputs(tmp_path, csv, wide):
         ),
         (
             [*data, "--target", "price", "--task", "classification"],
-            "--task classification needs class labels; 'price' has fractional values",
+            "--task classification on target 'price' with fractional values",
         ),
         (
             ["--model", f"t={tree}(max_depth=three)"],
