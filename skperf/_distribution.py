@@ -812,7 +812,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         width : float
             Target interval length, in score units.
         q : "mean" or float, default="mean"
-            The mean (t interval) or a quantile level (exact interval).
+            The mean (t interval) or a quantile level (the interval the default
+            ``quantile_ci`` method gives).
         confidence : float, default=0.95
             Confidence level of the planned interval.
         assurance : float, default=0.5
@@ -831,7 +832,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         >>> from skperf import PerformanceDistribution
         >>> d = PerformanceDistribution(np.random.default_rng(0).normal(0.9, 0.02, 10))
         >>> d.repeats_needed(0.01), d.repeats_needed(0.01, q=0.5)
-        (40, 61)
+        (43, 60)
         """
         return _stats.repeats_needed(
             self._scores, width, q=q, confidence=confidence, assurance=assurance
