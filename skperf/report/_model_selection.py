@@ -25,7 +25,7 @@ from numbers import Real
 
 import numpy as np
 
-from .._distribution import PerformanceDistribution, _check_requirement
+from .._distribution import PerformanceDistribution, _as_loss, _check_requirement
 from .._multiple import _check_correction, _pairwise_family, _worse_than_best
 from .._seeding import _root_entropy
 from ..stats._outperform import _check_gamma, noether_sample_size
@@ -1588,7 +1588,10 @@ def compare_models(
     entropy = _root_entropy(random_state)
     given_cv = cv
     if cv is None and target == "new data":
-        cv = _default_new_data_cv(X, y, groups)
+        from sklearn.base import is_classifier
+
+        classifier = any(is_classifier(e) for e in estimators.values())
+        cv = _default_new_data_cv(X, y, groups, classifier=classifier)
 
     evaluators = {
         name: RepeatedEvaluator(
@@ -1617,7 +1620,11 @@ def compare_models(
             **fit_params,
         )
     applied, skipped = _sources_applied(estimators, vary, y)
-    distributions = {name: ev.distribution_ for name, ev in evaluators.items()}
+    # a negated loss (neg_root_mean_squared_error) is reported as the loss
+    # itself, lower is better: RMSE 56.2 rather than -56.2 (same decisions)
+    distributions = {
+        name: _as_loss(ev.distribution_) for name, ev in evaluators.items()
+    }
 
     import sklearn
 
@@ -1719,11 +1726,13 @@ def _single_scoring(scoring):
     return scoring
 
 
-def _default_new_data_cv(X, y, groups):
+def _default_new_data_cv(X, y, groups, *, classifier=True):
     """The default design for target='new data': shuffled 10-fold per repeat.
 
     Fewer folds only where 10 cannot be made: fewer than 10 groups, rows, or
-    members of the smallest class (stratified folds need one per fold).
+    (classifiers) members of the smallest class (stratified folds need one
+    per fold). A regressor's integer-valued target (``type_of_target`` calls
+    it "multiclass") is not a set of classes.
     """
     from sklearn.model_selection import GroupKFold
     from sklearn.utils.multiclass import type_of_target
@@ -1739,7 +1748,7 @@ def _default_new_data_cv(X, y, groups):
             kind = type_of_target(y)
         except ValueError:
             kind = None
-        if kind in ("binary", "multiclass"):
+        if classifier and kind in ("binary", "multiclass"):
             k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
     return max(k, 2)
 
@@ -1769,6 +1778,13 @@ def _measured_ratio(evaluators, n_samples):
     return ratio, text
 
 
+def _as_loss_name(metric):
+    """``"root_mean_squared_error"`` for ``"neg_root_mean_squared_error"``."""
+    if isinstance(metric, str) and metric.startswith("neg_"):
+        return metric[len("neg_") :]
+    return metric
+
+
 def _evaluator_intervals(report, evaluators, design):
     """Headline intervals from ``generalization_ci()`` where the evaluator has it.
 
@@ -1793,6 +1809,15 @@ def _evaluator_intervals(report, evaluators, design):
             report.notes.add(name, f"generalization_ci: {exc}; corrected-t used.")
             continue
         _record(caught, report.notes, name)
+        if ci.metric != report.metric and report.metric == _as_loss_name(ci.metric):
+            # the report shows the loss itself: the interval in its units
+            ci = dataclasses.replace(
+                ci,
+                estimate=-ci.estimate,
+                low=-ci.high,
+                high=-ci.low,
+                metric=report.metric,
+            )
         report.generalization[name] = ci
 
 

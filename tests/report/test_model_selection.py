@@ -641,11 +641,13 @@ def test_neg_mean_squared_error_best_is_lowest_error():
         target="this dataset",
     )
     assert r.best == "ridge"
-    assert r.greater_is_better is True
+    # shown as the loss itself (issue 17 item 17): MSE, lower is better
+    assert r.metric == "mean_squared_error"
+    assert r.greater_is_better is False
     frame = r.to_frame()
     assert frame.index[0] == "ridge"
-    assert frame.loc["ridge", "mean"] > frame.loc["dummy", "mean"]
-    assert "greater is better" in r.to_markdown()
+    assert 0 < frame.loc["ridge", "mean"] < frame.loc["dummy", "mean"]
+    assert "smaller is better" in r.to_markdown()
 
 
 @pytest.fixture(scope="module")
@@ -1414,3 +1416,30 @@ def test_power_at_least_that_of_5x2cv_f():
             combined_5x2cv_f((runs[1][0] - runs[1][1]).reshape(5, 2)).pvalue < 0.05
         )
     assert default / reps >= f_test / reps - 0.05, (default / reps, f_test / reps)
+
+
+def test_regression_report_shows_the_loss_and_uses_ten_folds():
+    # issue 17 item 17: RMSE 57.8 (lower is better), not -57.8; an integer
+    # regression target (diabetes) is not a set of classes: 10 folds, not 2
+    from sklearn.datasets import load_diabetes
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+
+    X, y = load_diabetes(return_X_y=True)
+    models = {"ridge": Ridge(1.0), "mean": DummyRegressor()}
+    kw = {"scoring": "neg_root_mean_squared_error", "n_repeats": 2}
+    r = compare_models(models, X, y, random_state=0, **kw)
+    assert "10-fold" in r.settings["cv"]
+    assert r.metric == "root_mean_squared_error"
+    assert not r.greater_is_better
+    assert r.best == "ridge"
+    assert r.tied_with_best == ["ridge"]
+    ci = r.generalization["ridge"]
+    assert ci.metric == "root_mean_squared_error"
+    assert 50 < ci.low < ci.estimate < ci.high < 70
+    assert r.distributions["ridge"].mean() == pytest.approx(ci.estimate, rel=0.05)
+    row = r.pairwise().iloc[0]
+    assert (row.model_a, row.model_b, row.decision) == ("ridge", "mean", "better")
+    # the same decisions as on the negated scores
+    neg = compare_models(models, X, y, random_state=0, **{**kw, "scoring": "r2"})
+    assert neg.best == "ridge"
