@@ -19,6 +19,7 @@ import numpy as np
 from .._seeding import _root_entropy
 from ..stats import _ranks
 from ..stats._validation import _check_confidence
+from ._metrics import _check_one_scale
 
 __all__ = ["BenchmarkReport", "benchmark"]
 
@@ -295,17 +296,7 @@ class BenchmarkReport:
             str(d): {m: rep.distributions[m].scores for m in rep.names}
             for d, rep in reports.items()
         }
-        directions = {rep.greater_is_better for rep in reports.values()}
-        if len(directions) > 1:
-            raise ValueError(
-                "All reports must share `greater_is_better`; got "
-                f"{ {d: r.greater_is_better for d, r in reports.items()} }."
-            )
-        metrics = {rep.metric for rep in reports.values()} - {None}
-        if len(metrics) > 1:
-            raise ValueError(
-                f"All reports must measure the same metric; got {sorted(metrics)}."
-            )
+        _check_one_scale(reports, "reports")
         paired = {str(d): _report_paired(rep) for d, rep in reports.items()}
         decisions, target = {}, "this dataset"
         for d, rep in reports.items():

@@ -126,3 +126,23 @@ def _shared_default_score(estimators):
     return None, " vs ".join(
         f"{_default_score(estimators[n])[1]} for {n!r}" for n in first
     )
+
+
+def _check_one_scale(items, what):
+    """Refuse a mix of score directions or of metrics among ``items``.
+
+    ``items`` maps a name to an object with ``greater_is_better`` and
+    ``metric`` (distributions, reports); ``what`` names them in the error
+    (``"distributions"``, ``"reports"``).
+    """
+    directions = {o.greater_is_better for o in items.values()}
+    if len(directions) > 1:
+        raise ValueError(
+            f"All {what} must share `greater_is_better`; got "
+            f"{ {n: o.greater_is_better for n, o in items.items()} }."
+        )
+    metrics = {o.metric for o in items.values()} - {None}
+    if len(metrics) > 1:
+        raise ValueError(
+            f"All {what} must measure the same metric; got {sorted(metrics)}."
+        )

@@ -32,7 +32,12 @@ from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval
 from ..stats._validation import _check_confidence, _check_n_boot
 from ._format import _side_text
-from ._metrics import _bound_text, _metric_bounds, _shared_default_score
+from ._metrics import (
+    _bound_text,
+    _check_one_scale,
+    _metric_bounds,
+    _shared_default_score,
+)
 
 __all__ = ["ModelSelectionReport", "compare_models"]
 
@@ -100,17 +105,7 @@ def _check_distributions(distributions):
         if not isinstance(dist, PerformanceDistribution):
             dist = PerformanceDistribution(dist)
         out[name] = dist._renamed(name)
-    directions = {d.greater_is_better for d in out.values()}
-    if len(directions) > 1:
-        raise ValueError(
-            "All distributions must share `greater_is_better`; got "
-            f"{ {n: d.greater_is_better for n, d in out.items()} }."
-        )
-    metrics = {d.metric for d in out.values()} - {None}
-    if len(metrics) > 1:
-        raise ValueError(
-            f"All distributions must measure the same metric; got {sorted(metrics)}."
-        )
+    _check_one_scale(out, "distributions")
     return out
 
 
