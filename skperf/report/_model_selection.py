@@ -21,7 +21,6 @@ import dataclasses
 import re
 import warnings
 from collections.abc import Mapping
-from numbers import Real
 
 import numpy as np
 
@@ -30,7 +29,11 @@ from .._multiple import _check_correction, _pairwise_family, _worse_than_best
 from .._seeding import _root_entropy
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval
-from ..stats._validation import _check_confidence, _check_n_boot
+from ..stats._validation import (
+    _check_confidence,
+    _check_n_boot,
+    _check_test_train_ratio,
+)
 from ._format import _side_text
 from ._metrics import (
     _bound_text,
@@ -80,16 +83,7 @@ def _check_ratio(test_train_ratio, target):
             "K-fold, e.g. 1/9 for 10-fold), or target='this dataset' for decisions "
             "about the distribution of these scores."
         )
-    if (
-        not isinstance(test_train_ratio, Real)
-        or isinstance(test_train_ratio, bool)
-        or not 0 < test_train_ratio < np.inf
-    ):
-        raise ValueError(
-            "`test_train_ratio` must be a positive finite number (n_test / n_train "
-            f"of the splits); got {test_train_ratio!r}."
-        )
-    return float(test_train_ratio)
+    return _check_test_train_ratio(test_train_ratio)
 
 
 def _check_distributions(distributions):

@@ -13,12 +13,12 @@ import numpy as np
 from .._multiple import _check_correction
 from ..report._model_selection import _check_target
 from ..stats import outperform_decision
+from ..stats._validation import _check_test_train_ratio
 from ._distributions import _resolve_metric, _split_scores
 from ._tied import (
     _best_index,
     _check_gamma_confidence,
     _check_n_splits,
-    _check_ratio_arg,
     _compare_with_best,
     _new_data_family,
     _search_ratio,
@@ -260,7 +260,7 @@ def simplest_within_best(
     gamma, confidence = _check_gamma_confidence(gamma, confidence)
     target = _check_target(target)
     _check_correction(correction)
-    test_train_ratio = _check_ratio_arg(test_train_ratio)
+    test_train_ratio = _check_test_train_ratio(test_train_ratio)
     if exclude not in _EXCLUDE:
         raise ValueError(
             f"`exclude` must be one of {sorted(_EXCLUDE)}; got {exclude!r}."

@@ -21,7 +21,7 @@ from ..report import ModelSelectionReport
 from ..report._model_selection import _check_target
 from ..stats import outperform_decision, prob_outperform_ci
 from ..stats._outperform import _check_gamma
-from ..stats._validation import _check_confidence
+from ..stats._validation import _check_confidence, _check_test_train_ratio
 from ..utils._warnings import _external_stacklevel
 from ._distributions import (
     _candidate_keys,
@@ -194,21 +194,6 @@ def _cv_ratio(cv):
             "training draws; the corrected t is an approximation for this design)"
         )
     return None
-
-
-def _check_ratio_arg(test_train_ratio):
-    if test_train_ratio is None:
-        return None
-    if (
-        not isinstance(test_train_ratio, Real)
-        or isinstance(test_train_ratio, bool)
-        or not 0 < test_train_ratio < np.inf
-    ):
-        raise ValueError(
-            "`test_train_ratio` must be a positive finite number (n_test / n_train "
-            f"of the search's splits) or None; got {test_train_ratio!r}."
-        )
-    return float(test_train_ratio)
 
 
 def _search_ratio(cv, test_train_ratio, what):
@@ -472,7 +457,7 @@ def candidates_tied_with_best(
     gamma, confidence = _check_gamma_confidence(gamma, confidence)
     _check_correction(correction)
     target = _check_target(target)
-    test_train_ratio = _check_ratio_arg(test_train_ratio)
+    test_train_ratio = _check_test_train_ratio(test_train_ratio)
     _check_fitted_search(search)
     cv_results = search.cv_results_
     metric = _resolve_metric(cv_results, scoring, _default_metric(search))
@@ -630,7 +615,7 @@ def search_report(
     ('max_depth=8', ['max_depth=2', 'max_depth=3', 'max_depth=4', 'max_depth=8'])
     """
     target = _check_target(target)
-    test_train_ratio = _check_ratio_arg(test_train_ratio)
+    test_train_ratio = _check_test_train_ratio(test_train_ratio)
     _check_fitted_search(search)
     ratio = design = None
     if target == "new data":

@@ -153,3 +153,24 @@ def _check_rng(random_state):
         "`random_state` must be None, an int, a numpy SeedSequence, RandomState "
         f"or Generator; got {random_state!r}."
     )
+
+
+def _check_test_train_ratio(test_train_ratio):
+    """``n_test / n_train`` of the splits, as a positive finite float.
+
+    The ratio that Nadeau & Bengio's corrected resampled t adds to ``1/J``
+    (``1 / (K - 1)`` for K-fold). ``None`` passes through (the caller
+    decides whether the design is required).
+    """
+    if test_train_ratio is None:
+        return None
+    if (
+        not isinstance(test_train_ratio, numbers.Real)
+        or isinstance(test_train_ratio, bool)
+        or not 0 < test_train_ratio < np.inf
+    ):
+        raise ValueError(
+            "`test_train_ratio` must be a positive finite number (n_test / n_train "
+            f"of the splits; 1 / (K - 1) for K-fold); got {test_train_ratio!r}."
+        )
+    return float(test_train_ratio)
