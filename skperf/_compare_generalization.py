@@ -12,7 +12,6 @@ the null/power study can update it in one place.
 
 from __future__ import annotations
 
-import dataclasses
 import numbers
 import warnings
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from .stats._paired_tests import (
     corrected_paired_t,
     paired_decision,
 )
-from .stats._results import _fmt
+from .stats._results import _fmt, _ResultMixin
 from .stats._validation import _check_confidence
 
 __all__ = ["GeneralizationComparison", "compare_generalization"]
@@ -83,8 +82,8 @@ _DEFAULT_FITS = {"corrected-t": 30, "bayesian": 30, "5x2cv-f": 10, "nested-cv": 
 _NESTED_K = 5  # nested CV: 5 outer folds, 4 inner ones: 25 fits per repetition
 
 
-@dataclass(frozen=True)
-class GeneralizationComparison:
+@dataclass(frozen=True, eq=False)
+class GeneralizationComparison(_ResultMixin):
     """Difference of two algorithms' scores on new data, with its test.
 
     Is algorithm A better than algorithm B on new data? Returned by :func:`compare_generalization`. Numbers are differences
@@ -181,16 +180,6 @@ class GeneralizationComparison:
         object.__setattr__(self, "confidence", float(self.confidence))
         object.__setattr__(self, "n", int(self.n))
         object.__setattr__(self, "n_fits", int(self.n_fits))
-
-    def to_dict(self):
-        """Return the fields as a plain dict.
-
-        Returns
-        -------
-        dict
-            Field name to value.
-        """
-        return dataclasses.asdict(self)
 
     def __repr__(self):
         parts = [

@@ -16,7 +16,6 @@ it in one place.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -29,6 +28,7 @@ from sklearn.utils.multiclass import type_of_target
 from . import _cache
 from ._distribution import _known_range
 from .stats import _generalization as _gstats
+from .stats._results import _ResultMixin
 from .stats._validation import _check_confidence
 
 __all__ = ["GeneralizationCI", "generalization_ci"]
@@ -105,8 +105,8 @@ _CORRECTED_T_REPEATS = 3
 _AUTO_VERIFIED_N = 100
 
 
-@dataclass(frozen=True)
-class GeneralizationCI:
+@dataclass(frozen=True, eq=False)
+class GeneralizationCI(_ResultMixin):
     """An interval for the score of a learning algorithm on new data.
 
     Returned by :func:`generalization_ci` and
@@ -167,16 +167,6 @@ class GeneralizationCI:
             object.__setattr__(self, name, float(getattr(self, name)))
         for name in ("n", "n_fits"):
             object.__setattr__(self, name, int(getattr(self, name)))
-
-    def to_dict(self):
-        """Return the fields as a plain dict.
-
-        Returns
-        -------
-        dict
-            Field name to value.
-        """
-        return dataclasses.asdict(self)
 
     def __repr__(self):
         return (

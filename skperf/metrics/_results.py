@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
+
+from ..stats._results import _ResultMixin
 
 __all__ = ["PairedTestResult"]
 
@@ -12,8 +13,8 @@ def _f(x, digits=4):
     return "None" if x is None else f"{x:.{digits}g}"
 
 
-@dataclass(frozen=True)
-class PairedTestResult:
+@dataclass(frozen=True, eq=False)
+class PairedTestResult(_ResultMixin):
     """Difference of a metric between two models on the same test rows.
 
     Parameters
@@ -84,16 +85,6 @@ class PairedTestResult:
     def significant(self):
         """Whether the interval excludes 0."""
         return self.low > 0 or self.high < 0
-
-    def to_dict(self):
-        """Return the fields as a plain dict.
-
-        Returns
-        -------
-        dict
-            Field name to value.
-        """
-        return dataclasses.asdict(self)
 
     def __repr__(self):
         parts = [

@@ -36,12 +36,12 @@ cross-validated algorithms on multiple data sets. Machine Learning 100,
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
-from ._results import _fmt, _freeze
+from ._results import _fmt, _freeze, _ResultMixin
 from ._validation import _check_confidence, _check_sample
 
 __all__ = [
@@ -64,8 +64,8 @@ DECISIONS = (
 )
 
 
-@dataclass(frozen=True)
-class PairedDifferenceTest:
+@dataclass(frozen=True, eq=False)
+class PairedDifferenceTest(_ResultMixin):
     """A paired test of ``A - B`` over resampled train/test splits.
 
     Scalar fields are Python floats; with batch input (leading axes) the
@@ -141,36 +141,6 @@ class PairedDifferenceTest:
         object.__setattr__(self, "confidence", float(self.confidence))
         if self.rope is not None:
             object.__setattr__(self, "rope", float(self.rope))
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        for f in fields(self):
-            a, b = getattr(self, f.name), getattr(other, f.name)
-            if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-                if not np.array_equal(a, b, equal_nan=True):
-                    return False
-            elif a != b and not (
-                isinstance(a, float) and isinstance(b, float) and a != a and b != b
-            ):
-                return False
-        return True
-
-    __hash__ = None
-
-    def to_dict(self):
-        """Return the fields as a plain dict (arrays as lists).
-
-        Returns
-        -------
-        dict
-            Field name to value.
-        """
-        out = {}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            out[f.name] = v.tolist() if isinstance(v, np.ndarray) else v
-        return out
 
     def __repr__(self):
         parts = [
