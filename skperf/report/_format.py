@@ -357,7 +357,13 @@ def _conclusion_new_data(report):
     f = _score_format(report)
     pct = f"{report.confidence:.0%}"
     n = report.settings.get("n_samples")
-    rows = f"about {n} rows" if n else "as many rows"
+    ratio = report.test_train_ratio
+    # K-fold: n_train + n_test = n, so each fit trains on n / (1 + ratio) rows
+    rows = (
+        f"about {round(n / (1 + ratio))} of the {n} rows"
+        if n and ratio
+        else "as many rows"
+    )
     interval = (
         f"{_metric_name(report)} {_ci(ci.estimate, ci.low, ci.high, f)} "
         f"({pct} CI, {ci.method})"

@@ -83,7 +83,7 @@ def test_default_run_end_to_end(tmp_path):
     results = out.split("random_state=0 (pass --random-state 0 to reproduce)\n")[1]
     first = " ".join(results.split("|")[0].split())
     assert first.startswith(
-        "On new data (each algorithm trained on about 569 rows from the same "
+        "On new data (each algorithm trained on about 379 of the 569 rows from the same "
         "population), choose "
     )
     assert "(95% CI, corrected-t)" in first
