@@ -21,8 +21,11 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import csgraph
 
-from .exceptions import DependentObservationsWarning, SmallSampleWarning
-from .stats._bootstrap import _n_boot_for, _warn_n_boot
+from .exceptions import (
+    DependentObservationsWarning,
+    SmallSampleWarning,
+    _external_stacklevel,
+)
 from .stats._mean import _t_bounds
 from .stats._outperform import (
     _check_gamma,
@@ -43,8 +46,10 @@ from .stats._results import Comparison, Interval
 from .stats._validation import (
     _check_confidence,
     _check_method,
+    _check_n_boot,
     _check_rng,
     _check_sample,
+    _resolve_n_boot,
 )
 
 __all__ = ["compare"]
@@ -143,10 +148,9 @@ def _compare_iv(a, b, gamma, confidence, paired, method, n_boot, random_state):
         method = "bootstrap"
     method = _resolve_method(method, paired)
     if method == "bootstrap":
-        # frames: _warn_n_boot, _compare_iv, compare, PerformanceDistribution.compare
-        n_boot = _warn_n_boot(confidence, n_boot, stacklevel=5)
+        n_boot = _resolve_n_boot(confidence, n_boot)
     else:
-        _n_boot_for(confidence, n_boot)  # validated; exact methods do not resample
+        _check_n_boot(n_boot)  # validated; exact methods do not resample
         n_boot = None
     # exact methods draw nothing (and skip drawing OS entropy for None)
     rng = None
@@ -546,7 +550,7 @@ def compare(
         warnings.warn(
             grouping[3][0].upper() + grouping[3][1:] + ".",
             DependentObservationsWarning,
-            stacklevel=3,  # compare, PerformanceDistribution.compare, the caller
+            stacklevel=_external_stacklevel(),
         )
     extra_note = ""
     if method == "bootstrap":

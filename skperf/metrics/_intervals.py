@@ -13,12 +13,15 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import SmallSampleWarning, UndefinedResamplesWarning
+from ..exceptions import (
+    SmallSampleWarning,
+    UndefinedResamplesWarning,
+    _external_stacklevel,
+)
 from ..stats._auc import delong_paired, roc_auc_ci
 from ..stats._bootstrap import (
     _basic_bounds,
     _bca_bounds,
-    _n_boot_for,
     _percentile_bounds,
 )
 from ..stats._proportion import (
@@ -28,7 +31,12 @@ from ..stats._proportion import (
     proportion_ci,
 )
 from ..stats._results import Interval
-from ..stats._validation import _check_confidence, _check_method, _check_rng
+from ..stats._validation import (
+    _check_confidence,
+    _check_method,
+    _check_rng,
+    _resolve_n_boot,
+)
 from ._registry import (
     _NEEDS_BOTH_CLASSES,
     _check_lengths,
@@ -322,16 +330,14 @@ def _strata(preps, stratify, groups, y_true):
     return np.asarray(y_true)
 
 
-def _resolve_n_boot(confidence, n_boot, stacklevel=3, methods=()):
+def _n_boot_of(confidence, n_boot, methods):
+    """``n_boot`` for ``methods``: more resamples for "auto" with a bootstrap-t."""
     if isinstance(n_boot, str) and n_boot == "auto" and "studentized" in methods:
         # the bootstrap-t reads quantiles of a heavy-tailed t*: 25 resamples
         # beyond each bound (999 at 95 %) instead of 10 (Efron & Tibshirani
         # 1993, ch. 12, recommend about 1000 for bootstrap-t intervals)
         return max(math.ceil(round(50 / (1 - confidence), 9)) - 1, 99)
-    n_boot, msg = _n_boot_for(confidence, n_boot)
-    if msg:
-        warnings.warn(msg, SmallSampleWarning, stacklevel=stacklevel)
-    return n_boot
+    return _resolve_n_boot(confidence, n_boot)
 
 
 def _balanced_accuracy_mover(prep, confidence):
@@ -475,9 +481,7 @@ def _studentized_bounds(p, boot_mean, boot_sq, confidence):
     return low, high, fallback
 
 
-def _bootstrap_many(
-    preps, methods, confidence, n_boot, strata, groups, rng, warn_level=3
-):
+def _bootstrap_many(preps, methods, confidence, n_boot, strata, groups, rng):
     """Bootstrap intervals of several metrics from shared resamples."""
     estimates = [p.estimate() for p in preps]
     for p, est in zip(preps, estimates, strict=True):
@@ -508,7 +512,7 @@ def _bootstrap_many(
                     "" if strata is not None else " `stratify=True` keeps class counts."
                 ),
                 UndefinedResamplesWarning,
-                stacklevel=warn_level,
+                stacklevel=_external_stacklevel(),
             )
         if method == "percentile":
             low, high = _percentile_bounds(b, confidence)
@@ -547,7 +551,7 @@ def _bootstrap_many(
                 if np.isfinite(measured[0])
                 else f"`metric={p.spec.name!r}`: {measured[1]}.",
                 SmallSampleWarning,
-                stacklevel=warn_level,
+                stacklevel=_external_stacklevel(),
             )
         tol = 1e-12 * max(1.0, abs(float(est)))
         if not (low - tol <= est <= high + tol):
@@ -558,7 +562,7 @@ def _bootstrap_many(
                 "a callable whose value depends on the row count or order, or an "
                 "extreme statistic); the interval is not reliable"
             )
-            warnings.warn(msg, UserWarning, stacklevel=warn_level)
+            warnings.warn(msg, UserWarning, stacklevel=_external_stacklevel())
             note += "; WARNING: " + msg
         if groups is not None:
             note += f"; resampled {np.unique(groups).size} whole groups"
@@ -802,7 +806,6 @@ def metric_ci(
         groups,
         rng,
         pos_label,
-        warn_level=4,
         sample_weight=sample_weight,
     )[0]
 
@@ -864,7 +867,6 @@ def _metric_ci_frame(
         groups,
         rng,
         pos_label,
-        warn_level=5,
         sample_weight=sample_weight,
     )
     return pd.DataFrame(
@@ -892,13 +894,9 @@ def _intervals(
     groups,
     rng,
     pos_label,
-    warn_level,
     sample_weight=None,
 ):
-    """Intervals of ``specs``, bootstrap ones from shared resamples.
-
-    ``warn_level``: stack level of warnings that points at the user's call.
-    """
+    """Intervals of ``specs``, bootstrap ones from shared resamples."""
     _check_y_score_read(specs, inputs[1])
     picked = [_input_for(s, *inputs) for s in specs]
     for pred, name in picked:
@@ -916,12 +914,7 @@ def _intervals(
         if m not in _BOOT_METHODS:
             results[i] = _analytic(preps[i], m, confidence)
     if boot_idx:
-        n_boot = _resolve_n_boot(
-            confidence,
-            n_boot,
-            stacklevel=warn_level,
-            methods=[methods[i] for i in boot_idx],
-        )
+        n_boot = _n_boot_of(confidence, n_boot, [methods[i] for i in boot_idx])
         bp = [preps[i] for i in boot_idx]
         strata = _strata(bp, stratify, groups, bp[0].y_true)
         res = _bootstrap_many(
@@ -932,7 +925,6 @@ def _intervals(
             strata,
             groups,
             rng,
-            warn_level=warn_level,
         )
         for i, r in zip(boot_idx, res, strict=True):
             results[i] = r
@@ -1269,7 +1261,7 @@ def compare_predictions(
             f"`metric={spec.name!r}` was undefined on {n_undef} of {n_boot} resamples "
             "for at least one model; they are excluded and counted in `n_undefined`.",
             UndefinedResamplesWarning,
-            stacklevel=2,
+            stacklevel=_external_stacklevel(),
         )
     low, high = _percentile_bounds(d, confidence)
     est = est_a - est_b

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._seeding import _root_entropy
 from ..stats import _ranks
-from ..stats._validation import _check_confidence
+from ..stats._validation import _check_confidence, _check_n_boot
 from ._metrics import _check_one_scale
 
 __all__ = ["BenchmarkReport", "benchmark"]
@@ -37,18 +37,6 @@ _N_BOOT_AUTO = 2000
 # seed tags of the report's resampling, mixed into the root entropy
 _TAGS = {"ranks": 1, "aggregate": 2, "bayes": 3}
 _POSTHOC = ("nemenyi", "holm")
-
-
-def _check_n_boot(n_boot):
-    if isinstance(n_boot, str) and n_boot == "auto":
-        return _N_BOOT_AUTO
-    if (
-        isinstance(n_boot, bool)
-        or not isinstance(n_boot, numbers.Integral)
-        or n_boot < 1
-    ):
-        raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
-    return int(n_boot)
 
 
 def _win(decision):
@@ -333,7 +321,7 @@ class BenchmarkReport:
         import pandas as pd
 
         self.confidence = _check_confidence(confidence)
-        self.n_boot = _check_n_boot(n_boot)
+        self.n_boot = _check_n_boot(n_boot, auto=_N_BOOT_AUTO)
         self.random_state_ = _root_entropy(random_state)
         self.settings = dict(settings or {})
         self.greater_is_better = bool(greater_is_better)
@@ -689,7 +677,7 @@ class BenchmarkReport:
         )
         return frame.sort_values("mean_rank", kind="stable")
 
-    def test(self, posthoc="nemenyi", *, control=None):
+    def test(self, *, posthoc="nemenyi", control=None):
         """Friedman (and Iman-Davenport) test, then a post-hoc test of the pairs.
 
         Parameters
@@ -982,7 +970,7 @@ class BenchmarkReport:
         from ._plot import _require_matplotlib
 
         _require_matplotlib()
-        res = self.test(posthoc)
+        res = self.test(posthoc=posthoc)
         r = np.array([res.mean_ranks[m] for m in self.models])
         low = high = None
         if intervals:
@@ -1082,7 +1070,7 @@ class BenchmarkReport:
             },
             "ranks": records(self.ranks()),
             "test": test.to_dict(),
-            "holm": self.test("holm").to_dict(),
+            "holm": self.test(posthoc="holm").to_dict(),
             "win_tie_loss": records(self.win_tie_loss(), index=False),
             "decision_target": self.decision_target,
             "aggregate": {
@@ -1093,7 +1081,7 @@ class BenchmarkReport:
             "settings": {k: _plain(v) for k, v in self.settings.items()},
         }
 
-    def to_markdown(self, fmt=".3f"):
+    def to_markdown(self, *, fmt=".3f"):
         """A paper-ready markdown table: scores per dataset, ranks, significance.
 
         Rows are datasets, columns models: the mean score with its rank in
@@ -1120,8 +1108,8 @@ class BenchmarkReport:
             self.scores.to_numpy(), greater_is_better=self.greater_is_better
         )
         rk = self.ranks().reindex(self.models)
-        test = self.test("nemenyi")
-        holm = self.test("holm")
+        test = self.test(posthoc="nemenyi")
+        holm = self.test(posthoc="holm")
         tested = int(self._n_runs.max()) > 1  # per-dataset decisions are tests
         rows = []
         for i, d in enumerate(self.datasets):
@@ -1294,7 +1282,9 @@ def _from_cli(frame, args, entropy):
                 for m, r in rk.iterrows()
             ],
         ),
-        _test_text(rep.test("nemenyi"), rep.test("holm"), rep.confidence),
+        _test_text(
+            rep.test(posthoc="nemenyi"), rep.test(posthoc="holm"), rep.confidence
+        ),
         (
             f"mean-rank intervals: {_RESAMPLE_TEXT['datasets and runs']} "
             f"(target: {_ACROSS}); win/tie/loss decisions: target {rep.decision_target}."
@@ -1492,8 +1482,8 @@ def _anchor(i):
 def _html(rep, *, plots=True):
     pct = f"{rep.confidence:.0%}"
     rk = rep.ranks()
-    test = rep.test("nemenyi")
-    holm = rep.test("holm")
+    test = rep.test(posthoc="nemenyi")
+    holm = rep.test(posthoc="holm")
     best = rk.index[0]
     parts = [
         "<!DOCTYPE html>",

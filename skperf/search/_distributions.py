@@ -22,6 +22,7 @@ from sklearn.model_selection import (
 
 from .._distribution import PerformanceDistribution
 from .._split import GroupOutOfBootstrap, OutOfBootstrap, StratifiedOutOfBootstrap
+from ..utils._warnings import _external_stacklevel
 
 __all__ = ["search_distributions"]
 
@@ -243,6 +244,6 @@ def search_distributions(search, *, scoring=None):
             f"{len(failed)} candidate(s) have non-finite test scores (failed "
             f"fits) and are left out: {failed}.",
             FitFailedWarning,
-            stacklevel=2,
+            stacklevel=_external_stacklevel(),
         )
     return out

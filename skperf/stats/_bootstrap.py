@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 from scipy import special
 
-from ..exceptions import SmallSampleWarning
+from ._validation import _check_n_boot
 
 __all__: list[str] = []
 
@@ -183,18 +183,10 @@ def _n_boot_for(confidence, n_boot="auto"):
     message : str or None
     """
     alpha = 1 - confidence
-    if isinstance(n_boot, str):
-        if n_boot != "auto":
-            raise ValueError(
-                f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}."
-            )
+    n_boot = _check_n_boot(n_boot)
+    if n_boot == "auto":
         b = math.ceil(round(2 * _TAIL_MIN / alpha, 9)) - 1
         return max(b, _N_BOOT_MIN), None
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer):
-        raise TypeError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
-    n_boot = int(n_boot)
-    if n_boot < 1:
-        raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot}.")
     tail = (n_boot + 1) * alpha / 2
     if tail < _TAIL_MIN - 1e-9:  # (199 + 1) * 0.1 / 2 is 9.999999999999998
         need = max(math.ceil(round(2 * _TAIL_MIN / alpha, 9)) - 1, _N_BOOT_MIN)
@@ -204,11 +196,3 @@ def _n_boot_for(confidence, n_boot="auto"):
             f"n_boot >= {need} (or n_boot='auto') for this level."
         )
     return n_boot, None
-
-
-def _warn_n_boot(confidence, n_boot, stacklevel=3):
-    """Resolve ``n_boot`` and warn (``SmallSampleWarning``) when too small."""
-    n_boot, msg = _n_boot_for(confidence, n_boot)
-    if msg:
-        warnings.warn(msg, SmallSampleWarning, stacklevel=stacklevel)
-    return n_boot

@@ -90,23 +90,25 @@ def _check_sample(x, *, axis=-1, min_n=2, name="x"):
     return arr
 
 
-def _check_n_boot(n_boot):
-    """Return ``n_boot`` as a positive int or ``"auto"``, or raise naming it.
+def _check_n_boot(n_boot, auto="auto"):
+    """Return ``n_boot`` as a positive int, or ``auto`` for ``"auto"``; raise naming it.
 
-    ``"auto"`` (skperf's one default for ``n_boot``) is resolved against the
-    confidence level by :func:`_resolve_n_boot` where the resampling runs.
+    The one check of ``n_boot`` in skperf. ``"auto"`` (skperf's one default
+    for ``n_boot``) is returned as ``auto``: left as ``"auto"`` it is
+    resolved against the confidence level by :func:`_resolve_n_boot` where
+    the resampling runs; a caller with a fixed count for ``"auto"`` passes
+    it (the benchmark report's 2000).
     """
     if isinstance(n_boot, str):
         if n_boot == "auto":
-            return n_boot
+            return auto
         raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
-    if (
-        isinstance(n_boot, bool)
-        or not isinstance(n_boot, numbers.Integral)
-        or n_boot < 1
-    ):
-        raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
-    return int(n_boot)
+    if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral):
+        raise TypeError(f"`n_boot` must be a positive int or 'auto'; got {n_boot!r}.")
+    n_boot = int(n_boot)
+    if n_boot < 1:
+        raise ValueError(f"`n_boot` must be a positive int or 'auto'; got {n_boot}.")
+    return n_boot
 
 
 def _resolve_n_boot(confidence, n_boot):
@@ -114,9 +116,11 @@ def _resolve_n_boot(confidence, n_boot):
 
     ``"auto"`` gives the smallest count with 10 resamples in each tail (399
     at 95 %); an explicit count is kept and a ``SmallSampleWarning`` (pointed
-    at the user's line by the frame walker) says when it is too small.
+    at the user's line by the frame walker, whatever path led here) says
+    when it is too small. The one place that resolves and warns about
+    ``n_boot``.
     """
-    from ._bootstrap import _n_boot_for  # _bootstrap imports nothing from here
+    from ._bootstrap import _n_boot_for  # _bootstrap imports this module
 
     n_boot, msg = _n_boot_for(confidence, n_boot)
     if msg:
