@@ -63,7 +63,7 @@ def _run(frame, path):
         ),
     )
     step("ranks (two-level bootstrap, 2000)", rep.ranks)
-    step("test nemenyi + holm", lambda: (rep.test(), rep.test("holm")))
+    step("test nemenyi + holm", lambda: (rep.test(), rep.test(posthoc="holm")))
     step("win_tie_loss", rep.win_tie_loss)
     step(
         "aggregate mean/median/iqm/gap",

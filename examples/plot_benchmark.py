@@ -80,7 +80,7 @@ print(report.ranks()[["mean_rank", "low", "high", "p_best", "target"]].round(3))
 # by Benavoli, Corani & Mangili (2016), compares the scores pair by pair.
 nemenyi = report.test()
 print(nemenyi)
-print(report.test("holm").pvalues.round(3))
+print(report.test(posthoc="holm").pvalues.round(3))
 
 # %%
 # The critical-difference diagram: models joined by a thick bar are not

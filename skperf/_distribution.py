@@ -22,6 +22,7 @@ from .stats._validation import (
     _check_rng,
     _check_sample,
 )
+from .utils._warnings import _external_stacklevel
 
 __all__ = ["PerformanceDistribution"]
 
@@ -610,10 +611,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                     "independent scores are too narrow; aggregate per group first "
                     "(dist.aggregate()) or use one out-of-bootstrap split per repeat.",
                     DependentObservationsWarning,
-                    stacklevel=3,
+                    stacklevel=_external_stacklevel(),
                 )
 
-    def quantile(self, q, method="linear"):
+    def quantile(self, q, *, method="linear"):
         """Quantile point estimates.
 
         Parameters
@@ -653,9 +654,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
     def quantile_ci(
         self,
         q,
+        *,
         confidence=0.95,
         method="auto",
-        n_boot=2000,
+        n_boot="auto",
         random_state=None,
         simultaneous=False,
     ):
@@ -676,8 +678,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             :class:`~skperf.exceptions.SmallSampleWarning` naming the
             minimum n of the others and the bootstrap's measured coverage
             at this n (those levels get ``approximate=True``).
-        n_boot : int, default=2000
-            Resamples for the bootstrap method.
+        n_boot : int or "auto", default="auto"
+            Resamples for the bootstrap method; ``"auto"`` is the smallest
+            count with 10 resamples in each tail (399 at 95 %).
         random_state : int, numpy.random.Generator or None, default=None
             Seed for the bootstrap method.
         simultaneous : bool, default=False
@@ -743,11 +746,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                     "`method` must be 'auto' or 'exact' with simultaneous=True "
                     f"(exact joint coverage of order-statistic intervals); got {method!r}."
                 )
-            return _call_core(
-                _stats.simultaneous_quantile_ci, self._scores, q, confidence=confidence
+            return _stats.simultaneous_quantile_ci(
+                self._scores, q, confidence=confidence
             )
-        return _call_core(
-            _stats.quantile_ci,
+        return _stats.quantile_ci(
             self._scores,
             q,
             confidence=confidence,
@@ -793,6 +795,14 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         met 60 29
         """
         self._warn_assumptions("requirement")
+        return self._requirement(
+            threshold, probability=probability, confidence=confidence, method=method
+        )
+
+    def _requirement(
+        self, threshold, *, probability=0.9, confidence=0.95, method="auto"
+    ):
+        """:meth:`requirement` without the assumption warning (for ``summary``)."""
         return _stats.requirement(
             self._scores,
             threshold,
@@ -838,7 +848,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             self._scores, width, q=q, confidence=confidence, assurance=assurance
         )
 
-    def quantile_band(self, confidence=0.95, method="auto"):
+    def quantile_band(self, *, confidence=0.95, method="auto"):
         """A band for the whole quantile function, holding at all levels at once.
 
         See :func:`skperf.stats.quantile_band`.
@@ -869,9 +879,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
 
     def mean_ci(
         self,
+        *,
         confidence=0.95,
         method="t",
-        n_boot=2000,
+        n_boot="auto",
         random_state=None,
         n_train=None,
         n_test=None,
@@ -888,8 +899,9 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             bootstrap; ``"corrected-t"``: Nadeau & Bengio (2003) corrected
             resampled t for scores from overlapping resampling splits
             (needs ``n_train`` and ``n_test``).
-        n_boot : int, default=2000
-            Resamples for the bootstrap methods.
+        n_boot : int or "auto", default="auto"
+            Resamples for the bootstrap methods; ``"auto"`` is the smallest
+            count with 10 resamples in each tail (399 at 95 %).
         random_state : int, numpy.random.Generator or None, default=None
             Seed for the bootstrap methods.
         n_train, n_test : int, optional
@@ -910,8 +922,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         0.8985 [0.8913, 0.9057] t
         """
         self._warn_assumptions("mean", independent=method != "corrected-t")
-        return _call_core(
-            _stats.mean_ci,
+        return _stats.mean_ci(
             self._scores,
             confidence=confidence,
             method=method,
@@ -921,7 +932,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             n_test=n_test,
         )
 
-    def min_sample_size(self, q, confidence=0.95, method="exact"):
+    def min_sample_size(self, q, *, confidence=0.95, method="exact"):
         """Minimum number of scores for a quantile interval (Tables 1 and 2).
 
         Parameters
@@ -956,7 +967,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         confidence=0.95,
         paired="auto",
         method="auto",
-        n_boot=2000,
+        n_boot="auto",
         random_state=None,
     ):
         """Probability that this model outperforms ``other``, with a decision.
@@ -984,8 +995,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             result's ``method`` names the one used; the user guide
             (Comparing models) describes the methods and their measured
             error rates.
-        n_boot : int or "auto", default=2000
-            Bootstrap resamples (``method="bootstrap"``).
+        n_boot : int or "auto", default="auto"
+            Bootstrap resamples (``method="bootstrap"`` and the bootstrap
+            over groups); ``"auto"`` is the smallest count with 10 resamples
+            in each tail (399 at 95 %).
         random_state : int, numpy.random.Generator or None, default=None
             Seed for the bootstrap.
 
@@ -1037,7 +1050,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             random_state=random_state,
         )
 
-    def aggregate(self, func="mean"):
+    def aggregate(self, *, func="mean"):
         """One score per group (e.g. the mean over the folds of one repeat).
 
         Parameters
@@ -1086,7 +1099,11 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         )
 
     def summary(
-        self, quantiles=(0.1, 0.25, 0.5, 0.75, 0.9), confidence=0.95, requirement=None
+        self,
+        *,
+        quantiles=(0.1, 0.25, 0.5, 0.75, 0.9),
+        confidence=0.95,
+        requirement=None,
     ):
         """A table separating spread (of the scores) from uncertainty (of estimates).
 
@@ -1129,18 +1146,15 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         3       q50  spread (quantile)  asymptotic
         """
         confidence = _check_confidence(confidence)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            frame = self._summary(quantiles, confidence)
-            if requirement is not None:
-                frame = self._requirement_row(frame, requirement, confidence)
-        # each assumption warning once (mean and quantiles both check them),
-        # pointing at the user's call rather than at this method
-        seen = set()
-        for w in caught:
-            if (w.category, str(w.message)) not in seen:
-                seen.add((w.category, str(w.message)))
-                warnings.warn(w.message, w.category, stacklevel=2)
+        requirement = (
+            None if requirement is None else _check_requirement(requirement, confidence)
+        )
+        # the assumption warning once for all rows; the rows call the core,
+        # whose warnings (ties, bootstrap fallback) point at the user's line
+        self._warn_assumptions("summary")
+        frame = self._summary(quantiles, confidence)
+        if requirement is not None:
+            frame = self._requirement_row(frame, requirement)
         return frame
 
     def _renamed(self, name):
@@ -1154,10 +1168,10 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             seeds=self.seeds,
         )
 
-    def _requirement_row(self, frame, requirement, confidence):
+    def _requirement_row(self, frame, requirement):
         import pandas as pd
 
-        r = self.requirement(**_check_requirement(requirement, confidence))
+        r = self._requirement(**requirement)
         op = ">=" if self.greater_is_better else "<="
         row = {
             "statistic": f"P(score {op} {r.threshold:g}) >= {r.probability:g}",
@@ -1185,7 +1199,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                 "ci_method": "",
             },
         ]
-        m = self.mean_ci(confidence=confidence)
+        m = _stats.mean_ci(self._scores, confidence=confidence)
         rows.append(
             {
                 "statistic": "mean",
@@ -1210,8 +1224,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             qs = np.asarray(quantiles, dtype=float)
             # the summary always answers; a bootstrap fallback warns once
             # (with its measured coverage) and is marked `approximate`
-            ci = self.quantile_ci(
-                qs, confidence=confidence, method="auto", random_state=0
+            ci = _stats.quantile_ci(
+                self._scores, qs, confidence=confidence, method="auto", random_state=0
             )
             methods = np.broadcast_to(np.asarray(ci.method, dtype=object), qs.shape)
             approx = np.broadcast_to(np.asarray(ci.approximate, dtype=bool), qs.shape)
@@ -1429,8 +1443,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         if len(quantiles):
             # one call, so one warning per kind (fallback with its measured
             # coverage, ties), pointing at the user's line
-            ci = _call_core(
-                self.quantile_ci,
+            ci = self.quantile_ci(
                 np.asarray(quantiles, dtype=float),
                 confidence=confidence,
                 random_state=0,
@@ -1471,21 +1484,6 @@ def _json_default(obj):
     if isinstance(obj, np.floating):
         return float(obj)
     raise TypeError(f"Cannot serialize {type(obj).__name__}")
-
-
-def _call_core(func, *args, **kwargs):
-    """Call a stats-core function; its warnings point at the user's call.
-
-    The core warns with a stacklevel that fits a direct call; through a
-    method of PerformanceDistribution that would name skperf's own line.
-    """
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = func(*args, **kwargs)
-    for w in caught:
-        # 1: here, 2: the method, 3: the user's line
-        warnings.warn(w.message, w.category, stacklevel=3)
-    return res
 
 
 def _is_int(x):

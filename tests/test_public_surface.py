@@ -126,28 +126,10 @@ def _callables():
 #: the lead (issue 16); strict xfail: fixing one makes its entry fail, so
 #: the list only shrinks.
 KNOWN = {
-    "defaults": {
-        "skperf._distribution.PerformanceDistribution.compare",
-        "skperf._distribution.PerformanceDistribution.mean_ci",
-        "skperf._distribution.PerformanceDistribution.quantile_ci",
-    },
     "keyword_only": {
-        "skperf._distribution.PerformanceDistribution.aggregate",
-        "skperf._distribution.PerformanceDistribution.mean_ci",
-        "skperf._distribution.PerformanceDistribution.min_sample_size",
-        "skperf._distribution.PerformanceDistribution.quantile",
-        "skperf._distribution.PerformanceDistribution.quantile_band",
-        "skperf._distribution.PerformanceDistribution.quantile_ci",
-        "skperf._distribution.PerformanceDistribution.summary",
         "skperf._evaluator.RepeatedEvaluator.generalization_ci",
         "skperf._evaluator.RepeatedEvaluator.oof_predictions",
         "skperf._evaluator.RepeatedEvaluator.score_distribution",
-        "skperf.report._benchmark.BenchmarkReport.test",
-        "skperf.report._benchmark.BenchmarkReport.to_markdown",
-        "skperf.report._model_selection.ModelSelectionReport.plot_curves",
-        "skperf.report._model_selection.ModelSelectionReport.to_frame",
-        "skperf.report._model_selection.ModelSelectionReport.to_markdown",
-        "skperf.stats._requirement.requirement_n_needed",
     },
 }
 

@@ -102,7 +102,7 @@ def _summary_table(report, quantiles):
     """Header and rows (strings) of the per-model summary table."""
     if report.target == "new data":
         return _summary_table_new_data(report, quantiles)
-    frame = report.to_frame(quantiles)
+    frame = report.to_frame(quantiles=quantiles)
     f = _score_format(report)
     pct = f"{report.confidence:.0%}"
     qcols = [f"q{float(q):g}" for q in quantiles]
@@ -151,7 +151,7 @@ def _summary_table_new_data(report, quantiles):
     p-value, decision, tied with best) all read the report's one family;
     the run-to-run columns describe the repeats on this dataset.
     """
-    frame = report.to_frame(quantiles)
+    frame = report.to_frame(quantiles=quantiles)
     f = _score_format(report)
     pct = f"{report.confidence:.0%}"
     qcols = [f"q{float(q):g}" for q in quantiles]
@@ -247,7 +247,7 @@ def _p_best_cell(report, name, r):
 
 def _methods_line(report, quantiles):
     """Which interval method each column used (per model when they differ)."""
-    frame = report.to_frame(quantiles)
+    frame = report.to_frame(quantiles=quantiles)
     parts = []
     for col, label in [("mean", "mean")] + [
         (f"q{float(q):g}", _q_label(float(q))) for q in quantiles

@@ -631,7 +631,7 @@ class ModelSelectionReport:
                     seeds=dist.seeds,
                 )
             elif dist.groups is not None and np.unique(dist.groups).size < dist.n:
-                dist = dist.aggregate("mean")
+                dist = dist.aggregate(func="mean")
                 _add_note(
                     self.notes,
                     name,
@@ -850,7 +850,7 @@ class ModelSelectionReport:
             mat, index=pd.Index(names, name="P(row > column)"), columns=names
         )
 
-    def to_frame(self, quantiles=(0.1, 0.5, 0.9)):
+    def to_frame(self, *, quantiles=(0.1, 0.5, 0.9)):
         """One row per model, best first.
 
         Parameters
@@ -1063,7 +1063,7 @@ class ModelSelectionReport:
             self.notes[self._clip_index] = text
 
     # ------------------------------------------------------------------
-    def to_markdown(self, quantiles=(0.1, 0.5, 0.9)):
+    def to_markdown(self, *, quantiles=(0.1, 0.5, 0.9)):
         """The summary table as GitHub-flavoured markdown, with the settings.
 
         Parameters
@@ -1151,7 +1151,7 @@ class ModelSelectionReport:
 
         return _plot_report(self, axes=axes, quantiles=quantiles)
 
-    def plot_curves(self, kind="roc", ax=None):
+    def plot_curves(self, *, kind="roc", ax=None):
         """One curve band per model: ROC or precision-recall across repeats.
 
         Each model's median curve with its pointwise band (by default the

@@ -30,7 +30,7 @@ def _draw_distributions(report, ax, quantiles):
     names = report.ranking
     y = np.arange(len(names))[::-1]  # best on top
     rng = np.random.default_rng(report.random_state_ % 2**32)
-    frame = report.to_frame(quantiles)
+    frame = report.to_frame(quantiles=quantiles)
     colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
     for yi, name in zip(y, names, strict=True):
         scores = np.asarray(report.distributions[name])

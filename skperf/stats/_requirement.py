@@ -148,7 +148,7 @@ def _n_needed(probability, confidence):
     return n
 
 
-def requirement_n_needed(probability=0.9, confidence=0.95):
+def requirement_n_needed(probability=0.9, *, confidence=0.95):
     """Smallest number of runs at which a requirement can be verified at all.
 
     Parameters
@@ -180,7 +180,7 @@ def requirement_n_needed(probability=0.9, confidence=0.95):
     Examples
     --------
     >>> from skperf.stats import requirement_n_needed
-    >>> requirement_n_needed(0.9, 0.95), requirement_n_needed(0.95, 0.95)
+    >>> requirement_n_needed(0.9), requirement_n_needed(0.95, confidence=0.95)
     (29, 59)
     """
     probability = _check_confidence(probability, name="probability")

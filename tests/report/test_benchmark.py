@@ -72,7 +72,7 @@ class TestDemsarTable:
         assert res.statistic == pytest.approx(stats.friedmanchisquare(*DEMSAR.T)[0])
         assert res.critical_difference == pytest.approx(1.2535512603486423, rel=1e-5)
         np.testing.assert_allclose(res.pvalues.loc[NAMES, NAMES], SP_NEMENYI, rtol=1e-6)
-        holm = demsar.test("holm")
+        holm = demsar.test(posthoc="holm")
         np.testing.assert_allclose(
             holm.pvalues.loc[NAMES, NAMES], SP_WILCOXON_HOLM, rtol=1e-10
         )
@@ -337,12 +337,12 @@ class TestBadInput:
     @pytest.mark.parametrize(
         ("call", "msg"),
         [
-            (lambda r: r.test("bonferroni"), "`posthoc` must be one of"),
+            (lambda r: r.test(posthoc="bonferroni"), "`posthoc` must be one of"),
             (
                 lambda r: r.test(control="a"),
                 "`control` is only used with posthoc='holm'",
             ),
-            (lambda r: r.test("holm", control="z"), "`control` must be one of"),
+            (lambda r: r.test(posthoc="holm", control="z"), "`control` must be one of"),
             (lambda r: r.aggregate("max"), "`metric` must be one of"),
             (lambda r: r.aggregate("mean", threshold=1), "`threshold` is only used"),
             (lambda r: r.ranks(resample="seeds"), "`resample` must be one of"),

@@ -278,7 +278,7 @@ def test_plot_curves_draws_one_band_per_model(curve_report):
     from matplotlib.collections import PolyCollection
 
     for kind in ("roc", "pr"):
-        ax = curve_report.plot_curves(kind)
+        ax = curve_report.plot_curves(kind=kind)
         bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
         assert len(bands) == 2
         lines = [ln for ln in ax.get_lines() if ln.get_label().startswith(("nb", "lr"))]
@@ -287,7 +287,7 @@ def test_plot_curves_draws_one_band_per_model(curve_report):
             np.testing.assert_array_equal(ln.get_ydata(), cb.center)
         plt.close(ax.figure)
     with pytest.raises(ValueError, match="`kind` must be 'roc' or 'pr'"):
-        curve_report.plot_curves("det")
+        curve_report.plot_curves(kind="det")
 
 
 def test_regression_target_gives_one_note_and_no_curves():

@@ -188,7 +188,7 @@ class TestRequirementSampleSize:
         assert requirement_sample_size(1.0) == 29
         assert requirement_sample_size(1.0, probability=0.95) == 59
         assert requirement_sample_size(1.0, confidence=0.99) == requirement_n_needed(
-            0.9, 0.99
+            0.9, confidence=0.99
         )
 
     @pytest.mark.parametrize(

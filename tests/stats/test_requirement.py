@@ -36,7 +36,7 @@ def _wilks_n(p, c):
 def test_n_needed_is_wilks(probability, confidence, expected):
     n = _wilks_n(probability, confidence)
     assert n == expected
-    assert requirement_n_needed(probability, confidence) == n
+    assert requirement_n_needed(probability, confidence=confidence) == n
     # n - 1 perfect runs are inconclusive, n perfect runs are met
     x = np.linspace(1.0, 2.0, n)
     r = requirement(x[:-1], 0.5, probability=probability, confidence=confidence)
