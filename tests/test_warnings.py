@@ -9,7 +9,9 @@ category names this file (``w.filename == __file__``): a warning that names
 a line inside skperf is a bug.
 """
 
+import ast
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -38,6 +40,8 @@ from skperf.model_selection import (
     search_distributions,
     search_report,
 )
+
+SKPERF = Path(skperf.__file__).resolve().parent
 
 # --------------------------------------------------------------------------
 # tiny inputs
@@ -442,9 +446,37 @@ def test_warning_points_at_the_callers_line(category, call, tmp_path, monkeypatc
     assert {f for f, _ in where} == {__file__}, where
 
 
-def test_every_case_is_fast_and_distinct():
+def test_case_ids_are_distinct():
     ids = [c[0] for c in CASES]
     assert len(ids) == len(set(ids))
+
+
+def _warn_calls():
+    """(file:line, stacklevel source) of every ``warnings.warn`` in skperf."""
+    for path in sorted(SKPERF.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "warn"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "warnings"
+            ):
+                level = next(
+                    (k.value for k in node.keywords if k.arg == "stacklevel"), None
+                )
+                where = f"{path.relative_to(SKPERF.parent)}:{node.lineno}"
+                yield where, None if level is None else ast.unparse(level)
+
+
+def test_every_warning_uses_the_frame_walker():
+    # no hand-counted stack levels, no threaded stacklevel parameters, no
+    # catch-and-re-emit: one mechanism, whatever path leads to the warning
+    calls = list(_warn_calls())
+    assert len(calls) >= 10  # the scan sees skperf's warnings
+    bad = [(w, lvl) for w, lvl in calls if lvl != "_external_stacklevel()"]
+    assert bad == []
 
 
 def _user_helper():
