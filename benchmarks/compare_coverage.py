@@ -39,7 +39,7 @@ def _paired_interval(w, t, ls, method, confidence):
     n = w[0] + t[0] + ls[0]
     idx = np.arange(n)
     a = np.where(idx < w[:, None], 1.0, np.where(idx < (w + t)[:, None], 0.0, -1.0))
-    _, low, high = prob_outperform_ci(
+    r = prob_outperform_ci(
         a,
         np.zeros(n),
         paired=True,
@@ -47,6 +47,7 @@ def _paired_interval(w, t, ls, method, confidence):
         confidence=confidence,
         random_state=0,
     )
+    low, high = r.low, r.high
     return low, high
 
 
@@ -89,14 +90,16 @@ def unpaired_sim(n, method, confidence, runs, seed, ties=False):
     if ties:
         a = rng.binomial(50, 0.8, size=(runs, n)) / 50
         b = rng.binomial(50, 0.8, size=(runs, n)) / 50
-        _, low, high = prob_outperform_ci(a, b, **kw)
+        r = prob_outperform_ci(a, b, **kw)
+        low, high = r.low, r.high
         return np.mean((low > 0.5) | (high < 0.5)), None
     null, cover = None, 1.0
     for p in PROBS:
         shift = np.sqrt(2) * stats.norm.ppf(p)
         a = rng.normal(shift, 1.0, size=(runs, n))
         b = rng.normal(0.0, 1.0, size=(runs, n))
-        _, low, high = prob_outperform_ci(a, b, **kw)
+        r = prob_outperform_ci(a, b, **kw)
+        low, high = r.low, r.high
         if p == 0.5:
             null = np.mean((low > 0.5) | (high < 0.5))
         cover = min(cover, np.mean((low <= p) & (p <= high)))

@@ -568,7 +568,8 @@ def compare(
             with warnings.catch_warnings():
                 # a too small n_boot was reported once, by _compare_iv
                 warnings.simplefilter("ignore", SmallSampleWarning)
-                est, low, high = prob_outperform_ci(x, y, method="bootstrap", **kwargs)
+                r = prob_outperform_ci(x, y, method="bootstrap", **kwargs)
+                est, low, high = r.estimate, r.low, r.high
             method_name = "bootstrap"
         else:
             est, low, high = _prob_outperform_ci_groups(

@@ -49,7 +49,7 @@ class TestHandComputed:
         assert res.high == pytest.approx(max(near[1], ref_s[1]), rel=1e-12)
         assert res.decision == "no significant difference"  # sign p = 0.125
         boot = compare(a, b, method="bootstrap", random_state=0)
-        est, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             a.scores,
             b.scores,
             paired=True,
@@ -57,6 +57,7 @@ class TestHandComputed:
             n_boot=2000,
             random_state=np.random.default_rng(0),
         )
+        est, low, high = r.estimate, r.low, r.high
         assert (boot.estimate, boot.low, boot.high) == (est, low, high)
         assert boot.decision == outperform_decision(low, high)
         assert (boot.method, boot.n_boot) == ("bootstrap", 2000)
@@ -376,9 +377,10 @@ def _simulate(p_true, n, n_runs, seed, paired=True, method="auto", confidence=0.
         if paired
         else rng.normal(mu, np.sqrt(0.5), size=(n_runs, n))
     )
-    _, low, high = prob_outperform_ci(
+    r = prob_outperform_ci(
         a, b, paired=paired, method=method, confidence=confidence, random_state=seed + 1
     )
+    low, high = r.low, r.high
     return outperform_decision(low, high, gamma=0.75)
 
 
@@ -409,10 +411,12 @@ class TestDecisionSimulation:
             b = rng.normal(size=29)
             a = b + rng.normal(0.5, 1.0, size=29)
             res = compare(_dist(a, seeds=seeds), _dist(b, seeds=seeds))
-            _, low, high = prob_outperform_ci(a, b, paired=True, method="sign")
+            r = prob_outperform_ci(a, b, paired=True, method="sign")
+            low, high = r.low, r.high
             assert res.decision == outperform_decision(low, high)
             res = compare(_dist(a), _dist(b))
-            _, low, high = prob_outperform_ci(a, b, paired=False, method="newcombe")
+            r = prob_outperform_ci(a, b, paired=False, method="newcombe")
+            low, high = r.low, r.high
             assert res.decision == outperform_decision(low, high)
 
     def test_paired_null_rate_is_binomial(self):
@@ -422,7 +426,7 @@ class TestDecisionSimulation:
         # 2 P(Bin(29, 1/2) >= 20) = 0.0614, a little above alpha = 0.05.
         k = np.arange(30)
         wins = (np.arange(29) < k[:, None]).astype(float) * 2 - 1  # +1 win, -1 loss
-        _, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             wins,
             np.zeros(29),
             paired=True,
@@ -430,6 +434,7 @@ class TestDecisionSimulation:
             n_boot=2000,
             random_state=0,
         )
+        low, high = r.low, r.high
         significant = (low > 0.5) | (high < 0.5)
         np.testing.assert_array_equal(significant, (k >= 20) | (k <= 9))
         assert 2 * stats.binom.sf(19, 29, 0.5) == pytest.approx(0.0614, abs=1e-4)
@@ -542,9 +547,10 @@ class TestDependentFolds:
         b = rng.normal(size=(n_runs, 30))
         a = b + np.repeat(rng.normal(size=(n_runs, 10)), 3, axis=1)
         a += rng.normal(0.0, 0.2, size=(n_runs, 30))
-        _, lo, hi = prob_outperform_ci(
+        r = prob_outperform_ci(
             a, b, paired=True, method="bootstrap", n_boot=999, random_state=1
         )
+        lo, hi = r.low, r.high
         naive = np.mean((lo > 0.5) | (hi < 0.5))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DependentObservationsWarning)

@@ -65,13 +65,14 @@ def _compare_with_best(scores, best, confidence):
     k = scores.shape[0]
     est, low, high = (np.full(k, np.nan) for _ in range(3))
     # one vectorized call for every candidate (paired on the shared splits)
-    est[finite], low[finite], high[finite] = prob_outperform_ci(
+    r = prob_outperform_ci(
         scores[best][None, :],
         scores[finite],
         paired=True,
         confidence=confidence,
         method="auto",
     )
+    est[finite], low[finite], high[finite] = r.estimate, r.low, r.high
     return est, low, high
 
 

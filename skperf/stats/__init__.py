@@ -9,6 +9,7 @@ from ._auc import delong_paired, delong_placements, hanley_mcneil_var, roc_auc_c
 from ._band import QuantileBand, quantile_band
 from ._mean import mean_ci
 from ._outperform import (
+    ProbOutperformCI,
     noether_sample_size,
     outperform_decision,
     prob_outperform,
@@ -33,6 +34,7 @@ from ._simultaneous import joint_coverage, simultaneous_quantile_ci
 __all__ = [
     "Comparison",
     "Interval",
+    "ProbOutperformCI",
     "QuantileBand",
     "QuantileCI",
     "Requirement",

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from scipy import special, stats
@@ -22,7 +24,7 @@ from ._bootstrap import (
     _percentile_bounds,
 )
 from ._mean import _bootstrap_mean, _resample_counts
-from ._results import DECISIONS
+from ._results import DECISIONS, _fmt, _freeze, _ResultMixin
 from ._validation import (
     _check_confidence,
     _check_method,
@@ -32,11 +34,93 @@ from ._validation import (
 )
 
 __all__ = [
+    "ProbOutperformCI",
     "noether_sample_size",
     "outperform_decision",
     "prob_outperform",
     "prob_outperform_ci",
 ]
+
+
+@dataclass(frozen=True, eq=False)
+class ProbOutperformCI(_ResultMixin):
+    """P(A > B) with its confidence interval, from :func:`prob_outperform_ci`.
+
+    Fields are read-only arrays of the batch shape for batched input,
+    Python scalars otherwise.
+
+    Parameters
+    ----------
+    estimate : float or ndarray
+        P(A > B) on the original samples (ties count one half).
+    low, high : float or ndarray
+        Confidence interval of P(A > B), within [0, 1].
+    confidence : float
+        Nominal confidence level.
+    method : str
+        Interval method used: ``"sign"``, ``"brunner-munzel"``,
+        ``"newcombe"`` or ``"bootstrap"`` (``"auto"`` resolved).
+    paired : bool
+        Whether pair ``i`` of A was compared with pair ``i`` of B.
+    n_a, n_b : int
+        Number of scores of A and of B along the working axis.
+    n_boot : int or None, default=None
+        Number of bootstrap resamples (``None`` for an exact method).
+    target : str, default="this dataset"
+        What the interval covers: P(A > B) over the distribution of scores
+        of repeated runs on this dataset (Bouthillier et al. 2021, Sec. 4.1).
+
+    Examples
+    --------
+    >>> from skperf.stats import prob_outperform_ci
+    >>> a = [0.91, 0.92, 0.93, 0.94, 0.95, 0.96, 0.97, 0.98]
+    >>> b = [0.90, 0.91, 0.92, 0.93, 0.94, 0.95, 0.96, 0.97]
+    >>> prob_outperform_ci(a, b, paired=True)
+    ProbOutperformCI(estimate=1, low=0.6306, high=1, confidence=0.95, \
+method='sign', paired=True, n_a=8, n_b=8, target='this dataset')
+    """
+
+    estimate: float
+    low: float
+    high: float
+    confidence: float
+    method: str
+    paired: bool
+    n_a: int
+    n_b: int
+    n_boot: int | None = None
+    target: str = "this dataset"
+
+    def __post_init__(self):
+        for name in ("estimate", "low", "high"):
+            object.__setattr__(self, name, _freeze(getattr(self, name)))
+        object.__setattr__(self, "confidence", float(self.confidence))
+        object.__setattr__(self, "paired", bool(self.paired))
+        for name in ("n_a", "n_b"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        if self.n_boot is not None:
+            object.__setattr__(self, "n_boot", int(self.n_boot))
+
+    @property
+    def length(self):
+        """Interval length ``high - low``."""
+        return self.high - self.low
+
+    def __repr__(self):
+        parts = [
+            f"estimate={_fmt(self.estimate)}",
+            f"low={_fmt(self.low)}",
+            f"high={_fmt(self.high)}",
+            f"confidence={self.confidence:g}",
+            f"method={self.method!r}",
+            f"paired={self.paired}",
+            f"n_a={self.n_a}",
+            f"n_b={self.n_b}",
+        ]
+        if self.n_boot is not None:
+            parts.append(f"n_boot={self.n_boot}")
+        parts.append(f"target={self.target!r}")
+        return f"ProbOutperformCI({', '.join(parts)})"
 
 
 def _check_gamma(gamma):
@@ -597,9 +681,11 @@ def prob_outperform_ci(
 
     Returns
     -------
-    estimate, low, high : float or ndarray
-        P(A > B) on the original samples and the interval; arrays of the
-        batch shape for batched input.
+    ProbOutperformCI
+        ``estimate`` (P(A > B) on the original samples), ``low``, ``high``,
+        ``confidence``, the ``method`` used, ``paired``, ``n_a``, ``n_b``,
+        ``n_boot`` (bootstrap only) and ``target`` ("this dataset"); arrays
+        of the batch shape for batched input.
 
     Warns
     -----
@@ -651,24 +737,28 @@ def prob_outperform_ci(
     >>> rng = np.random.default_rng(0)
     >>> b = rng.normal(0.80, 0.01, size=30)
     >>> a = b + rng.normal(0.01, 0.01, size=30)
-    >>> est, low, high = prob_outperform_ci(
-    ...     a, b, paired=True, method="bootstrap", random_state=0
-    ... )
-    >>> print(f"{est:.3f} [{low:.3f}, {high:.3f}]")
-    0.833 [0.667, 0.933]
-    >>> est, low, high = prob_outperform_ci(a, b, paired=True, method="sign")
-    >>> print(f"{est:.3f} [{low:.3f}, {high:.3f}]")
-    0.833 [0.653, 0.944]
+    >>> r = prob_outperform_ci(a, b, paired=True, method="bootstrap", random_state=0)
+    >>> print(f"{r.estimate:.3f} [{r.low:.3f}, {r.high:.3f}] n_boot={r.n_boot}")
+    0.833 [0.667, 0.933] n_boot=399
+    >>> r = prob_outperform_ci(a, b, paired=True, method="sign")
+    >>> print(f"{r.estimate:.3f} [{r.low:.3f}, {r.high:.3f}] {r.method}, {r.target}")
+    0.833 [0.653, 0.944] sign, this dataset
     """
     a, b, paired = _prob_outperform_iv(a, b, paired, greater_is_better, axis, min_n=2)
     confidence = _check_confidence(confidence)
     method = _resolve_method(method, paired)
+    result = partial(
+        ProbOutperformCI,
+        confidence=confidence,
+        method=method,
+        paired=paired,
+        n_a=a.shape[-1],
+        n_b=b.shape[-1],
+    )
     if method != "bootstrap":
         _n_boot_for(confidence, n_boot)  # validated, not used
         est, low, high, _ = _exact_interval(a, b, paired, confidence, method)
-        if np.ndim(est) == 0:
-            return float(est), float(low), float(high)
-        return est, low, high
+        return result(est, low, high)
     n_boot = _resolve_n_boot(confidence, n_boot)
     rng = _check_rng(random_state)
     if paired:
@@ -686,9 +776,7 @@ def prob_outperform_ci(
     boot = np.round(boot * denom) / denom
     # a probability: clip float rounding of the count products (1 + 2e-16)
     low, high = (np.clip(v, 0.0, 1.0) for v in _percentile_bounds(boot, confidence))
-    if est.ndim == 0:
-        return float(est), float(low), float(high)
-    return est, low, high
+    return result(est, low, high, n_boot=n_boot)
 
 
 def outperform_decision(low, high, *, gamma=0.75):

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from skperf.stats import (
+    ProbOutperformCI,
     noether_sample_size,
     outperform_decision,
     prob_outperform,
@@ -112,13 +113,88 @@ class TestProbOutperform:
             prob_outperform([1.0, 2.0], [1.0, 2.0])
 
 
+class TestProbOutperformCIResult:
+    """The result object of ``prob_outperform_ci`` (issue 16, one result style)."""
+
+    def test_fields_and_numbers(self):
+        a, b = np.arange(1.0, 9.0), np.arange(8.0)  # 8 clean wins
+        r = prob_outperform_ci(a, b, paired=True)
+        assert isinstance(r, ProbOutperformCI)
+        # exact sign interval of 8 wins of 8: low = 0.025 ** (1 / 8)
+        assert (r.estimate, r.high) == (1.0, 1.0)
+        assert r.low == pytest.approx(0.025 ** (1 / 8), rel=1e-12)
+        assert r.length == pytest.approx(1 - 0.025 ** (1 / 8), rel=1e-12)
+        assert (r.confidence, r.method, r.paired) == (0.95, "sign", True)
+        assert (r.n_a, r.n_b, r.n_boot, r.target) == (8, 8, None, "this dataset")
+        assert r.to_dict() == {
+            "estimate": 1.0,
+            "low": r.low,
+            "high": 1.0,
+            "confidence": 0.95,
+            "method": "sign",
+            "paired": True,
+            "n_a": 8,
+            "n_b": 8,
+            "n_boot": None,
+            "target": "this dataset",
+        }
+        assert repr(r) == (
+            "ProbOutperformCI(estimate=1, low=0.6306, high=1, confidence=0.95, "
+            "method='sign', paired=True, n_a=8, n_b=8, target='this dataset')"
+        )
+
+    @pytest.mark.parametrize(("confidence", "n_boot"), [(0.95, 399), (0.9, 199)])
+    def test_bootstrap_names_auto_n_boot(self, confidence, n_boot):
+        rng = np.random.default_rng(0)
+        a, b = rng.normal(size=9), rng.normal(size=12)
+        r = prob_outperform_ci(
+            a,
+            b,
+            paired=False,
+            method="bootstrap",
+            confidence=confidence,
+            random_state=0,
+        )
+        assert (r.method, r.n_boot, r.n_a, r.n_b) == ("bootstrap", n_boot, 9, 12)
+        assert "n_boot=" + str(n_boot) in repr(r)
+
+    def test_unpaired_default_method_is_named(self):
+        rng = np.random.default_rng(1)
+        r = prob_outperform_ci(rng.normal(size=10), rng.normal(size=14), paired=False)
+        assert r.method == "brunner-munzel"
+        assert r.paired is False
+
+    def test_frozen_read_only_equality(self):
+        import copy
+        import dataclasses
+
+        rng = np.random.default_rng(2)
+        r = prob_outperform_ci(
+            rng.normal(size=(3, 10)), rng.normal(size=10), paired=True
+        )
+        assert r.estimate.shape == r.low.shape == r.high.shape == (3,)
+        for arr in (r.estimate, r.low, r.high):
+            assert not arr.flags.writeable
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            r.low = 0.0
+        assert r == copy.deepcopy(r)
+        assert (r == object()) is False
+        assert r != prob_outperform_ci(
+            rng.normal(size=(3, 10)), rng.normal(size=10), paired=True
+        )
+        assert len(r.to_frame()) == 3
+        with pytest.raises(TypeError):  # not a tuple: read the fields by name
+            _est, _low, _high = r
+
+
 class TestProbOutperformCI:
     def test_paired_equals_loop_over_resamples(self):
         rng = np.random.default_rng(0)
         a, b = rng.normal(size=12), rng.normal(size=12)
-        est, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             a, b, paired=True, n_boot=999, random_state=7, method="bootstrap"
         )
+        est, low, high = r.estimate, r.low, r.high
         g = np.random.default_rng(7)
         idx = g.integers(0, 12, size=(999, 12))
         boot = [prob_outperform(a[i], b[i], paired=True) for i in idx]
@@ -130,9 +206,10 @@ class TestProbOutperformCI:
         rng = np.random.default_rng(1)
         a = rng.integers(0, 5, size=9).astype(float)
         b = rng.integers(0, 5, size=14).astype(float)
-        est, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             a, b, paired=False, n_boot=999, random_state=3, method="bootstrap"
         )
+        est, low, high = r.estimate, r.low, r.high
         ga, gb = np.random.default_rng(3).spawn(2)
         ia, ib = ga.integers(0, 9, size=(999, 9)), gb.integers(0, 14, size=(999, 14))
         boot = [_brute_unpaired(a[i], b[j]) for i, j in zip(ia, ib, strict=True)]
@@ -144,7 +221,7 @@ class TestProbOutperformCI:
     def test_batch_slices_equal_1d(self, paired, global_random_seed):
         rng = np.random.default_rng(global_random_seed)
         a, b = rng.normal(size=15), rng.normal(0.5, size=15)
-        est, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             np.tile(a, (2, 3, 1)),
             b,
             paired=paired,
@@ -152,18 +229,19 @@ class TestProbOutperformCI:
             random_state=0,
             method="bootstrap",
         )
+        est, low, high = r.estimate, r.low, r.high
         ref = prob_outperform_ci(
             a, b, paired=paired, n_boot=499, random_state=0, method="bootstrap"
         )
         assert est.shape == low.shape == (2, 3)
-        np.testing.assert_allclose(low, ref[1], rtol=1e-13)
-        np.testing.assert_allclose(high, ref[2], rtol=1e-13)
+        np.testing.assert_allclose(low, ref.low, rtol=1e-13)
+        np.testing.assert_allclose(high, ref.high, rtol=1e-13)
 
     @pytest.mark.parametrize("paired", [True, False])
     def test_greater_is_better_mirrors(self, paired):
         rng = np.random.default_rng(2)
         a, b = rng.normal(size=20), rng.normal(size=20)
-        e1, l1, h1 = prob_outperform_ci(
+        r = prob_outperform_ci(
             a,
             b,
             paired=paired,
@@ -171,19 +249,22 @@ class TestProbOutperformCI:
             greater_is_better=False,
             method="bootstrap",
         )
-        e2, l2, h2 = prob_outperform_ci(
+        e1, l1, h1 = r.estimate, r.low, r.high
+        r = prob_outperform_ci(
             -a, -b, paired=paired, random_state=0, method="bootstrap"
         )
+        e2, l2, h2 = r.estimate, r.low, r.high
         assert (e1, l1, h1) == (e2, l2, h2)
 
     def test_all_pairs_won_is_degenerate(self):
-        est, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             [2.0, 3.0, 4.0],
             [1.0, 1.0, 1.0],
             paired=True,
             random_state=0,
             method="bootstrap",
         )
+        est, low, high = r.estimate, r.low, r.high
         assert est == low == high == 1.0
 
     def test_bad_sample(self):
@@ -340,7 +421,8 @@ class TestSignInterval:
 
         # 7 wins, 3 losses: the Clopper-Pearson interval of 7 / 10
         a, b = _paired_scores(7, 0, 3)
-        est, low, high = prob_outperform_ci(a, b, paired=True, method="sign")
+        r = prob_outperform_ci(a, b, paired=True, method="sign")
+        est, low, high = r.estimate, r.low, r.high
         ref = stats.binomtest(7, 10).proportion_ci(0.95, method="exact")
         assert est == 0.7
         assert (low, high) == pytest.approx((ref.low, ref.high), abs=1e-12)
@@ -429,17 +511,15 @@ class TestSignInterval:
 
     @pytest.mark.parametrize("n", range(2, 30))
     def test_clean_sweep_is_not_degenerate(self, n):
-        est, low, high = prob_outperform_ci(
-            np.ones(n), np.zeros(n), paired=True, method="sign"
-        )
+        r = prob_outperform_ci(np.ones(n), np.zeros(n), paired=True, method="sign")
+        est, low, high = r.estimate, r.low, r.high
         assert est == high == 1.0
         assert low == pytest.approx(0.025 ** (1 / n), rel=1e-12)
         assert low < 1.0
 
     def test_all_ties_is_not_degenerate(self):
-        est, low, high = prob_outperform_ci(
-            np.ones(10), np.ones(10), paired=True, method="sign"
-        )
+        r = prob_outperform_ci(np.ones(10), np.ones(10), paired=True, method="sign")
+        est, low, high = r.estimate, r.low, r.high
         assert est == 0.5
         assert low < 0.5 < high
 
@@ -463,7 +543,7 @@ class TestBootstrapNullRate:
 
         k = np.arange(n + 1)
         wins = (np.arange(n) < k[:, None]).astype(float) * 2 - 1  # +1 win, -1 loss
-        _, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             wins,
             np.zeros(n),
             paired=True,
@@ -472,21 +552,24 @@ class TestBootstrapNullRate:
             random_state=0,
             method="bootstrap",
         )
+        low, high = r.low, r.high
         significant = (low > 0.5) | (high < 0.5)
         got = stats.binom.pmf(k, n, 0.5)[significant].sum()
         assert got == pytest.approx(rate, abs=1e-4)
         assert got > 1 - confidence  # the reason "auto" does not use it
         # the exact interval at the same n stays at or below nominal
-        _, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             wins, np.zeros(n), paired=True, confidence=confidence, method="sign"
         )
+        low, high = r.low, r.high
         exact = stats.binom.pmf(k, n, 0.5)[(low > 0.5) | (high < 0.5)].sum()
         assert exact <= 1 - confidence
 
     def test_clean_sweep_is_degenerate(self):
-        _, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             np.ones(10), np.zeros(10), paired=True, random_state=0, method="bootstrap"
         )
+        low, high = r.low, r.high
         assert low == high == 1.0
 
 
@@ -564,7 +647,8 @@ class TestNewcombe:
         rng = np.random.default_rng(n)
         a = rng.binomial(50, 0.8, size=(runs, n)) / 50
         b = rng.binomial(50, 0.8, size=(runs, n)) / 50
-        _, low, high = prob_outperform_ci(a, b, paired=False, method="newcombe")
+        r = prob_outperform_ci(a, b, paired=False, method="newcombe")
+        low, high = r.low, r.high
         rate = np.mean((low > 0.5) | (high < 0.5))
         assert rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / runs)
 
@@ -586,9 +670,10 @@ class TestNewcombe:
             else:
                 a = rng.binomial(50, 0.8, size=(runs, n)) / 50
                 b = rng.binomial(50, 0.8, size=(runs, n)) / 50
-            _, low, high = prob_outperform_ci(
+            r = prob_outperform_ci(
                 a, b, paired=False, method="newcombe", confidence=confidence
             )
+            low, high = r.low, r.high
             rate = np.mean((low > 0.5) | (high < 0.5))
             assert rate <= 1 - confidence + 3 * se
         if n >= 10:
@@ -596,9 +681,10 @@ class TestNewcombe:
             assert worst >= confidence - 0.03
 
     def test_clean_separation_is_not_degenerate(self):
-        est, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             np.arange(10.0, 20.0), np.arange(10.0), paired=False, method="newcombe"
         )
+        est, low, high = r.estimate, r.low, r.high
         assert est == high == 1.0
         assert 0.5 < low < 0.9
 
@@ -640,9 +726,10 @@ def _newcombe_coverage(n, confidence, runs, seed):
         shift = np.sqrt(2) * stats.norm.ppf(p)  # P(N(shift, 1) > N(0, 1)) = p
         a = rng.normal(shift, 1.0, size=(runs, n))
         b = rng.normal(0.0, 1.0, size=(runs, n))
-        _, low, high = prob_outperform_ci(
+        r = prob_outperform_ci(
             a, b, paired=False, method="newcombe", confidence=confidence
         )
+        low, high = r.low, r.high
         worst = min(worst, np.mean((low <= p) & (p <= high)))
     return worst
 
@@ -678,7 +765,7 @@ class TestMethodArgument:
             )
             r2 = prob_outperform_ci(-a, -b, paired=paired, method=method)
             assert r1 == r2
-            assert r1[0] == (1.0 if paired else 21 / 36)  # a_i < b_j iff i <= j
+            assert r1.estimate == (1.0 if paired else 21 / 36)  # a_i < b_j iff i <= j
 
 
 # ---------------------------------------------------------------------------
@@ -720,12 +807,9 @@ class TestBrunnerMunzel:
         from skperf.stats._outperform import _brunner_munzel, _exact_interval
 
         a, b = _unequal_spread(20, 25, 0.75, runs=300, seed=3)
-        for x, y in zip(
-            prob_outperform_ci(a, b, paired=False),
-            prob_outperform_ci(a, b, paired=False, method="brunner-munzel"),
-            strict=True,
-        ):
-            np.testing.assert_array_equal(x, y)
+        assert prob_outperform_ci(a, b, paired=False) == prob_outperform_ci(
+            a, b, paired=False, method="brunner-munzel"
+        )
         est, low, high, p = _exact_interval(a, b, False, 0.95)
         # the p-value: the larger of the Mann-Whitney one and the
         # Brunner-Munzel t test with continuity correction 1 / (2 max(n, m))
@@ -747,10 +831,12 @@ class TestBrunnerMunzel:
         # Newcombe/Mann-Whitney said "significant" in 0.087-0.094 (0.151 for
         # 10 vs 40). 4000 seeded runs: Monte-Carlo s.e. 0.0034.
         a, b = _unequal_spread(n, m, 0.5, runs=4000, seed=n + m)
-        _, low, high = prob_outperform_ci(a, b, paired=False)
+        r = prob_outperform_ci(a, b, paired=False)
+        low, high = r.low, r.high
         rate = np.mean((low > 0.5) | (high < 0.5))
         assert rate <= 0.05 + 2 * 0.0034
-        _, low, high = prob_outperform_ci(a, b, paired=False, method="newcombe")
+        r = prob_outperform_ci(a, b, paired=False, method="newcombe")
+        low, high = r.low, r.high
         assert np.mean((low > 0.5) | (high < 0.5)) > 0.075  # the old default
 
     @pytest.mark.parametrize("n", [10, 15, 20, 30, 40, 50, 60, 75, 100])
@@ -762,7 +848,8 @@ class TestBrunnerMunzel:
         k = np.arange(n + 1)
         a = np.where(np.arange(n) < k[:, None], 1.0, -1.0) * (1 + np.arange(n))
         b = np.zeros((n + 1, n))
-        _, low, high = prob_outperform_ci(a, b, paired=False)
+        r = prob_outperform_ci(a, b, paired=False)
+        low, high = r.low, r.high
         significant = (low > 0.5) | (high < 0.5)
         rate = stats.binom.pmf(k, n, 0.5) @ significant
         # measured 0.020-0.043 (without the continuity correction 0.065 at 50)
@@ -775,13 +862,13 @@ class TestBrunnerMunzel:
     def test_coverage(self, n, m, p_true, sd_b):
         # 2000 seeded runs (s.e. 0.005); measured 0.944-1.0 with 6000 runs
         a, b = _unequal_spread(n, m, p_true, runs=2000, seed=7, sd_b=sd_b)
-        _, low, high = prob_outperform_ci(a, b, paired=False)
+        r = prob_outperform_ci(a, b, paired=False)
+        low, high = r.low, r.high
         assert np.mean((low <= p_true) & (p_true <= high)) >= 0.935
 
     def test_complete_separation_has_width(self):
         # the t interval collapses (variance 0); Newcombe's bound keeps width
-        est, low, high = prob_outperform_ci(
-            np.arange(10.0, 20.0), np.arange(10.0), paired=False
-        )
+        r = prob_outperform_ci(np.arange(10.0, 20.0), np.arange(10.0), paired=False)
+        est, low, high = r.estimate, r.low, r.high
         assert est == high == 1.0
         assert 0.5 < low < 0.9
