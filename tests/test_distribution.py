@@ -437,6 +437,80 @@ def test_plot_passes_fallback_warning_on_once():
     assert "quantiles, approximate 95% CI" in labels
 
 
+_X10 = np.linspace(0.7, 0.9, 10)
+_TIED = np.r_[np.linspace(0.7, 0.9, 28), 0.9, 0.9]
+_GROUPED = PerformanceDistribution(
+    np.random.default_rng(0).normal(0.8, 0.02, 40), groups=np.repeat(np.arange(10), 4)
+)
+_X30 = np.random.default_rng(1).normal(0.8, 0.02, 30)
+
+
+@pytest.mark.parametrize(
+    ("category", "call"),
+    [
+        # quantile_ci: fallback to the bootstrap, ties, dependence, small n_boot
+        (
+            SmallSampleWarning,
+            lambda: PerformanceDistribution(_X10).quantile_ci(0.95, random_state=0),
+        ),
+        (
+            TiesWarning,
+            lambda: PerformanceDistribution(_TIED).quantile_ci(
+                0.5, method="asymptotic"
+            ),
+        ),
+        (DependentObservationsWarning, lambda: _GROUPED.quantile_ci(0.5)),
+        (
+            SmallSampleWarning,
+            lambda: PerformanceDistribution(_X30).quantile_ci(
+                0.5, method="bootstrap", n_boot=50, random_state=0
+            ),
+        ),
+        # mean_ci: dependence, small n_boot
+        (DependentObservationsWarning, lambda: _GROUPED.mean_ci()),
+        (
+            SmallSampleWarning,
+            lambda: PerformanceDistribution(_X30).mean_ci(
+                method="bootstrap", n_boot=50, random_state=0
+            ),
+        ),
+        # compare: dependence, small n_boot
+        (DependentObservationsWarning, lambda: _GROUPED.compare(_GROUPED + 0.01)),
+        (
+            SmallSampleWarning,
+            lambda: PerformanceDistribution(_X30).compare(
+                _X30 - 0.01, method="bootstrap", n_boot=50, random_state=0
+            ),
+        ),
+        # the other methods that check independence
+        (DependentObservationsWarning, lambda: _GROUPED.quantile_band()),
+        (DependentObservationsWarning, lambda: _GROUPED.requirement(0.75)),
+        (DependentObservationsWarning, lambda: _GROUPED.summary(quantiles=(0.5,))),
+    ],
+    ids=[
+        "quantile_ci-fallback",
+        "quantile_ci-ties",
+        "quantile_ci-groups",
+        "quantile_ci-n_boot",
+        "mean_ci-groups",
+        "mean_ci-n_boot",
+        "compare-groups",
+        "compare-n_boot",
+        "quantile_band-groups",
+        "requirement-groups",
+        "summary-groups",
+    ],
+)
+def test_warning_points_at_the_callers_line(category, call):
+    # the frame walker names this file (the lambda's line), never skperf's
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        call()
+    hits = [w for w in rec if issubclass(w.category, category)]
+    assert hits, f"no {category.__name__}"
+    assert {w.filename for w in hits} == {__file__}
+
+
 def test_summary_bad_requirement_names_it():
     d = PerformanceDistribution(np.linspace(0.8, 0.9, 30))
     with pytest.raises(ValueError, match=r"`requirement=\(0.85, 0.9, 0.99\)`: a tuple"):
