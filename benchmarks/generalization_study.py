@@ -423,13 +423,59 @@ class _Fitter:
         return _fit_predict(self.learner, self.task, seed, X, y, X_test)
 
 
-def replicate(pop, learner, n, rep):
-    """All methods' intervals on one dataset: a list of result dicts."""
+def _cv_part(pop, learner, n, rep):
+    """Replicate ``rep``'s dataset, fitted model and repeated 10-fold CV.
+
+    The first part of :func:`replicate` (same random stream), shared with
+    :func:`instability_replicate` so that both see the same fits.
+    """
     rng = np.random.default_rng(
         [SEED, list(POPULATIONS).index(pop.name), LEARNERS.index(learner), n, rep]
     )
     X, y, Xt, yt = pop.draw(rng, n)
     fit = _Fitter(learner, pop.task, rng)
+    # The fitted model and its truth score.
+    truth_pred = fit(X, y, Xt)
+    # 3 x 10-fold CV: per-row predictions and fold ids.
+    cv_pred = np.empty((N_CV_REPEATS, n))
+    cv_ids = np.empty((N_CV_REPEATS, n), dtype=int)
+    for r in range(N_CV_REPEATS):
+        ids = _folds(rng, n, 10)
+        cv_ids[r] = ids
+        for f in range(10):
+            te = ids == f
+            cv_pred[r, te] = fit(X[~te], y[~te], X[te])
+    return rng, fit, X, y, yt, truth_pred, cv_pred, cv_ids
+
+
+def instability(metric, y, cv_pred):
+    """Share of the per-row loss variance that is refit noise.
+
+    ``mean_i var_r l[r, i] / var_i mean_r l[r, i]`` over the repetitions ``r``
+    of K-fold CV (each row predicted once per repetition, by models trained
+    on different rows and seeds): near 0 for a stable learner, large when a
+    row's loss depends on which rows and seed trained the model. The
+    candidate statistic of ``skperf``'s ``auto`` rule.
+    """
+    losses = np.array([row_scores(metric, y, p) for p in cv_pred])
+    between = losses.mean(axis=0).var(ddof=1)
+    within = losses.var(axis=0, ddof=1).mean()
+    return float(within / between) if between > 0 else np.inf
+
+
+def instability_replicate(pop, learner, n, rep):
+    """Instability rows of replicate ``rep`` (replays its CV fits only)."""
+    _, _, _, y, _, _, cv_pred, _ = _cv_part(pop, learner, n, rep)
+    return [
+        {"metric": m, "instability": instability(m, y, cv_pred)}
+        for m in pop.metrics
+        if m in DECOMPOSABLE
+    ]
+
+
+def replicate(pop, learner, n, rep):
+    """All methods' intervals on one dataset: a list of result dicts."""
+    rng, fit, X, y, yt, truth_pred, cv_pred, cv_ids = _cv_part(pop, learner, n, rep)
     metrics = pop.metrics
     out = []
 
@@ -445,19 +491,10 @@ def replicate(pop, learner, n, rep):
             }
         )
 
-    # The fitted model and its truth score.
-    truth_pred = fit(X, y, Xt)
     truth = {m: score(m, yt, truth_pred) for m in metrics}
-
-    # 5 x 10-fold CV: per-row predictions and fold ids.
-    cv_pred = np.empty((N_CV_REPEATS, n))
-    cv_ids = np.empty((N_CV_REPEATS, n), dtype=int)
-    for r in range(N_CV_REPEATS):
-        ids = _folds(rng, n, 10)
-        cv_ids[r] = ids
-        for f in range(10):
-            te = ids == f
-            cv_pred[r, te] = fit(X[~te], y[~te], X[te])
+    for m in metrics:  # written to the "instab" results by run()
+        if m in DECOMPOSABLE:
+            out.append({"metric": m, "instability": instability(m, y, cv_pred)})
 
     # Nested CV (Bates et al. Algorithm 1; pairwise fits serve two inner CVs).
     ncv_inner = np.empty((NCV_REPEATS, NCV_K, n))  # [r, outer f, row]: inner pred
@@ -581,6 +618,9 @@ def replicate(pop, learner, n, rep):
     for row in out:
         row["truth_fitted"] = truth[row["metric"]]
     return out
+
+
+INSTAB_FIELDS = ("population", "learner", "n", "rep", "metric", "instability")
 
 
 SKPERF_SCORING = {
@@ -734,6 +774,17 @@ PHASES = (
     (TIER1_FOREST, 60, 200),
     (TIER2 + TIER3, 30, 100),
 )
+# Round 2 (issue 15): every non-linear cell with n >= 100 (and the forest at
+# n = 50) to 200 datasets, all cells advancing together.
+NONLINEAR = TIER1_FOREST + [
+    c for c in TIER2 if c[1] != "linear" and (c[2] >= 100 or c[1] == "forest")
+]
+_SLOW = [("synth-reg", "forest", 500), ("randhie", "forest", 500)]  # ~15 s each
+EXTEND = (
+    ([c for c in NONLINEAR if c not in _SLOW], 0, 100),
+    ([c for c in NONLINEAR if c[0] in ("synth-clf", "fair")], 100, 200),
+    (_SLOW, 0, 100),
+)
 
 FIELDS = (
     "population",
@@ -774,12 +825,24 @@ def _append(path, rows, fields):
 
 def run(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
-    kind = "skperf" if args.skperf else "main"
+    kind = "skperf" if args.skperf else "instab" if args.instability else "main"
     done = _done(f"generalization_{kind}_w*.csv", ("population", "learner", "n", "rep"))
     path = RESULTS / f"generalization_{kind}_w{args.worker}.csv"
+    instab_path = RESULTS / f"generalization_instab_w{args.worker}.csv"
     start = time.time()
     tasks = []
-    phases = ((SKPERF_CELLS, 0, args.reps),) if args.skperf else PHASES
+    if args.skperf:
+        phases = ((SKPERF_CELLS, 0, args.reps),)
+    elif args.instability:  # replay the CV fits of the replicates already run
+        main_done = _done(
+            "generalization_main_w*.csv", ("population", "learner", "n", "rep")
+        )
+        phases = tuple(
+            ([(p, lrn, int(n))], int(r), int(r) + 1)
+            for p, lrn, n, r in sorted(main_done)
+        )
+    else:
+        phases = EXTEND + PHASES  # round 2 first; done tasks are skipped
     for cells, lo, hi in phases:
         for rep in range(lo, hi):  # replicate-major: every cell advances together
             for pop, lrn, n in cells:
@@ -794,13 +857,19 @@ def run(args):
         if args.max_minutes and time.time() - start > 60 * args.max_minutes:
             break
         t0 = time.perf_counter()
-        rows = (skperf_replicate if args.skperf else replicate)(
-            POPULATIONS[pop], lrn, n, rep
+        func = {"skperf": skperf_replicate, "instab": instability_replicate}.get(
+            kind, replicate
         )
+        rows = func(POPULATIONS[pop], lrn, n, rep)
         secs = time.perf_counter() - t0
         for r in rows:
             r.update(population=pop, learner=lrn, n=n, rep=rep, seconds=round(secs, 3))
-        _append(path, rows, FIELDS)
+        instab = [r for r in rows if "instability" in r]
+        rows = [r for r in rows if "instability" not in r]
+        if instab:
+            _append(instab_path, instab, INSTAB_FIELDS)
+        if rows:
+            _append(path, rows, FIELDS)
         print(f"{pop} {lrn} n={n} rep={rep} {secs:.2f}s", flush=True)
 
 
@@ -1474,6 +1543,11 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=200)
     ap.add_argument("--power-reps", type=int, default=200)
     ap.add_argument("--max-minutes", type=float, default=0)
+    ap.add_argument(
+        "--instability",
+        action="store_true",
+        help="replay the CV fits of done replicates for the instability statistic",
+    )
     ap.add_argument(
         "--skperf",
         action="store_true",

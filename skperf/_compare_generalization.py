@@ -22,7 +22,13 @@ from sklearn.metrics import get_scorer_names
 from sklearn.model_selection import GroupKFold
 from sklearn.utils import indexable
 
-from ._generalization import _fold_labels, _nested_splits, _row_scores
+from ._generalization import (
+    _fill_nested,
+    _fold_labels,
+    _nested_fits,
+    _nested_splits,
+    _row_scores,
+)
 from .exceptions import NoVariationWarning, _external_stacklevel
 from .stats._paired_tests import (
     _check_rope,
@@ -78,8 +84,8 @@ _AUTO_POLICY = {
     "n_splits": 10,  # K-fold, repeated
     "max_fits": 30,  # per model, n_fits="auto": 3 x 10-fold (<= 100 per model)
 }
-_DEFAULT_FITS = {"corrected-t": 30, "bayesian": 30, "5x2cv-f": 10, "nested-cv": 100}
-_NESTED_K = 5  # nested CV: 5 outer folds, 4 inner ones: 25 fits per repetition
+_DEFAULT_FITS = {"corrected-t": 30, "bayesian": 30, "5x2cv-f": 10, "nested-cv": 45}
+_NESTED_K = 5  # nested CV: 5 outer folds; 15 fits per repetition (pairs of folds)
 
 
 @dataclass(frozen=True, eq=False)
@@ -257,7 +263,7 @@ def _check_n_fits(n_fits, method):
             f"{n_fits!r}."
         )
     n_fits = int(n_fits)
-    need = {"corrected-t": 10, "bayesian": 10, "nested-cv": _NESTED_K**2}
+    need = {"corrected-t": 10, "bayesian": 10, "nested-cv": _nested_fits(_NESTED_K)}
     if method == "5x2cv-f" and n_fits != 10:
         raise ValueError(
             f"method='5x2cv-f' makes exactly 10 fits per model (5 x 2-fold); got "
@@ -360,7 +366,7 @@ default="auto"
         equivalent"`` and ``"better, not meaningful"`` / ``"worse, not
         meaningful"`` (significant, but the estimate is inside the rope).
     n_fits : "auto" or int, default="auto"
-        Fits per model. ``"auto"``: 30 (3 x 10-fold; nested CV 4 x 25),
+        Fits per model. ``"auto"``: 30 (3 x 10-fold; nested CV 3 x 15),
         10 for ``"5x2cv-f"`` (its only design). An int sets the number of
         repetitions to ``n_fits // fits_per_repetition``.
     random_state : int, RandomState instance, Generator or None, default=None
@@ -515,7 +521,6 @@ def _fit(evaluators, X, y, groups, n_jobs, params):
             y,
             groups=groups,
             n_jobs=n_jobs,
-            _stacklevel=3,
             **(params or {}),
         )
     return evaluators
@@ -691,7 +696,7 @@ def _nested(
     from .stats._generalization import nested_cv_ci
 
     K = _NESTED_K
-    R = fits // (K * K)
+    R = fits // _nested_fits(K)
     seeds = [int(c.generate_state(1)[0]) for c in np.random.SeedSequence(seed).spawn(R)]
     y_arr = np.asarray(y)
     folds = np.stack([_fold_labels(y, None, n, K, s) for s in seeds])
@@ -708,15 +713,7 @@ def _nested(
         rows_a = _per_row(evs[f"a{r}"], metric, y_arr)
         rows_b = _per_row(evs[f"b{r}"], metric, y_arr)
         diffs = [(t, ra - rb) for (t, ra), (_, rb) in zip(rows_a, rows_b, strict=True)]
-        for test, dk in diffs[:K]:
-            outer[r, test] = dk
-        pos = K
-        for k in range(K):
-            for j in range(K):
-                if j != k:
-                    test, dk = diffs[pos]
-                    inner[r, k, test] = dk
-                    pos += 1
+        _fill_nested(diffs, folds[r], K, inner[r], outer[r])
     ci = nested_cv_ci(inner, outer, folds, confidence=confidence)
     pvalue = ci.pvalue()
     shim = _Shim(ci.estimate, ci.low, ci.high, pvalue, confidence, "nested-cv")
@@ -742,7 +739,7 @@ def _nested(
         confidence=confidence,
         rope=rope,
         n=n,
-        n_fits=R * K * K,
+        n_fits=R * _nested_fits(K),
         statistic=stat,
         metric=metric,
         note=note,

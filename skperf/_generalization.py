@@ -62,7 +62,7 @@ _MIN_N = {
 _MIN_FITS = {
     "corrected-t": 10,
     "conservative-z": 14,
-    "nested-cv": 25,
+    "nested-cv": 15,
     "wald-cv": 10,
     "holdout": 1,
 }
@@ -78,8 +78,8 @@ _DEFAULT_BUDGET = 100  # n_fits="auto": at most this many fits
 #
 #   method        scorers                 groups  min n  min fits  n below 100
 _AUTO_POLICY = (
-    ("nested-cv", "unbounded losses", False, 25, 25, "per-row scorers"),
-    # Bates et al. (2024), K = 5, 3 repetitions (75 fits). The one method that
+    ("nested-cv", "unbounded losses", False, 25, 15, "per-row scorers"),
+    # Bates et al. (2024), K = 5, 3 repetitions (45 fits). The one method that
     # held on a random forest's log loss (heavy-tailed per-row losses): 0.93
     # where corrected-t 3x10 gave 0.83, wald-cv 0.60, conservative-z 0.87 (30
     # datasets per cell); logistic regression 0.955-1.00 (200 per cell).
@@ -146,9 +146,9 @@ class GeneralizationCI(_ResultMixin):
     --------
     >>> from skperf import GeneralizationCI
     >>> GeneralizationCI(0.912, 0.881, 0.943, confidence=0.95, method="nested-cv",
-    ...                  target="new data", n=500, n_fits=75, metric="accuracy",
+    ...                  target="new data", n=500, n_fits=45, metric="accuracy",
     ...                  note="")
-    GeneralizationCI(accuracy on new data: 0.912 [0.881, 0.943], 95 %, nested-cv, n=500, 75 fits)
+    GeneralizationCI(accuracy on new data: 0.912 [0.881, 0.943], 95 %, nested-cv, n=500, 45 fits)
     """
 
     estimate: float
@@ -274,15 +274,45 @@ def _kfold_splits(folds, K):
 
 
 def _nested_splits(folds, K):
-    """K outer splits, then for each outer fold k the K-1 inner splits."""
+    """K outer splits, then one split per pair of folds ``k < j``.
+
+    The pair split trains without folds ``k`` and ``j`` and tests on both:
+    its rows in fold ``j`` belong to the inner CV of outer fold ``k``, its
+    rows in fold ``k`` to that of outer fold ``j`` (the two inner fits train
+    on the same rows). ``K (K + 1) / 2`` fits per repetition instead of
+    ``K^2``, as in Bates et al.'s ``nestedcv`` R code. :func:`_fill_nested`
+    reads the fits back.
+    """
     rows = np.arange(len(folds))
     splits = _kfold_splits(folds, K)
     for k in range(K):
-        for j in range(K):
-            if j != k:
-                train = rows[(folds != k) & (folds != j)]
-                splits.append((train, rows[folds == j]))
+        for j in range(k + 1, K):
+            pair = (folds == k) | (folds == j)
+            splits.append((rows[~pair], rows[pair]))
     return splits
+
+
+def _nested_fits(K):
+    """Fits per repetition of the design of :func:`_nested_splits`."""
+    return K * (K + 1) // 2
+
+
+def _fill_nested(rows, folds, K, inner, outer):
+    """Write per-row values of one repetition into ``inner``/``outer``.
+
+    ``rows``: ``(test, values)`` per split of :func:`_nested_splits` (same
+    order); ``inner`` (K, n) and ``outer`` (n,) are filled in place.
+    """
+    for test, values in rows[:K]:
+        outer[test] = values
+    pos = K
+    for k in range(K):
+        for j in range(k + 1, K):
+            test, values = rows[pos]
+            fold = folds[test]
+            inner[k, test[fold == j]] = values[fold == j]
+            inner[j, test[fold == k]] = values[fold == k]
+            pos += 1
 
 
 def _strata(y):
@@ -587,7 +617,7 @@ def generalization_ci(
         Confidence level in (0, 1).
     n_fits : "auto" or int, default="auto"
         Budget of fits. ``"auto"``: each method's default design, at most
-        100 fits (75 for nested CV, 100 for the corrected t, 84 for the
+        100 fits (45 for nested CV, 100 for the corrected t, 84 for the
         conservative Z, 10 for Wald CV, 1 for the holdout). An int scales
         the number of repetitions down to fit in it.
     random_state : int, RandomState instance, Generator or None, default=None
@@ -626,7 +656,7 @@ def generalization_ci(
       disjoint halves (each resampled ``J`` times with the same test size);
       wide, for the algorithm trained on 0.9 n. Any scorer.
     - ``"nested-cv"``: Bates, Hastie & Tibshirani (2024), Algorithm 1:
-      5-fold nested CV repeated 3 times (75 fits) on per-row losses, with
+      5-fold nested CV repeated 3 times (45 fits) on per-row losses, with
       the bias correction to ``n`` rows. Decomposable scorers only
       (accuracy, neg_mean_squared_error, neg_mean_absolute_error,
       neg_log_loss, neg_brier_score).
@@ -638,7 +668,7 @@ def generalization_ci(
       on the 0.8 n training rows, not the algorithm.
 
     ``"auto"`` (the table ``_AUTO_POLICY``): nested CV for a decomposable
-    scorer without ``groups`` (n >= 25, budget >= 25 fits), else the
+    scorer without ``groups`` (n >= 25, budget >= 15 fits), else the
     conservative Z (n >= 40), else the corrected t (with ``groups``). Below
     n = 100 the note says that no method's coverage is verified there.
     Minimum n: corrected-t 20, conservative-z 40, nested-cv 25, wald-cv 20,
@@ -826,28 +856,19 @@ def _nested_cv_arrays(run, n, per_row_name, R, K, seeds):
     inner = np.full((R, K, n), np.nan)
     outer = np.full((R, n), np.nan)
     for r, design in enumerate(outs):
-        fits = _per_row(design, per_row_name, run["y"])
-        for k in range(K):
-            test, rows = fits[k]
-            outer[r, test] = rows
-        i = K
-        for k in range(K):
-            for j in range(K):
-                if j != k:
-                    test, rows = fits[i]
-                    inner[r, k, test] = rows
-                    i += 1
+        rows = _per_row(design, per_row_name, run["y"])
+        _fill_nested(rows, folds[r], K, inner[r], outer[r])
     return inner, outer, folds
 
 
 def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
     K = 5
-    R = 3 if n_fits is None else max(1, n_fits // (K * K))
+    R = 3 if n_fits is None else max(1, n_fits // _nested_fits(K))
     inner, outer, folds = _nested_cv_arrays(run, n, per_row_name, R, K, seeds)
     ci = _gstats.nested_cv_ci(inner, outer, folds, confidence=confidence)
     note = (
         f"Bates, Hastie & Tibshirani's nested CV ({K} folds, {R} repetition(s), "
-        f"{R * K * K} fits) on per-row scores; the centre is bias-corrected from "
+        f"{R * _nested_fits(K)} fits) on per-row scores; the centre is bias-corrected from "
         f"the inner ({_rows((K - 2) / K, n)}) and outer ({_rows((K - 1) / K, n)}) "
         f"training sizes to n = {n} rows: the expected score of the algorithm "
         f"trained on {n} rows."
@@ -856,7 +877,7 @@ def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         "estimate": ci.estimate,
         "low": ci.low,
         "high": ci.high,
-        "n_fits": R * K * K,
+        "n_fits": R * _nested_fits(K),
         "note": note,
     }
 

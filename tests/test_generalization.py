@@ -230,7 +230,7 @@ class TestNumbers:
         # scorer units and sign: the negated MSE
         assert ci.estimate == pytest.approx(-est, rel=1e-10)
         assert (ci.low, ci.high) == pytest.approx((-est - z * se, -est + z * se))
-        assert ci.n_fits == 25
+        assert ci.n_fits == 15  # 5 outer + 10 pair fits (K(K+1)/2)
         assert ci.metric == "neg_mean_squared_error"
         assert "bias-corrected" in ci.note
 
@@ -287,7 +287,7 @@ class TestMemory:
         ("method", "n_fits"),
         [
             ("corrected-t", 10),
-            ("nested-cv", 25),
+            ("nested-cv", 15),
             ("holdout", 1),
             ("conservative-z", 14),
         ],
@@ -318,7 +318,7 @@ class TestValidation:
             ({"confidence": 95}, ValueError, "`confidence` must be in (0, 1); got 95."),
             ({"method": "t"}, ValueError, "`method` must be one of ['auto', "),
             ({"n_fits": 0}, ValueError, "`n_fits` must be 'auto' or a positive int"),
-            ({"n_fits": 5, "method": "nested-cv"}, ValueError, "needs n_fits >= 25"),
+            ({"n_fits": 5, "method": "nested-cv"}, ValueError, "needs n_fits >= 15"),
             (
                 {"scoring": "roc_auc", "method": "nested-cv"},
                 ValueError,
@@ -412,7 +412,7 @@ class TestAuto:
         assert _resolve_auto(60, "roc_auc", False, False, 100) == "corrected-t"
         # groups: whole groups held out (GroupKFold); budget below nested CV's
         assert _resolve_auto(500, "neg_log_loss", True, True, 100) == "corrected-t"
-        assert _resolve_auto(500, "neg_log_loss", True, False, 20) == "corrected-t"
+        assert _resolve_auto(500, "neg_log_loss", True, False, 10) == "corrected-t"
         with pytest.raises(ValueError, match="no method fits n=10 rows"):
             _resolve_auto(10, "accuracy", True, False, 100)
 
@@ -428,7 +428,7 @@ class TestAuto:
             LogisticRegression(), X[:60], y[:60], n_fits=25, random_state=0
         )
         assert ci.method == "nested-cv"
-        assert ci.n_fits == 25
+        assert ci.n_fits == 15  # 5 outer + 10 pair fits (K(K+1)/2)
         assert "method='auto' chose 'nested-cv'" in ci.note
         assert "Below n = 100" in ci.note
 
