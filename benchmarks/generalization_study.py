@@ -91,6 +91,10 @@ import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 from sklearn import set_config  # noqa: E402
 
+from skperf.stats._generalization import (  # noqa: E402
+    nested_cv_ci as skperf_nested_cv_ci,
+)
+
 # The study's inputs are finite and its parameters valid: skip scikit-learn's
 # per-call validation, a large share of the cost of a fit at these sizes.
 set_config(assume_finite=True, skip_parameter_validation=True)
@@ -427,7 +431,7 @@ def _cv_part(pop, learner, n, rep):
     """Replicate ``rep``'s dataset, fitted model and repeated 10-fold CV.
 
     The first part of :func:`replicate` (same random stream), shared with
-    :func:`instability_replicate` so that both see the same fits.
+    :func:`replay_replicate` so that both see the same fits.
     """
     rng = np.random.default_rng(
         [SEED, list(POPULATIONS).index(pop.name), LEARNERS.index(learner), n, rep]
@@ -463,13 +467,23 @@ def instability(metric, y, cv_pred):
     return float(within / between) if between > 0 else np.inf
 
 
-def instability_replicate(pop, learner, n, rep):
-    """Instability rows of replicate ``rep`` (replays its CV fits only)."""
-    _, _, _, y, _, _, cv_pred, _ = _cv_part(pop, learner, n, rep)
+def _inner_rows(metric, y, inner_pred, ids):
+    """Per-row values of the inner fits, NaN on each held-out outer fold."""
+    R, K, n = inner_pred.shape
+    out = np.full((R, K, n), np.nan)
+    for r in range(R):
+        for f in range(K):
+            keep = ids[r] != f
+            out[r, f, keep] = row_scores(metric, y[keep], inner_pred[r, f, keep])
+    return out
+
+
+def replay_replicate(pop, learner, n, rep):
+    """Rows added after the first round (skperf's nested CV, instability)."""
     return [
-        {"metric": m, "instability": instability(m, y, cv_pred)}
-        for m in pop.metrics
-        if m in DECOMPOSABLE
+        r
+        for r in replicate(pop, learner, n, rep)
+        if "instability" in r or r["method"] == "nested-cv (skperf)"
     ]
 
 
@@ -614,6 +628,14 @@ def replicate(pop, learner, n, rep):
                     np.concatenate(ho), piv, np.concatenate(cv_rows), n, NCV_K
                 ),
             )
+            # the same fits through skperf's own formula (mlr3inferr's factors)
+            ci = skperf_nested_cv_ci(
+                _inner_rows(m, y, ncv_inner[:reps], ncv_ids[:reps]),
+                np.array([row_scores(m, y, ncv_outer[r]) for r in range(reps)]),
+                ncv_ids[:reps],
+                confidence=CONFIDENCE,
+            )
+            add(m, "nested-cv (skperf)", n_fits, ci.estimate, ci.low, ci.high)
 
     for row in out:
         row["truth_fitted"] = truth[row["metric"]]
@@ -803,12 +825,13 @@ FIELDS = (
 )
 
 
-def _done(pattern, key_fields):
+def _done(pattern, key_fields, method=None):
     done = set()
     for path in RESULTS.glob(pattern):
         with open(path, newline="") as fh:
             for row in csv.DictReader(fh):
-                done.add(tuple(row[k] for k in key_fields))
+                if method is None or row.get("method") == method:
+                    done.add(tuple(row[k] for k in key_fields))
     return done
 
 
@@ -825,7 +848,7 @@ def _append(path, rows, fields):
 
 def run(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
-    kind = "skperf" if args.skperf else "instab" if args.instability else "main"
+    kind = "skperf" if args.skperf else "replay" if args.instability else "main"
     done = _done(f"generalization_{kind}_w*.csv", ("population", "learner", "n", "rep"))
     path = RESULTS / f"generalization_{kind}_w{args.worker}.csv"
     instab_path = RESULTS / f"generalization_instab_w{args.worker}.csv"
@@ -834,13 +857,14 @@ def run(args):
     if args.skperf:
         phases = ((SKPERF_CELLS, 0, args.reps),)
     elif args.instability:  # replay the CV fits of the replicates already run
-        main_done = _done(
-            "generalization_main_w*.csv", ("population", "learner", "n", "rep")
-        )
+        key = ("population", "learner", "n", "rep")
+        main_done = _done("generalization_main_w*.csv", key)
+        # replicates run with the later rows already need no replay
+        main_done -= _done("generalization_main_w*.csv", key, "nested-cv (skperf)")
         phases = tuple(
             ([(p, lrn, int(n))], int(r), int(r) + 1)
-            for p, lrn, n, r in sorted(main_done)
-        )
+            for p, lrn, n, r in sorted(main_done, key=lambda t: (t[1] != "linear", t))
+        )  # the cheap linear cells first
     else:
         phases = EXTEND + PHASES  # round 2 first; done tasks are skipped
     for cells, lo, hi in phases:
@@ -857,7 +881,7 @@ def run(args):
         if args.max_minutes and time.time() - start > 60 * args.max_minutes:
             break
         t0 = time.perf_counter()
-        func = {"skperf": skperf_replicate, "instab": instability_replicate}.get(
+        func = {"skperf": skperf_replicate, "replay": replay_replicate}.get(
             kind, replicate
         )
         rows = func(POPULATIONS[pop], lrn, n, rep)
@@ -1203,7 +1227,11 @@ def load_main():
 
     frames = [
         pd.read_csv(p)
-        for pattern in ("generalization_main_w*.csv", "generalization_skperf_w*.csv")
+        for pattern in (
+            "generalization_main_w*.csv",
+            "generalization_replay_w*.csv",
+            "generalization_skperf_w*.csv",
+        )
         for p in sorted(RESULTS.glob(pattern))
     ]
     df = pd.concat(frames, ignore_index=True)
@@ -1546,7 +1574,8 @@ def main(argv=None):
     ap.add_argument(
         "--instability",
         action="store_true",
-        help="replay the CV fits of done replicates for the instability statistic",
+        help="replay done replicates for the rows added later (instability, "
+        "skperf's nested CV)",
     )
     ap.add_argument(
         "--skperf",
