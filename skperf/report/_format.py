@@ -325,14 +325,16 @@ def _varied_text(settings):
     return text
 
 
-def _conclusion(report):
+def _conclusion(report, *, table=True):
     """One paragraph stating the best model and the tied set.
 
     With ``target="new data"`` its first sentence answers "which model, on
-    new data" and quotes the best model's generalization interval.
+    new data" and quotes the best model's generalization interval; with
+    ``table`` a last sentence says how to read the summary table's
+    run-to-run columns.
     """
     if report.target == "new data":
-        return _conclusion_new_data(report)
+        return _conclusion_new_data(report, table=table)
     others = [n for n in report.tied_with_best if n != report.best]
     corr = report.correction or "no"
     text = f"Best mean: {report.best} (ties go to the first model in the given order). "
@@ -351,7 +353,7 @@ def _conclusion(report):
     return text
 
 
-def _conclusion_new_data(report):
+def _conclusion_new_data(report, *, table=True):
     best = report.best
     ci = report.generalization[best]
     f = _score_format(report)
@@ -393,6 +395,8 @@ def _conclusion_new_data(report):
         )
     else:
         text += f"; every other model is significantly worse ({level})."
+    if not table:
+        return text
     return (
         text + " Mean over repeats, quantiles and P(best > model) in the table are "
         "run-to-run statistics on this dataset."

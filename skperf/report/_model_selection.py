@@ -389,6 +389,10 @@ class ModelSelectionReport:
         :func:`~skperf.report.pr_curves`), set by
         ``compare_models(return_predictions=True)`` for binary classifiers
         with scores; empty otherwise. Drawn by :meth:`plot_curves`.
+    curves_missing : dict of str to str
+        With ``return_predictions=True``: each model that has no curves and
+        why (e.g. ``"target has 3 classes"``); also in ``notes``. Empty
+        otherwise.
 
     Notes
     -----
@@ -485,6 +489,7 @@ class ModelSelectionReport:
         self.settings = dict(settings or {})
         self.evaluators = None
         self.curves = {}
+        self.curves_missing = {}
         self.generalization = {}
         self.family = None
         self._frames = {}
@@ -828,6 +833,76 @@ class ModelSelectionReport:
     def n_models(self):
         """Number of models."""
         return len(self.names)
+
+    @property
+    def conclusion(self):
+        """The report's answer in one paragraph (str, read-only).
+
+        Which model to choose and which models are not significantly worse
+        than it, naming the target (with ``target="new data"``: the best
+        model's interval for new data and the correction over all pairs).
+        The first paragraph of :meth:`to_markdown`, :meth:`to_html` and
+        ``to_dict()["headline"]``, without their last sentence on how to
+        read the table's run-to-run columns.
+
+        Examples
+        --------
+        >>> from skperf import ModelSelectionReport, PerformanceDistribution
+        >>> report = ModelSelectionReport(
+        ...     {"a": PerformanceDistribution([0.80, 0.82, 0.85, 0.79, 0.81]),
+        ...      "b": PerformanceDistribution([0.70, 0.72, 0.74, 0.69, 0.73])},
+        ...     test_train_ratio=1 / 4, random_state=0)
+        >>> import textwrap
+        >>> print(textwrap.fill(report.conclusion, 72))
+        On new data (each algorithm trained on as many rows from the same
+        population), choose a: score 0.814 [0.771, 0.857] (95% CI, corrected-t);
+        every other model is significantly worse (one pair, level 0.05).
+        """
+        from ._format import _conclusion
+
+        return _conclusion(self, table=False)
+
+    def summary_table(self, *, quantiles=(0.1, 0.5, 0.9)):
+        """The per-model table of the report, each cell as shown there.
+
+        The table of :meth:`to_markdown` and :meth:`to_html`: the same
+        headers, the same text in every cell (an interval reads
+        ``"0.814 [0.771, 0.857]"``); :meth:`to_frame` holds the numbers.
+
+        Parameters
+        ----------
+        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
+            Quantile levels of the run-to-run quantile columns (``()``: none).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per model in the given order (index ``"model"``), one
+            column per header of the report's table, str cells.
+
+        Examples
+        --------
+        >>> from skperf import ModelSelectionReport, PerformanceDistribution
+        >>> report = ModelSelectionReport(
+        ...     {"a": PerformanceDistribution([0.80, 0.82, 0.85, 0.79, 0.81]),
+        ...      "b": PerformanceDistribution([0.70, 0.72, 0.74, 0.69, 0.73])},
+        ...     test_train_ratio=1 / 4, random_state=0)
+        >>> table = report.summary_table(quantiles=())
+        >>> table.columns[:3].tolist()
+        ['new data: score [95% CI]', 'best - model, new data [95% CI]', 'p adj. (holm, 1 pairs)']
+        >>> table.loc["b", "new data: score [95% CI]"]
+        '0.716 [0.677, 0.755]'
+        """
+        import pandas as pd
+
+        from ._format import _summary_table
+
+        header, rows = _summary_table(self, quantiles)
+        return pd.DataFrame(
+            [row[1:] for row in rows],
+            index=pd.Index([row[0] for row in rows], name=header[0]),
+            columns=header[1:],
+        )
 
     def prob_matrix(self):
         """P(row > column) for every pair of models, in ranking order.
@@ -1819,5 +1894,6 @@ def _add_curves(report, evaluators):
         curves, missing = _model_curves(evaluators)
     _record(caught, report.notes, "curves")
     report.curves = {kind: c for kind, c in curves.items() if c}
+    report.curves_missing = {name: reason.rstrip(".") for name, reason in missing}
     for name, reason in missing:
         report.notes.add(name, f"{_NO_CURVES}: {reason.rstrip('.')}.")

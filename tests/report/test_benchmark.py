@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 
 from skperf import BenchmarkReport, ModelSelectionReport
-from skperf._cli import main
+from skperf.cli import main
 from skperf.stats import _ranks
 
 from ..stats.test_ranks import DEMSAR, SP_NEMENYI, SP_WILCOXON_HOLM

@@ -389,7 +389,7 @@ def test_models_without_scores_or_binary_target_are_noted(breast4):
 
 def test_cli_curves_end_to_end(tmp_path, capsys, monkeypatch):
     import skperf.report
-    from skperf._cli import main
+    from skperf.cli import main
 
     kept = {}
     compare = skperf.report.compare_models
@@ -439,7 +439,7 @@ def test_cli_curves_end_to_end(tmp_path, capsys, monkeypatch):
 
 
 def test_cli_help_documents_curves(capsys):
-    from skperf._cli import main
+    from skperf.cli import main
 
     with pytest.raises(SystemExit):
         main(["report", "--help"])

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from skperf import ModelSelectionReport
-from skperf._cli import main
+from skperf.cli import main
 
 
 def _csv(tmp_path, n=10, name="scores.csv"):
@@ -70,7 +70,7 @@ def test_end_to_end_subprocess(tmp_path):
     assert p.paired
     assert p.estimate == 1.0
     # the summary table of `skperf report`, a row for every model (worse ones too)
-    from skperf._cli_common import _summary
+    from skperf.cli._common import _summary
 
     assert _summary(report) in res.stdout
     rows = [line for line in res.stdout.splitlines() if line.startswith("| ")]
@@ -326,7 +326,7 @@ def test_html_estimator_reprs_without_addresses():
 def test_drop_id_columns():
     from sklearn.datasets import load_breast_cancer
 
-    from skperf._cli_common import _drop_id_columns
+    from skperf.cli._common import _drop_id_columns
 
     frame = load_breast_cancer(as_frame=True).frame
     n = len(frame)
@@ -352,7 +352,7 @@ def test_drop_id_columns():
 def test_check_classification_target():
     from sklearn.datasets import load_diabetes
 
-    from skperf._cli_common import _check_classification_target, _CLIError
+    from skperf.cli._common import _check_classification_target, _CLIError
 
     y = load_diabetes(as_frame=True).frame["target"]  # 214 values, 442 rows
     assert y.nunique() == 214

@@ -1,14 +1,20 @@
-"""Helpers shared by the ``skperf`` subcommands (report, check, summarize).
+"""What the ``skperf`` subcommands share: errors, output, options, data.
 
 A bottom module: the subcommand modules import it, it imports none of them.
-Usage errors are raised as :class:`_CLIError` and shown by :func:`_print_error`
-as one line ``<prog>: error: ...`` of at most :data:`MAX_LINE` characters on
-stderr (exit status :data:`EXIT_USAGE`, no traceback).
+Usage errors are raised as :class:`_CLIError`; :func:`skperf.cli.main` shows
+them as one line ``<prog>: error: ...`` of at most :data:`MAX_LINE`
+characters on stderr (exit status :data:`EXIT_USAGE`, no traceback).
+
+Like the rest of :mod:`skperf.cli`, this module uses only the public API of
+skperf (``tests/cli/test_layout.py``): what a report computed is read from
+the report.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import sys
 import textwrap
 
@@ -18,14 +24,31 @@ MAX_LINE = 200
 #: exit status for a usage error (as argparse)
 EXIT_USAGE = 2
 
+#: exit status after stdout was closed early (``skperf ... | head``): SIGPIPE
+EXIT_BROKEN_PIPE = 141
+
 #: width of the wrapped lines printed on stdout
 WIDTH = 100
+
+#: a numeric target with more distinct values than this is read as regression
+#: even when every value is a whole number (prices, counts, ages)
+MAX_CLASSES = 20
 
 
 class _CLIError(Exception):
     """A usage error, shown as one line ``<prog>: error: ...`` (exit status 2)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage block), exit status 2."""
+
+    def error(self, message):
+        line = _one_line(f"{self.prog}: error: {message} (see {self.prog} --help)")
+        self.exit(EXIT_USAGE, line + "\n")
+
+
+# ----------------------------------------------------------------------
+# output
 def _one_line(text, limit=MAX_LINE):
     """``text`` on one line (whitespace collapsed), cut to ``limit`` characters."""
     text = " ".join(str(text).split())
@@ -46,6 +69,21 @@ def _print_error(prog, message):
     return EXIT_USAGE
 
 
+def _quiet_broken_pipe():
+    """After ``BrokenPipeError`` on stdout (``skperf ... | head``): no traceback.
+
+    Points stdout at ``os.devnull`` so that the interpreter's final flush
+    does not fail again (the recipe of the Python documentation, "Note on
+    SIGPIPE"), and returns 141, the status of a program ended by SIGPIPE.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a descriptor
+        pass
+    return EXIT_BROKEN_PIPE
+
+
 def _wrapped(text, indent=""):
     return textwrap.fill(
         text,
@@ -57,6 +95,72 @@ def _wrapped(text, indent=""):
     )
 
 
+def _markdown_table(table):
+    """A table of str cells as GitHub-flavoured markdown, its index first.
+
+    ``table`` is a :class:`pandas.DataFrame` such as
+    :meth:`skperf.ModelSelectionReport.summary_table`.
+    """
+    table = table.reset_index()
+    cells = [list(table.columns), *table.to_numpy().tolist()]
+    cells = [[str(c).replace("|", "\\|").replace("\n", " ") for c in r] for r in cells]
+    widths = [max(len(r[j]) for r in cells) for j in range(len(cells[0]))]
+    lines = [
+        "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |"
+        for r in cells
+    ]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def _summary(report):
+    """The per-model table of a ModelSelectionReport as a markdown table.
+
+    The report's own cells (:meth:`~skperf.ModelSelectionReport.summary_table`),
+    without the sd, the decision read from the model's side and the raw
+    p-value.
+    """
+    table = report.summary_table(quantiles=())
+    drop = ["sd", "vs best (CI of P, uncorrected)", "p"]
+    return _markdown_table(table.drop(columns=[c for c in drop if c in table]))
+
+
+def _print_summary(report):
+    """Print the summary table and the best model (report, summarize)."""
+    print()
+    print(_summary(report))
+    print()
+    tied = [n for n in report.tied_with_best if n != report.best]
+    print(
+        _wrapped(
+            f"best: {report.best}"
+            + (f"; not significantly worse: {', '.join(tied)}" if tied else "")
+        )
+    )
+
+
+def _verdict_line(r, label):
+    """One line for a :class:`skperf.Requirement` verdict (check, report)."""
+    op = "<=" if not r.greater_is_better else ">="
+    side = {True: "lower", False: "upper"}[r.greater_is_better]
+    if r.verdict == "not met":
+        side = "upper" if r.greater_is_better else "lower"
+    line = (
+        f"{r.verdict.upper()}: P({label} {op} {r.threshold:g}) >= {r.probability:g} "
+        f"at {r.confidence:g} confidence; {r.n_meeting}/{r.n} runs meet it; "
+        f"{side} bound of the {r.q:g}-quantile {r.bound:.6g}; n = {r.n}"
+    )
+    if r.verdict == "inconclusive" and r.n < r.n_needed:
+        line += f" (at least {r.n_needed} runs needed to pass)"
+    return line
+
+
+def _reproduce_line(entropy):
+    return f"random_state={entropy} (pass --random-state {entropy} to reproduce)"
+
+
+# ----------------------------------------------------------------------
+# options
 def _add_report_options(parser):
     """``--out``, ``--confidence``, ``--gamma``, ``--correction`` (report, summarize)."""
     parser.add_argument(
@@ -82,14 +186,25 @@ def _add_report_options(parser):
     )
 
 
+def _add_random_state(parser, what):
+    parser.add_argument(
+        "--random-state",
+        type=int,
+        default=None,
+        help=f"{what}, an integer >= 0 (default: drawn and printed, to reproduce)",
+    )
+
+
+def _check_probability(value, option):
+    """A level in (0, 1): ``--confidence``, ``--probability`` (one rule)."""
+    if not 0 < value < 1:
+        hint = f" (did you mean {value / 100:g}?)" if 1 < value < 100 else ""
+        raise _CLIError(f"{option} must be in (0, 1); got {value:g}{hint}")
+
+
 def _check_report_options(args):
     """One-line errors for bad ``--confidence`` or ``--gamma``."""
-    from .stats._validation import _check_confidence
-
-    try:
-        _check_confidence(args.confidence, name="--confidence")
-    except (TypeError, ValueError) as exc:
-        raise _CLIError(str(exc).replace("`", "")) from None
+    _check_probability(args.confidence, "--confidence")
     if not 0.5 < args.gamma < 1:
         raise _CLIError(
             "--gamma must be in (0.5, 1) (a probability of outperforming that counts "
@@ -97,9 +212,22 @@ def _check_report_options(args):
         )
 
 
+def _correction(args):
+    return None if args.correction == "none" else args.correction
+
+
 def _check_random_state(random_state, option="--random-state"):
     if random_state is not None and random_state < 0:
         raise _CLIError(f"{option} must be an integer >= 0; got {random_state}")
+
+
+def _entropy(random_state):
+    """``--random-state``, or fresh entropy drawn to be printed and reused."""
+    import numpy as np
+
+    if random_state is not None:
+        return int(random_state)
+    return int(np.random.SeedSequence().entropy)
 
 
 def _check_out(path, option="--out"):
@@ -118,6 +246,16 @@ def _check_out(path, option="--out"):
         raise _CLIError(f"{option} {path}: folder is not writable")
 
 
+def _write_html(report, path):
+    """Write the report's HTML page; a failure is one line."""
+    try:
+        report.to_html(path)
+    except OSError as exc:
+        raise _CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+# ----------------------------------------------------------------------
+# CSV files
 def _read_csv(path, what="data"):
     """A CSV file as a DataFrame; a missing or unreadable file is one line.
 
@@ -164,47 +302,6 @@ def _check_column(frame, column, option, source):
         )
 
 
-def _write_html(report, path):
-    """Write the report's HTML page; a failure is one line."""
-    try:
-        report.to_html(path)
-    except OSError as exc:
-        raise _CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
-def _summary(report):
-    """The per-model summary of a ModelSelectionReport as a markdown table.
-
-    The report's own summary table (one source for the cells), without the
-    sd, the decision read from the model's side and the raw p-value.
-    """
-    from .report._format import _markdown_table, _summary_table
-
-    header, rows = _summary_table(report, quantiles=())
-    keep = [
-        i
-        for i, h in enumerate(header)
-        if h not in ("sd", "vs best (CI of P, uncorrected)", "p")
-    ]
-    return _markdown_table(
-        [header[i] for i in keep], [[row[i] for i in keep] for row in rows]
-    )
-
-
-def _print_summary(report):
-    """Print the summary table and the best model (as ``skperf report`` does)."""
-    print()
-    print(_summary(report))
-    print()
-    tied = [n for n in report.tied_with_best if n != report.best]
-    print(
-        _wrapped(
-            f"best: {report.best}"
-            + (f"; not significantly worse: {', '.join(tied)}" if tied else "")
-        )
-    )
-
-
 # ----------------------------------------------------------------------
 # scores produced anywhere (check, summarize)
 def _read_scores_csv(path):
@@ -248,17 +345,41 @@ def _add_runs_options(parser, *, by_help):
     )
 
 
+def _named_as_loss(column):
+    """Whether skperf reads the metric name ``column`` as a loss.
+
+    Asked of the public :class:`skperf.PerformanceDistribution`, so that the
+    rule (``log_loss``, ``mse``, ``loss``, ``*_error`` ...; not ``neg_*``) is
+    written once: a distribution named after a loss refuses a positive score
+    with ``greater_is_better=True`` and takes it with ``False``.
+    """
+    import warnings
+
+    from .._distribution import PerformanceDistribution
+
+    def accepts(greater_is_better):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                PerformanceDistribution(
+                    [0.25, 0.5], metric=column, greater_is_better=greater_is_better
+                )
+        except ValueError:
+            return False
+        return True
+
+    return not accepts(True) and accepts(False)
+
+
 def _direction(args, column):
     """``(greater_is_better, note)``: the flag, else lower for a loss name.
 
     ``note`` says when the direction was read from the name (``None``
     otherwise).
     """
-    from ._distribution import _is_loss_name
-
     if args.greater_is_better is not None:
         return bool(args.greater_is_better), None
-    if _is_loss_name(column):
+    if _named_as_loss(column):
         return False, (
             f"{column!r} is named as a loss: lower is better (pass "
             "--greater-is-better to override)"
@@ -278,23 +399,128 @@ def _flags_text(message):
     )
 
 
-def _quiet_broken_pipe():
-    """After ``BrokenPipeError`` on stdout (``skperf ... | head``): no traceback.
-
-    Points stdout at ``os.devnull`` so that the interpreter's final flush
-    does not fail again (the recipe of the Python documentation, "Note on
-    SIGPIPE"), and returns 141, the status of a program ended by SIGPIPE.
-    """
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # pragma: no cover - stdout without a descriptor
-        pass
-    return 141
-
-
 # ----------------------------------------------------------------------
-# data checks for ``skperf report --data`` (called from skperf._cli)
+# ``skperf report --data``: the data and its task
+def _load_data(path, target, drop):
+    """``(X, y, source, notes)`` from ``--data``, ``--target`` and ``--drop``."""
+    import numpy as np
+
+    if target is None:
+        raise _CLIError("--target COLUMN is required with --data")
+    frame = _read_csv(path)
+    source = os.path.basename(path)
+    _check_column(frame, target, "--target", source)
+    if frame[target].isna().any():
+        raise _CLIError(
+            f"target column {target!r} has {int(frame[target].isna().sum())} missing "
+            "value(s); drop those rows first"
+        )
+    notes = []
+    drop = list(dict.fromkeys(drop or []))
+    for column in drop:
+        _check_column(frame, column, "--drop", source)
+        if column == target:
+            raise _CLIError(f"--drop {column!r} is the --target column")
+    for column in frame.columns:
+        if (
+            column == target
+            or column in drop
+            or not re.match(r"^Unnamed: \d+$", column)
+        ):
+            continue
+        values = frame[column].to_numpy()
+        if np.issubdtype(values.dtype, np.integer) and (
+            np.array_equal(values, np.arange(len(frame)))
+            or np.array_equal(values, np.arange(1, len(frame) + 1))
+        ):
+            drop.append(column)
+            notes.append(
+                f"dropped column {column!r}: an unnamed row index (0, 1, 2, ...) "
+                "saved with the data, not a feature"
+            )
+        else:
+            notes.append(
+                f"column {column!r} has no name in the header; it is used as a "
+                f"feature (--drop {column!r} to leave it out)"
+            )
+    kept, note = _drop_id_columns(frame.drop(columns=drop), target=target)
+    if note is not None:
+        notes.append(note)
+    X = kept.drop(columns=[target])
+    if X.shape[1] == 0:
+        raise _CLIError(
+            f"{source} has no feature columns besides the target {target!r}"
+        )
+    return X, frame[target], f"{source} (target {target!r})", notes
+
+
+def _is_numeric(column):
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    return is_numeric_dtype(column) or is_bool_dtype(column)
+
+
+def _is_bool(column):
+    from pandas.api.types import is_bool_dtype
+
+    return is_bool_dtype(column)
+
+
+def _task(y, task):
+    """``(regression, description)`` of the target for ``--task``."""
+    from sklearn.utils.multiclass import type_of_target
+
+    kind = type_of_target(y)
+    numeric = _is_numeric(y) and not _is_bool(y)
+    n_values = int(y.nunique(dropna=True))
+    if task == "regression":
+        if not numeric:
+            example = y.iloc[0]
+            raise _CLIError(
+                f"--task regression needs a numeric target; {y.name!r} has values "
+                f"such as {example!r}"
+            )
+        return (
+            True,
+            f"regression target ({n_values} distinct values; --task regression)",
+        )
+    if task == "classification":
+        _check_classification_target(y)  # fractional values, or an amount
+        if n_values < 2:
+            raise _CLIError(
+                f"target {y.name!r} has a single value; nothing to classify"
+            )
+        return (
+            False,
+            f"classification target ({n_values} classes; --task classification)",
+        )
+    if kind.startswith("continuous"):
+        return True, "regression target (numbers with fractions; auto)"
+    if numeric and n_values > MAX_CLASSES:
+        return True, (
+            f"regression target ({n_values} distinct whole numbers > {MAX_CLASSES}; "
+            "auto)"
+        )
+    if n_values < 2:
+        raise _CLIError(f"target {y.name!r} has a single value; nothing to compare")
+    hint = (
+        f"; auto: at most {MAX_CLASSES} values are classes, --task regression if "
+        "they are ordered amounts"
+        if numeric and n_values > 2
+        else "; auto"
+    )
+    return False, f"classification target ({n_values} classes{hint})"
+
+
+def _missing_text(X):
+    counts = X.isna().sum()
+    counts = counts[counts > 0]
+    if counts.empty:
+        return None
+    cols = ", ".join(map(str, counts.index[:5])) + (", ..." if len(counts) > 5 else "")
+    return f"{int(counts.sum())} missing value(s) in {len(counts)} column(s) ({cols})"
+
+
 def _check_classification_target(y):
     """Refuse ``--task classification`` on a continuous-looking target.
 
@@ -324,7 +550,7 @@ def _check_classification_target(y):
     fractional = np.flatnonzero(values % 1 != 0)
     if fractional.size:
         what = f"fractional values such as {values[fractional[0]]:g}"
-    elif k > 20 and k > n / 5:
+    elif k > MAX_CLASSES and k > n / 5:
         what = f"{k} distinct values in {n} rows (fewer than 5 rows per class)"
     else:
         return

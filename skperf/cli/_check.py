@@ -27,27 +27,20 @@ import math
 import os
 import sys
 
-from ._cli_common import (
-    EXIT_USAGE,
+from ._common import (
     _add_runs_options,
     _check_column,
+    _check_probability,
     _CLIError,
     _direction,
     _flags_text,
-    _print_error,
-    _quiet_broken_pipe,
     _read_scores_csv,
+    _verdict_line,
 )
 
 __all__ = ["add_parser", "run"]
 
 PROG = "skperf check"
-
-
-def _one_line_error(message):
-    """Print the usage error as one line and exit with status 2."""
-    _print_error(PROG, message)
-    sys.exit(EXIT_USAGE)
 
 
 def add_parser(subparsers):
@@ -61,7 +54,7 @@ def add_parser(subparsers):
     Returns
     -------
     argparse.ArgumentParser
-        The ``check`` parser; its ``func`` default runs the command.
+        The ``check`` parser.
     """
     p = subparsers.add_parser(
         "check",
@@ -75,7 +68,6 @@ def add_parser(subparsers):
             "inconclusive, 2 usage error."
         ),
     )
-    p.error = _one_line_error  # every usage error is one line, exit 2
     p.add_argument("scores", metavar="SCORES.csv", help="CSV file, one row per run")
     p.add_argument(
         "--score", required=True, metavar="COLUMN", help="column holding the score"
@@ -108,23 +100,20 @@ def add_parser(subparsers):
         default=None,
         help="the model to judge (a value of the --by column)",
     )
-    p.set_defaults(func=run)
     return p
 
 
 def _model_rows(frame, by, model, path):
     """The rows of the one model to judge (all rows when there is one model)."""
-    from ._frame import MODEL_COLUMNS, _find
-
     if model is not None and by is None:
-        by = _find(frame, MODEL_COLUMNS, ())
+        by = _model_column(frame)
         if by is None:
             raise _CLIError(
                 f"--model {model!r} needs --by COLUMN (the column naming the model "
                 f"of each run in {path})"
             )
     if by is None:
-        other = _find(frame, MODEL_COLUMNS, ())
+        other = _model_column(frame)
         if other is not None and frame[other].nunique() > 1:
             found = list(dict.fromkeys(frame[other].astype(str)))
             shown = ", ".join(map(repr, found[:4])) + (
@@ -155,9 +144,17 @@ def _model_rows(frame, by, model, path):
     return rows, by
 
 
+def _model_column(frame):
+    """The column named like ``model`` (as :func:`skperf.from_frame` reads it)."""
+    from .._frame import MODEL_COLUMNS
+
+    lower = {str(c).lower(): c for c in frame.columns}
+    return next((lower[n] for n in MODEL_COLUMNS if n in lower), None)
+
+
 def _runs(args):
     """The PerformanceDistribution of the one model, by the rules of summarize."""
-    from ._frame import from_frame
+    from .._frame import from_frame
 
     frame = _read_scores_csv(args.scores)
     path = os.path.basename(args.scores)
@@ -180,27 +177,6 @@ def _runs(args):
     return dist
 
 
-def _check_level(value, flag):
-    if not 0 < value < 1:
-        hint = f" (did you mean {value / 100:g}?)" if 1 < value < 100 else ""
-        raise _CLIError(f"{flag} must be in (0, 1); got {value:g}{hint}")
-
-
-def _format(r, column):
-    op = "<=" if not r.greater_is_better else ">="
-    side = {True: "lower", False: "upper"}[r.greater_is_better]
-    if r.verdict == "not met":
-        side = "upper" if r.greater_is_better else "lower"
-    line = (
-        f"{r.verdict.upper()}: P({column} {op} {r.threshold:g}) >= {r.probability:g} "
-        f"at {r.confidence:g} confidence; {r.n_meeting}/{r.n} runs meet it; "
-        f"{side} bound of the {r.q:g}-quantile {r.bound:.6g}; n = {r.n}"
-    )
-    if r.verdict == "inconclusive" and r.n < r.n_needed:
-        line += f" (at least {r.n_needed} runs needed to pass)"
-    return line
-
-
 def run(args):
     """Run ``skperf check`` on parsed arguments.
 
@@ -212,27 +188,28 @@ def run(args):
     Returns
     -------
     int
-        0 met, 1 not met, 3 inconclusive, 2 usage error (141 when stdout is
-        closed early, e.g. by ``| head``).
+        0 met, 1 not met, 3 inconclusive.
+
+    Raises
+    ------
+    _CLIError
+        A usage error (exit status 2).
     """
     try:
         if not math.isfinite(args.threshold):
             raise _CLIError(f"--threshold must be finite; got {args.threshold}")
-        _check_level(args.probability, "--probability")
-        _check_level(args.confidence, "--confidence")
+        _check_probability(args.probability, "--probability")
+        _check_probability(args.confidence, "--confidence")
         dist = _runs(args)
         res = dist.requirement(
             args.threshold, probability=args.probability, confidence=args.confidence
         )
-    except (_CLIError, ValueError, TypeError) as exc:
-        _one_line_error(_flags_text(exc))
+    except (ValueError, TypeError) as exc:
+        raise _CLIError(_flags_text(exc)) from None
     label = args.score if args.model is None else f"{args.score} of {args.model}"
-    line = _format(res, label)
+    line = _verdict_line(res, label)
     if args.repeat_by is not None:
         line += f" (runs: one per {args.repeat_by}, its folds averaged)"
-    try:
-        print(line)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        return _quiet_broken_pipe()
+    print(line)
+    sys.stdout.flush()
     return res.exit_code

@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.datasets import make_classification
 
-from skperf import _cli
-from skperf._cli import main
+from skperf.cli import _models, main
 
 
 class _Images(HTMLParser):
@@ -306,7 +305,10 @@ def test_reproducible_in_process(csv_file, capsys):
             "--model name 'a' given twice",
         ),
         (["--scoring", "acuracy"], "unknown --scoring 'acuracy'"),
-        (["--confidence", "95"], "Did you mean 0.95?"),
+        (
+            ["--confidence", "95"],
+            "--confidence must be in (0, 1); got 95 (did you mean 0.95?)",
+        ),
         (["--gamma", "0.3"], "must be in (0.5, 1)"),
         (["--n-repeats", "0"], "--n-repeats must be at least 1; got 0"),
         (["--require", "nan@0.9"], "--require: the threshold must be finite; got nan"),
@@ -492,11 +494,11 @@ def _bad_inputs(tmp_path, csv, wide):
         (["--model", f"t={tree}(3)"], "takes keyword arguments only"),
         (["--model", f"t={tree}(max_depth=(lambda: 3)())"], "is not a dotted path"),
         (
+            # a classifier and a regressor (their own scores: accuracy vs R²)
             ["--model", logistic, "--model", linear],
             (
-                "the models' own scores are different metrics: accuracy "
-                "(LogisticRegression.score) for 'logistic' vs r2 "
-                "(LinearRegression.score) for 'linear'; pass --scoring"
+                "--model linear: LinearRegression is a regressor, but the data has a "
+                "classification target; use a classifier or --task regression"
             ),
         ),
         (
@@ -559,7 +561,7 @@ def test_help_documents_the_options(capsys):
 
 class TestModelSpec:
     def test_call_form_with_keywords(self):
-        name, est = _cli._resolve_model(
+        name, est = _models._resolve_model(
             "rf=sklearn.ensemble.RandomForestClassifier(n_estimators=50, max_depth=3)"
         )
         assert name == "rf"
@@ -567,14 +569,14 @@ class TestModelSpec:
         assert (est.n_estimators, est.max_depth) == (50, 3)
 
     def test_colon_form_literals_and_nested_estimator(self):
-        _, est = _cli._resolve_model(
+        _, est = _models._resolve_model(
             "mlp=sklearn.neural_network.MLPClassifier:hidden_layer_sizes=(8, 4),"
             "activation='tanh',early_stopping=True"
         )
         assert est.hidden_layer_sizes == (8, 4)
         assert est.activation == "tanh"
         assert est.early_stopping is True
-        _, bag = _cli._resolve_model(
+        _, bag = _models._resolve_model(
             "bag=sklearn.ensemble.BaggingClassifier("
             "estimator=sklearn.tree.DecisionTreeClassifier(max_depth=2), n_estimators=5)"
         )
@@ -587,8 +589,8 @@ class TestModelSpec:
             "x=sklearn.tree.DecisionTreeClassifier(max_depth=__import__('os').getpid())",
             "x=sklearn.tree.DecisionTreeClassifier:max_depth=[i for i in range(3)]",
         ]:
-            with pytest.raises(_cli._CLIError):
-                _cli._resolve_model(spec)
+            with pytest.raises(_models._CLIError):
+                _models._resolve_model(spec)
         assert not marker.exists()
 
 
@@ -749,7 +751,7 @@ def test_report_embeds_a_png_in_process(tmp_path, csv_file, capsys):
 
 
 def test_require_forms():
-    from skperf._cli import _parse_require
+    from skperf.cli._report import _parse_require
 
     assert _parse_require(None) is None
     assert _parse_require("0.8") == (0.8, 0.9)  # T alone: P = 0.9, as --help says
