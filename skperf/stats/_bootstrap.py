@@ -184,15 +184,14 @@ def _n_boot_for(confidence, n_boot="auto"):
     """
     alpha = 1 - confidence
     n_boot = _check_n_boot(n_boot)
+    auto = max(math.ceil(round(2 * _TAIL_MIN / alpha, 9)) - 1, _N_BOOT_MIN)
     if n_boot == "auto":
-        b = math.ceil(round(2 * _TAIL_MIN / alpha, 9)) - 1
-        return max(b, _N_BOOT_MIN), None
+        return auto, None
     tail = (n_boot + 1) * alpha / 2
     if tail < _TAIL_MIN - 1e-9:  # (199 + 1) * 0.1 / 2 is 9.999999999999998
-        need = max(math.ceil(round(2 * _TAIL_MIN / alpha, 9)) - 1, _N_BOOT_MIN)
         return n_boot, (
             f"n_boot={n_boot} leaves about {tail:.1f} resamples in each tail at "
             f"confidence={confidence:g}; the interval bounds are unstable. Use "
-            f"n_boot >= {need} (or n_boot='auto') for this level."
+            f"n_boot >= {auto} (or n_boot='auto') for this level."
         )
     return n_boot, None

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 from scipy import special
 
+from skperf.exceptions import SmallSampleWarning
 from skperf.stats._bootstrap import _bca_bounds, _n_boot_for
+from skperf.stats._validation import _check_n_boot, _resolve_n_boot
 
 
 def _bca_reference(boot, est, jack, confidence):
@@ -94,3 +96,39 @@ def test_n_boot_explicit_too_small_says_so():
     assert "about 2.5 resamples in each tail" in msg
     assert "n_boot >= 399" in msg
     assert _n_boot_for(0.9, 199) == (199, None)
+
+
+@pytest.mark.parametrize(
+    ("n_boot", "error", "shown"),
+    [
+        ("many", ValueError, "'many'"),
+        (0, ValueError, "0"),
+        (np.int64(-3), ValueError, "-3"),
+        (True, TypeError, "True"),
+        (99.5, TypeError, "99.5"),
+        (None, TypeError, "None"),
+    ],
+)
+def test_one_n_boot_check(n_boot, error, shown):
+    # _n_boot_for, the stats functions and the reports share one check
+    msg = f"`n_boot` must be a positive int or 'auto'; got {shown}."
+    with pytest.raises(error) as exc:
+        _n_boot_for(0.95, n_boot)
+    assert str(exc.value) == msg
+    with pytest.raises(error) as exc:
+        _check_n_boot(n_boot)
+    assert str(exc.value) == msg
+
+
+def test_check_n_boot_auto():
+    assert _check_n_boot("auto") == "auto"  # resolved where the resampling runs
+    assert _check_n_boot("auto", auto=2000) == 2000  # the benchmark report's count
+    assert _check_n_boot(np.int32(7)) == 7
+    assert type(_check_n_boot(np.int32(7))) is int
+
+
+def test_resolve_n_boot_warns_at_the_callers_line():
+    assert _resolve_n_boot(0.95, "auto") == 399
+    with pytest.warns(SmallSampleWarning, match="n_boot=100 leaves about 2.5") as rec:
+        assert _resolve_n_boot(0.95, 100) == 100
+    assert [w.filename for w in rec] == [__file__]
