@@ -1439,7 +1439,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         if band:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                self.quantile_band(confidence).plot(ax=ax, color="C0")
+                self.quantile_band(confidence=confidence).plot(ax=ax, color="C0")
         if len(quantiles):
             # one call, so one warning per kind (fallback with its measured
             # coverage, ties), pointing at the user's line

@@ -511,6 +511,27 @@ def test_warning_points_at_the_callers_line(category, call):
     assert {w.filename for w in hits} == {__file__}
 
 
+def test_plot_band_is_the_quantile_band_at_the_confidence():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    d = PerformanceDistribution(np.random.default_rng(0).normal(0.8, 0.02, 20))
+    ax = d.plot(band=True, confidence=0.9, quantiles=())
+    band = d.quantile_band(confidence=0.9)
+    assert f"90% band ({band.method})" in ax.get_legend_handles_labels()[1]
+    # the filled region is F_n -+ epsilon, clipped to [0, 1]
+    (poly,) = ax.collections
+    ys = np.unique(np.round(poly.get_paths()[0].vertices[:, 1], 12))
+    f = np.arange(21) / 20
+    expected = np.unique(
+        np.round(
+            np.r_[np.clip(f - band.epsilon, 0, 1), np.clip(f + band.epsilon, 0, 1)], 12
+        )
+    )
+    np.testing.assert_allclose(ys, expected, atol=1e-12)
+    plt.close(ax.figure)
+
+
 def test_summary_bad_requirement_names_it():
     d = PerformanceDistribution(np.linspace(0.8, 0.9, 30))
     with pytest.raises(ValueError, match=r"`requirement=\(0.85, 0.9, 0.99\)`: a tuple"):
