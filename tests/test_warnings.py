@@ -288,6 +288,11 @@ CASES = [
         lambda: _dist(TIED_SMALL).summary(),
     ),
     (
+        "PerformanceDistribution.plot-small-n",
+        SmallSampleWarning,
+        lambda: _dist(SCORES[:8]).plot(),
+    ),
+    (
         "PerformanceDistribution.compare-small-n_boot",
         SmallSampleWarning,
         lambda: _dist(seeds=SEEDS).compare(
