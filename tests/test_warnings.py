@@ -110,6 +110,17 @@ def _fitted_failing_search():
         return _failing_search().fit(X, Y)
 
 
+def _fitted_with_predictions():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return RepeatedEvaluator(
+            DummyClassifier(strategy="stratified"),
+            n_repeats=2,
+            return_predictions=True,
+            **_KW,
+        ).fit(X, Y)
+
+
 def _kfold_search():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -351,6 +362,13 @@ CASES = [
         lambda: RepeatedEvaluator(
             DummyClassifier(), cv=list(KFold(4).split(X)), vary="init", **_KW
         ).fit(X, Y, groups=np.arange(40) % 10),
+    ),
+    (
+        "RepeatedEvaluator.repeat_metric_ci-small-n_boot",
+        SmallSampleWarning,
+        lambda: _fitted_with_predictions().repeat_metric_ci(
+            "f1", method="percentile", n_boot=100, random_state=0
+        ),
     ),
     (
         "repeated_cross_val_score-failed-fits",
