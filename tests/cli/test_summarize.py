@@ -228,10 +228,11 @@ def test_fold_rows_and_repeat_by(tmp_path, capsys):
     # the report is built on the 6 repeat means of each model
     frame = pd.DataFrame(rows)
     means = frame.groupby(["model", "repeat"])["acc"].mean()
-    from skperf._frame import _per_repeat_frame
+    from skperf import from_frame
 
-    agg = _per_repeat_frame(frame, score="acc", by="model", repeat_by="repeat")
-    np.testing.assert_allclose(agg["acc"], means.loc[["a", "b"]].to_numpy())
+    dists = from_frame(frame, score="acc", by="model", repeat_by="repeat")
+    for model in ("a", "b"):
+        np.testing.assert_allclose(dists[model].scores, means.loc[model].to_numpy())
 
 
 def test_broken_pipe_is_quiet(tmp_path):
@@ -420,9 +421,11 @@ def test_html_models_table_fits_page_in_browser(tmp_path, width, quantiles):
         assert scroll <= client  # the whole table fits
 
 
-def test_per_repeat_frame_within_datasets():
+def test_repeat_by_within_datasets(tmp_path, capsys):
     # --repeat-by with --dataset: repeat 0 of dataset x is not repeat 0 of y
-    from skperf._frame import _per_repeat_frame
+    import argparse
+
+    from skperf.cli._summarize import _per_repeat_rows
 
     df = pd.DataFrame(
         {
@@ -433,12 +436,23 @@ def test_per_repeat_frame_within_datasets():
             "acc": np.linspace(0.5, 0.9, 24),
         }
     )
-    out = _per_repeat_frame(
-        df, score="acc", by="model", repeat_by="repeat", within="dataset"
+    args = argparse.Namespace(
+        scores="s.csv",
+        score="acc",
+        by="model",
+        dataset="dataset",
+        repeat_by="repeat",
+        pair_by=None,
     )
-    assert list(out.columns) == ["dataset", "model", "repeat", "acc"]
+    out = _per_repeat_rows(df, args, greater=True)
+    assert list(out.columns) == ["dataset", "model", "acc"]
     assert len(out) == 12
     ref = df.groupby(["dataset", "model", "repeat"], sort=False)["acc"].mean()
     np.testing.assert_allclose(out["acc"], ref.to_numpy())
-    # without `within` the two datasets' repeats would be pooled: 6 rows
-    assert len(_per_repeat_frame(df, score="acc", by="model", repeat_by="repeat")) == 6
+    # end to end: the benchmark of the 2 x 2 x 3 repeat means
+    path = tmp_path / "folds.csv"
+    df.to_csv(path, index=False)
+    argv = ["summarize", str(path), "--score", "acc", "--by", "model"]
+    argv += ["--dataset", "dataset", "--repeat-by", "repeat", "--random-state", "0"]
+    assert main([*argv, "--out", str(tmp_path / "b.html")]) == 0
+    assert "2 models on 2 datasets, 12 runs; unpaired" in capsys.readouterr().out
