@@ -44,18 +44,7 @@ PROG = "skperf check"
 
 
 def add_parser(subparsers):
-    """Register ``check`` on the ``skperf`` sub-command parsers.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        From ``parser.add_subparsers()``.
-
-    Returns
-    -------
-    argparse.ArgumentParser
-        The ``check`` parser.
-    """
+    """Register ``check`` on the ``skperf`` subcommands (see :mod:`skperf.cli`)."""
     p = subparsers.add_parser(
         "check",
         prog=PROG,
@@ -178,22 +167,9 @@ def _runs(args):
 
 
 def run(args):
-    """Run ``skperf check`` on parsed arguments.
+    """Run ``skperf check``; return 0 met, 1 not met, 3 inconclusive.
 
-    Parameters
-    ----------
-    args : argparse.Namespace
-        From the parser of :func:`add_parser`.
-
-    Returns
-    -------
-    int
-        0 met, 1 not met, 3 inconclusive.
-
-    Raises
-    ------
-    _CLIError
-        A usage error (exit status 2).
+    Usage errors (status 2) are raised as ``_CLIError`` (see :mod:`skperf.cli`).
     """
     try:
         if not math.isfinite(args.threshold):

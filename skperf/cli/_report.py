@@ -61,18 +61,7 @@ _DECIDE_ON = {"new-data": "new data", "this-dataset": "this dataset"}
 # ----------------------------------------------------------------------
 # parser
 def add_parser(subparsers):
-    """Register ``report`` on the ``skperf`` subcommand parsers.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        From ``parser.add_subparsers()``.
-
-    Returns
-    -------
-    argparse.ArgumentParser
-        The ``report`` parser.
-    """
+    """Register ``report`` on the ``skperf`` subcommands (see :mod:`skperf.cli`)."""
     rep = subparsers.add_parser(
         "report",
         prog=PROG,
@@ -274,24 +263,7 @@ def _check_args(args):
 
 # ----------------------------------------------------------------------
 def run(args):
-    """Run ``skperf report`` on parsed arguments.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        From the parser of :func:`add_parser`.
-
-    Returns
-    -------
-    int
-        0 on success.
-
-    Raises
-    ------
-    _CLIError
-        A usage error, before any model is fitted when it is in the
-        arguments, the data or the models.
-    """
+    """Run ``skperf report``; return 0 (usage errors: see :mod:`skperf.cli`)."""
     _check_args(args)
     models = _parse_models(args.model) if args.model else None
     requirement = _parse_require(args.require)

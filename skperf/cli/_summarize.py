@@ -36,18 +36,7 @@ PROG = "skperf summarize"
 
 
 def add_parser(subparsers):
-    """Register ``summarize`` on the ``skperf`` subcommand parsers.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        From ``parser.add_subparsers()``.
-
-    Returns
-    -------
-    argparse.ArgumentParser
-        The ``summarize`` parser.
-    """
+    """Register ``summarize`` on the ``skperf`` subcommands (see :mod:`skperf.cli`)."""
     p = subparsers.add_parser(
         "summarize",
         prog=PROG,
@@ -82,23 +71,7 @@ def add_parser(subparsers):
 
 
 def run(args):
-    """Run ``skperf summarize`` on parsed arguments.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        From the parser of :func:`add_parser`.
-
-    Returns
-    -------
-    int
-        0 on success.
-
-    Raises
-    ------
-    _CLIError
-        A usage error (exit status 2), before any report is built.
-    """
+    """Run ``skperf summarize``; return 0 (usage errors: see :mod:`skperf.cli`)."""
     _check_report_options(args)
     _check_random_state(args.random_state)
     if args.dataset is not None and args.by is None:

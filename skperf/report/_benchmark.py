@@ -1249,51 +1249,6 @@ def _report_decisions(rep):
     return _comparison_decisions(rep), "this dataset"
 
 
-def _from_cli(frame, args, entropy):
-    """``skperf summarize --dataset``: the report and the lines to print."""
-    from ._format import _markdown_table
-
-    if args.by is None:
-        raise ValueError(
-            "--dataset needs --by, the column naming the model of each run."
-        )
-    rep = BenchmarkReport.from_frame(
-        frame,
-        score=args.score,
-        by=args.by,
-        dataset=args.dataset,
-        pair_by=args.pair_by,
-        greater_is_better=args.greater_is_better,
-        confidence=args.confidence,
-        random_state=entropy,
-    )
-    rep.settings["scores"] = str(args.scores)
-    rk = rep.ranks()
-    pct = f"{rep.confidence:.0%}"
-    runs = int(rep.n_runs.to_numpy().sum())
-    lines = [
-        f"scores: {args.scores}: {rep.n_models} models on {rep.n_datasets} datasets, "
-        f"{runs} runs; "
-        + (f"paired by {args.pair_by}" if args.pair_by else "unpaired"),
-        _markdown_table(
-            ["model", f"mean rank [{pct} interval]", "P(best mean rank)"],
-            [
-                [m, f"{r.mean_rank:.2f} [{r.low:.2f}, {r.high:.2f}]", f"{r.p_best:.2f}"]
-                for m, r in rk.iterrows()
-            ],
-        ),
-        _test_text(
-            rep.test(posthoc="nemenyi"), rep.test(posthoc="holm"), rep.confidence
-        ),
-        (
-            f"mean-rank intervals: {_RESAMPLE_TEXT['datasets and runs']} "
-            f"(target: {_ACROSS}); win/tie/loss decisions: target {rep.decision_target}."
-        ),
-        *rep.notes,
-    ]
-    return rep, lines
-
-
 def _raw_decisions(runs, greater_is_better):
     sign = 1.0 if greater_is_better else -1.0
     out = {}
