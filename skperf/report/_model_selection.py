@@ -877,8 +877,9 @@ class ModelSelectionReport:
         Returns
         -------
         pandas.DataFrame
-            One row per model in the given order (index ``"model"``), one
-            column per header of the report's table, str cells.
+            One row per model, best first as in :meth:`to_frame` (index
+            ``"model"``), one column per header of the report's table, str
+            cells.
 
         Examples
         --------

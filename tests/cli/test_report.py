@@ -790,3 +790,94 @@ def test_classification_of_a_continuous_target_refused_before_fitting(tmp_path, 
     assert code == 2
     assert "distinct values in 442 rows" in err
     assert "use --task regression" in err
+
+
+class TestFactsReadFromTheReport:
+    """What `skperf report` prints comes from the report's public surface."""
+
+    @pytest.fixture
+    def report(self):
+        from skperf import ModelSelectionReport, PerformanceDistribution
+
+        rng = np.random.default_rng(0)
+        base = rng.normal(0.9, 0.02, 30)
+        dists = {
+            name: PerformanceDistribution(
+                base + shift + rng.normal(0, 0.005, 30), metric="accuracy"
+            )
+            for name, shift in [("a", 0.0), ("b", 0.01), ("c", -0.03)]
+        }
+        return ModelSelectionReport(dists, test_train_ratio=1 / 9, random_state=0)
+
+    def test_summary_table_holds_the_cells_of_the_markdown_report(self, report):
+        table = report.summary_table()
+        assert list(table.index) == report.ranking == ["b", "a", "c"]
+        assert table.index.name == "model"
+        markdown = report.to_markdown()
+        header = next(x for x in markdown.splitlines() if x.startswith("| model"))
+        assert [c.strip() for c in header.strip("|").split("|")] == [
+            "model",
+            *table.columns,
+        ]
+        for name, row in table.iterrows():
+            line = next(x for x in markdown.splitlines() if x.startswith(f"| {name} "))
+            assert [c.strip() for c in line.strip("|").split("|")] == [name, *row]
+        # the numbers behind the cells
+        frame = report.to_frame()
+        cell = table.loc["c", "new data: accuracy [95% CI]"]  # "0.868 [0.854, 0.881]"
+        estimate, low, high = map(
+            float, cell.translate({ord(c): " " for c in "[],"}).split()
+        )
+        np.testing.assert_allclose(
+            [estimate, low, high],
+            frame.loc["c", ["new_data", "new_data_low", "new_data_high"]].to_numpy(
+                float
+            ),
+            atol=5e-4,
+        )
+
+    def test_conclusion_is_the_headline_without_the_table_sentence(self, report):
+        headline = report.to_dict()["headline"]
+        assert headline.startswith(report.conclusion)
+        assert headline[len(report.conclusion) :] == (
+            " Mean over repeats, quantiles and P(best > model) in the table are "
+            "run-to-run statistics on this dataset."
+        )
+        assert report.conclusion.startswith("On new data")
+        assert "choose b:" in report.conclusion
+
+    def test_cli_table_is_the_reports(self, report, capsys):
+        from skperf.cli._common import _summary
+        from skperf.cli._report import _print_new_data_summary
+
+        _print_new_data_summary(report)
+        out = capsys.readouterr().out
+        rows = _table_rows(out)
+        table = report.summary_table(quantiles=())
+        for name in "abc":
+            assert rows[name] == [
+                name,
+                table.loc[name, "new data: accuracy [95% CI]"],
+                table.loc[name, "best - model, new data [95% CI]"],
+                table.loc[name, "p adj. (holm, 3 pairs)"],
+                table.loc[name, "tied with best"],
+                table.loc[name, "mean [95% CI]"],
+            ]
+        assert " ".join(report.conclusion.split()) in " ".join(out.split())
+        assert "| model | n | mean [95% CI]" in _summary(
+            type(report)(report.raw_distributions, target="this dataset")
+        ).replace("  ", " ")
+
+
+def test_models_without_curves_named_from_the_report(tmp_path, capsys):
+    # three classes: no ROC curves; the reason is the report's curves_missing
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=60), "y": np.repeat([0, 1, 2], 20)})
+    path = _write(tmp_path, frame, index=False)
+    args = ["report", "--data", path, "--target", "y", "--curves"]
+    args += ["--model", "d=sklearn.dummy.DummyClassifier", "--n-repeats", "1"]
+    args += ["--folds", "2", "--n-jobs", "1", "--random-state", "0"]
+    code, out, err = _call([*args, "--out", os.devnull], capsys)
+    assert code == 0, err
+    assert "curves: d: none (" in out
+    assert "3 classes" in " ".join(out.split())
