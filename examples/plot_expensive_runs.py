@@ -124,7 +124,7 @@ for n_repeats in (10, 30):
 # %%
 # Kept predictions: another metric without refitting, and ROC curves
 # ------------------------------------------------------------------
-f1 = ev.score_distribution("f1")
+f1 = ev.score_distribution(scoring="f1")
 print(f"F1 over {f1.n} fits: mean {f1.mean():.3f}")
 print(ev.repeat_metric_ci("accuracy").head(3))
 curves = roc_curves(ev)

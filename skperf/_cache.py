@@ -195,8 +195,8 @@ def _job_key(job, data, code):
     """Hash of everything of one evaluator that does not change per fit."""
     from ._version import __version__
 
-    ev = job.ev
-    parts = {"estimator": clone(ev.estimator), "scoring": job.scorer}
+    spec = job.spec
+    parts = {"estimator": clone(spec.estimator), "scoring": job.scorer}
     for what, obj in parts.items():
         try:
             parts[what] = _hash(obj)
@@ -216,11 +216,11 @@ def _job_key(job, data, code):
             data,
             # a number or NaN is filled in when collecting, not in the stored
             # outcome; only "raise" changes what a fit does
-            isinstance(ev.error_score, str),
-            bool(ev.return_train_score),
-            bool(getattr(ev, "return_predictions", False)),
+            isinstance(spec.error_score, str),
+            bool(spec.return_train_score),
+            bool(spec.return_predictions),
             # edited user code fits anew (issue 18, item 4)
-            _hash(_user_code(_estimator_objects(ev.estimator))),
+            _hash(_user_code(_estimator_objects(spec.estimator))),
             _hash(_user_code(_scorer_objects(job.scorer))),
             # toggling routing changes which metadata reach fit and score
             bool(get_config().get("enable_metadata_routing", False)),
@@ -231,15 +231,13 @@ def _job_key(job, data, code):
 def fit_keys(jobs, tasks, data, code):
     """One key per task (``None`` for tasks of an evaluator without memory).
 
-    ``code`` is the tuple of functions that compute a fit's outcome (passed
-    by the evaluator, so this module does not import it): their source is
-    part of every key.
+    ``jobs`` are the fitting engine's (:mod:`skperf._fitting`): ``job.memory``
+    is the checked memory (:func:`check_memory`) or ``None``. ``code`` is the
+    tuple of functions that compute a fit's outcome (passed by the engine, so
+    this module does not import it): their source is part of every key.
     """
     job_keys = [
-        _job_key(job, data, code)
-        if check_memory(getattr(job.ev, "memory", None))
-        else None
-        for job in jobs
+        None if job.memory is None else _job_key(job, data, code) for job in jobs
     ]
     keys = []
     for j, r, f, sp, _, _ in tasks:
@@ -259,11 +257,10 @@ def _call_id(key):
 def lookup(jobs, tasks, keys):
     """``{task index: (memory, key)}`` to store, and ``{task index: outcome}`` loaded."""
     stores, loaded = {}, {}
-    memories = [check_memory(getattr(job.ev, "memory", None)) for job in jobs]
     for i, (task, key) in enumerate(zip(tasks, keys, strict=True)):
         if key is None:
             continue
-        memory = memories[task[0]]
+        memory = jobs[task[0]].memory
         backend = memory.store_backend
         if backend.contains_item(_call_id(key)):
             try:

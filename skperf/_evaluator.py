@@ -4,16 +4,18 @@ Fits an estimator over seeded repeats of (split, init, search) and collects
 the scores as a :class:`~skperf.PerformanceDistribution` (Bouthillier et al.,
 Sec. 2-3 and App. C.1-C.2).
 
-The work is organised as *build tasks -> run -> collect*: ``_Job`` holds
-everything one evaluator needs (seeds, splits, configured estimators,
-scorers), the tasks of any number of jobs run in ONE ``Parallel`` call
-(``_run``), and ``_collect`` sets the fitted attributes. ``fit`` and
-``_fit_evaluators`` (used by ``compare_models``) share this path.
+The fits themselves are the fitting engine's (:mod:`skperf._fitting`:
+seeds, splits, one ``Parallel`` call, the per-fit frame ``results_``); this
+module is the estimator on top of it: parameter validation, metadata
+routing, and ``_collect``, which turns a job's fits into the fitted
+attributes (failures warned about or raised, the distributions, the refit).
+``fit`` and ``_fit_evaluators`` (used by ``compare_models``, the report and
+``variance_sources``: several evaluators in one ``Parallel`` call) share this
+path.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 import warnings
@@ -25,46 +27,26 @@ from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin
 from sklearn.exceptions import FitFailedWarning, NotFittedError
 from sklearn.metrics import check_scoring, get_scorer_names
-from sklearn.utils import assert_all_finite, indexable
+from sklearn.utils import indexable
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
     MethodMapping,
     process_routing,
 )
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
-from . import _cache, _predictions
+from . import _predictions
 from ._distribution import _scorer_distribution
-from ._seeding import SOURCES, _hold, spawn_seeds
-from ._split import (
-    GroupOutOfBootstrap,
-    OutOfBootstrap,
-    StratifiedOutOfBootstrap,
-)
-from ._vary import (
-    _apply,
-    _best_params,
-    _check_vary,
-    _configure,
-    _is_random_splitter,
-    _no_variation,
-    _plan,
-    _seed_params,
-    _seed_splitter,
-    _shuffled_kfold,
-)
-from .exceptions import GroupsIgnoredWarning, NoVariationWarning
+from ._fitting import _Single, fit_all
+from ._seeding import SOURCES
+from ._vary import _configure
 from .utils._naming import _estimator_name
 from .utils._sklearn_compat import (
     HasMethods,
     ParamInterval,
     StrOptions,
-    _check_method_params,
     _fit_context,
-    _safe_split,
-    _scorer_parts,
     get_tags,
 )
 from .utils._warnings import _external_stacklevel
@@ -396,7 +378,6 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
             n_jobs=self.n_jobs,
             progress=self.progress,
             _validate=False,
-            _stacklevel=3,
             _score_params=score_params,
             **params,
         )
@@ -514,13 +495,15 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
 
     # ------------------------------------------------------------------
     # from the kept predictions (return_predictions=True), without refitting
-    def score_distribution(self, scoring):
+    def score_distribution(self, *, scoring):
         """Distribution of another metric from ``predictions_`` (no refit).
 
         Parameters
         ----------
-        scoring : str or callable
-            A scikit-learn scorer name or ``scorer(estimator, X, y)``.
+        scoring : str, callable or None
+            A scikit-learn scorer name or ``scorer(estimator, X, y)``;
+            ``None`` replays the estimator's default ``score`` (accuracy or
+            R^2).
 
         Returns
         -------
@@ -528,9 +511,9 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
             One score per successful fit, with the same ``seeds`` and
             ``groups`` as ``distribution_``.
         """
-        return _predictions.score_distribution(self, scoring)
+        return _predictions.score_distribution(self, scoring=scoring)
 
-    def oof_predictions(self, kind="y_pred"):
+    def oof_predictions(self, *, kind="y_pred"):
         """Out-of-fold predictions per repeat (``cross_val_predict`` per repeat).
 
         Parameters
@@ -567,7 +550,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         """
         return _predictions.repeat_metric_ci(self, metric=metric, kind=kind, **kwargs)
 
-    def generalization_ci(self, confidence=0.95, method="auto"):
+    def generalization_ci(self, *, confidence=0.95, method="auto"):
         """Interval for the score on new data from these fits (no refit).
 
         Parameters
@@ -659,507 +642,35 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
 
 
 # ---------------------------------------------------------------------------
-# build tasks
-def _scorers(estimator, scoring):
-    """``(scorer, names, singles)``; ``scorer`` returns a dict name -> value.
-
-    ``singles`` maps each name to its own scorer (``scorer_``). Several
-    scorers go through sklearn's multimetric scorer (which caches the
-    predictions shared between them).
-    """
-    if isinstance(scoring, list | tuple | dict):
-        items = (
-            scoring.items()
-            if isinstance(scoring, dict)
-            else zip(scoring, scoring, strict=True)
-        )
-        singles = {name: check_scoring(estimator, s) for name, s in items}
-        scorer = check_scoring(estimator, scoring)
-    else:
-        name = scoring if isinstance(scoring, str) else "score"
-        singles = {name: check_scoring(estimator, scoring)}
-        scorer = _Single(singles[name], name)
-    return scorer, list(singles), singles
-
-
-class _Single:
-    """Wrap one scorer so that every scorer returns a dict."""
-
-    def __init__(self, scorer, name):
-        self.scorer = scorer
-        self.name = name
-
-    def __call__(self, est, X, y, **kwargs):
-        return {self.name: self.scorer(est, X, y, **kwargs)}
-
-
-def _is_iterable_cv(cv):
-    """Whether ``cv`` is an iterable of ``(train, test)`` splits (not a splitter)."""
-    return cv is not None and not isinstance(cv, Integral) and not hasattr(cv, "split")
-
-
-def _outer_cv(cv, estimator, y, groups=None):
-    """``(kind, splitter)``: kind is ``"random"``, ``"fixed"`` or ``"iterable"``.
-
-    ``cv=None`` draws whole groups when ``groups`` are given. An int gives a
-    shuffled (Stratified)KFold chosen from ``y`` alone, not from the
-    estimator, so that every model evaluated on the same ``y`` gets the same
-    folds (and can be paired).
-    """
-    if cv is None:
-        if groups is not None:
-            return "random", GroupOutOfBootstrap(n_splits=1)
-        return "random", OutOfBootstrap(n_splits=1)
-    if isinstance(cv, Integral):
-        return "random", _shuffled_kfold(cv, True, y)
-    if hasattr(cv, "split"):
-        return ("random" if _is_random_splitter(cv) else "fixed"), cv
-    return "iterable", [(_indices(tr), _indices(te)) for tr, te in cv]
-
-
-def _indices(split):
-    """Row indices of one side of a given split (a boolean mask becomes indices).
-
-    ``n_train``/``n_test``, the split fingerprint and the kept test indices
-    all count rows.
-    """
-    split = np.asarray(split)
-    return np.flatnonzero(split) if split.dtype == bool else split
-
-
-def _sklearn_ignoring_groups():
-    from sklearn import model_selection as ms
-
-    names = (
-        "KFold",
-        "StratifiedKFold",
-        "ShuffleSplit",
-        "StratifiedShuffleSplit",
-        "RepeatedKFold",
-        "RepeatedStratifiedKFold",
-        "LeaveOneOut",
-        "LeavePOut",
-        "TimeSeriesSplit",
-    )
-    return tuple(getattr(ms, n) for n in names if hasattr(ms, n))
-
-
-def _ignores_groups(splitter):
-    """Whether ``splitter`` is known to ignore ``groups`` (exact type)."""
-    known = (OutOfBootstrap, StratifiedOutOfBootstrap, *_sklearn_ignoring_groups())
-    return type(splitter) in known
-
-
-def _check_iterable_groups(splits, groups):
-    """Warn when fixed ``(train, test)`` splits put a group on both sides.
-
-    Such splits cannot use ``groups``; the ones given are checked instead of
-    being silently ignored.
-    """
-    groups = np.asarray(groups)
-    leaky = sum(
-        np.intersect1d(groups[train], groups[test]).size > 0 for train, test in splits
-    )
-    if leaky:
-        warnings.warn(
-            f"`groups` were given, but {leaky} of the {len(splits)} (train, test) "
-            "splits of the iterable `cv` have a group in both the training and the "
-            "test set, which makes the scores optimistic. Build the splits with a "
-            "group splitter (e.g. GroupKFold), or pass one as cv.",
-            GroupsIgnoredWarning,
-            stacklevel=_external_stacklevel(),
-        )
-
-
-def _split_id(train, test):
-    """64-bit fingerprint of one split (its train and test index arrays).
-
-    Recorded in the distributions' ``seeds["split_id"]``, so that ``compare``
-    pairs two scores only when they come from identical train/test indices.
-    """
-    h = hashlib.blake2b(digest_size=8)
-    for idx in (train, test):
-        idx = np.ascontiguousarray(idx, dtype=np.int64)
-        h.update(np.int64(idx.size).tobytes())
-        h.update(idx.tobytes())
-    return int(np.frombuffer(h.digest(), dtype="<i8")[0])
-
-
-# skperf's own splitters, whose splits per seed are drawn in one pass
-_OOB_TYPES = (OutOfBootstrap, StratifiedOutOfBootstrap, GroupOutOfBootstrap)
-
-
-def _check_n_scores(ev, n_scores, per_repeat):
-    """At least 2 scores are needed for a distribution; say so before fitting."""
-    if per_repeat == 0:
-        raise ValueError(
-            f"`cv`={ev.cv!r} gave no (train, test) split; an iterable cv must hold "
-            "at least one (a generator such as kf.split(X) is used up after one fit)."
-        )
-    if n_scores < 2:
-        raise ValueError(
-            f"`n_repeats`={ev.n_repeats!r} with {per_repeat} split(s) per repeat "
-            f"gives {n_scores} score; at least 2 scores are needed for a "
-            "distribution. Use n_repeats >= 2."
-        )
-
-
-class _Job:
-    """Everything one evaluator needs to build its tasks and collect them."""
-
-    def __init__(self, ev, X, y, groups, stacklevel=2, cv=None):
-        est = ev.estimator
-        cv = ev.cv if cv is None else cv
-        if not isinstance(ev.error_score, str) and np.isinf(ev.error_score):
-            # it would be kept in the distribution, which takes finite scores
-            raise ValueError(
-                "`error_score` must be 'raise', NaN or a finite number; got "
-                f"{ev.error_score!r}."
-            )
-        varied, explicit = _check_vary(ev.vary)
-        kind, splitter = _outer_cv(cv, est, y, groups)
-        if groups is not None and kind != "iterable" and _ignores_groups(splitter):
-            what = (
-                f"cv={ev.cv!r} (a {type(splitter).__name__})"
-                if isinstance(ev.cv, Integral)
-                else f"{type(splitter).__name__}"
-            )
-            warnings.warn(
-                f"`groups` were given, but {what} ignores them: rows of one "
-                "group can land in both the training and the test set, which "
-                "makes the scores optimistic. Use a group splitter, e.g. "
-                "cv=None (GroupOutOfBootstrap) or GroupKFold/GroupShuffleSplit.",
-                GroupsIgnoredWarning,
-                stacklevel=_external_stacklevel(),
-            )
-            groups = None  # the splitter ignores them (no second warning)
-        if groups is not None and kind == "iterable":
-            _check_iterable_groups(splitter, groups)
-        if kind == "iterable" and "split" in explicit:
-            raise ValueError(
-                "`vary` includes 'split' but `cv` is a fixed iterable of (train, "
-                "test) splits, which cannot be re-seeded; pass a splitter (e.g. "
-                "cv=None for out-of-bootstrap splits) or leave 'split' out of vary."
-            )
-        # an int inner cv of a search always becomes a shuffled K-fold, seeded
-        # by the search source (varied or held), so that vary="all" and naming
-        # the sources give the same fits, and repeat 0 is the same under any vary
-        self.plan = _plan(est, y, shuffle_int_cv=True)
-        msgs = _no_variation(self.plan, kind == "random", varied, explicit)
-        if msgs:
-            warnings.warn(
-                f"{type(est).__name__}: nothing to vary for " + "; ".join(msgs) + ".",
-                NoVariationWarning,
-                stacklevel=_external_stacklevel(),
-            )
-        self.ev = ev
-        self.random_state_, seeds = spawn_seeds(ev.random_state, ev.n_repeats)
-        # fixed splits: the split seed is not used, so record it as held
-        self.seeds = _hold(seeds, varied if kind == "random" else varied - {"split"})
-        self.scorer, self.names, self.singles = _scorers(est, ev.scoring)
-        self.splits = []  # per repeat: list of (train, test)
-        cache = {}
-        if kind == "random" and type(splitter) in _OOB_TYPES:
-            # one RandomState reseeded per repeat, the data checked once
-            cache = splitter._splits_per_seed(self.seeds["split"], X, y, groups)
-        for r in range(ev.n_repeats):
-            seed = int(self.seeds["split"][r])
-            if seed not in cache:
-                if kind == "iterable":
-                    cache[seed] = splitter
-                else:
-                    cv = (
-                        _seed_splitter(splitter, seed) if kind == "random" else splitter
-                    )
-                    cache[seed] = list(cv.split(X, y, groups))
-            self.splits.append(cache[seed])
-        _check_n_scores(ev, sum(len(sp) for sp in self.splits), len(self.splits[0]))
-        ids = {seed: [_split_id(tr, te) for tr, te in sp] for seed, sp in cache.items()}
-        self.split_ids = [ids[int(self.seeds["split"][r])] for r in range(ev.n_repeats)]
-        # the seed parameters per repeat; the worker clones and configures
-        # (one clone per fit, and no fitted model is kept in the parent)
-        self.seed_params = [
-            _seed_params(self.plan, self.seeds["init"][r], self.seeds["search"][r])
-            for r in range(ev.n_repeats)
-        ]
-
-    def tasks(self):
-        for r, (sp, splits) in enumerate(
-            zip(self.seed_params, self.splits, strict=True)
-        ):
-            for f, (train, test) in enumerate(splits):
-                yield r, f, sp, train, test
-
-
-def _fit_and_score(
-    est,
-    seed_params,
-    X,
-    y,
-    train,
-    test,
-    scorer,
-    params,
-    return_train,
-    error_score,
-    plan,
-    return_predictions=False,
-    score_params=None,
-):
-    """Fit a configured clone of ``est`` on ``train``, score it on ``test``."""
-    est = _configure(est, seed_params)
-    X_train, y_train = _safe_split(est, X, y, train)
-    X_test, y_test = _safe_split(est, X, y, test, train)
-    fit_params = _check_method_params(X, params=params, indices=train)
-    score_test = score_train = {}
-    if score_params:  # routed metadata of the scorers (test / train rows)
-        score_test = _check_method_params(X, params=score_params, indices=test)
-        score_train = _check_method_params(X, params=score_params, indices=train)
-    out = {
-        "error": None,
-        "train": None,
-        "score_time": 0.0,
-        "best_params": None,
-        "n_train": len(train),
-        "n_test": len(test),
-    }
-    start = time.perf_counter()
-    try:
-        est.fit(X_train, y_train, **fit_params)
-        out["fit_time"] = time.perf_counter() - start
-        start = time.perf_counter()
-        out["test"] = scorer(est, X_test, y_test, **score_test)
-        out["score_time"] = time.perf_counter() - start
-        if return_train:
-            out["train"] = scorer(est, X_train, y_train, **score_train)
-        out["best_params"] = _best_params(est, plan)
-        if return_predictions:
-            out["predictions"] = _predictions.predict_test(est, X_test)
-    except Exception as exc:
-        if isinstance(error_score, str):  # "raise"
-            raise
-        out.setdefault("fit_time", time.perf_counter() - start)
-        out["error"] = f"{type(exc).__name__}: {exc}"
-        out["exception"] = exc
-        out["test"] = None
-        out["train"] = None
-        return out
-    bad = _not_finite(out["test"])
-    if bad:
-        # e.g. roc_auc on a test set holding one class: a failed fit, kept in
-        # results_ with the reason, never a NaN inside the distribution
-        msg = (
-            "ValueError: the scorer returned a non-finite test score ("
-            + ", ".join(f"{k}={v!r}" for k, v in bad.items())
-            + f") on a test set of {len(test)} rows"
-        )
-        if isinstance(error_score, str):  # "raise"
-            raise ValueError(msg.partition(": ")[2])
-        out["error"] = msg
-    return out
-
-
-def _not_finite(scores):
-    """The entries of a ``{name: score}`` dict that are not finite numbers."""
-    bad = {}
-    for name, value in scores.items():
-        try:
-            ok = bool(np.isfinite(float(value)))
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            bad[name] = value
-    return bad
-
-
-# ---------------------------------------------------------------------------
-# run
-def _run(
-    jobs,
-    X,
-    y,
-    params,
-    n_jobs,
-    bar,
-    verbose=0,
-    data_key=None,
-    score_params=None,
-):
-    """Run every task of every job in one ``Parallel`` call; results in order."""
-    tasks = [(j, *t) for j, job in enumerate(jobs) for t in job.tasks()]
-    code = (_fit_and_score, _predictions.predict_test)
-    keys = _cache.fit_keys(jobs, tasks, data_key, code)  # cached: not dispatched
-    stores, loaded = _cache.lookup(jobs, tasks, keys)
-    calls = (
-        delayed(_indexed)(
-            i,
-            stores.get(i),
-            jobs[j].ev.estimator,
-            sp,
-            X,
-            y,
-            train,
-            test,
-            jobs[j].scorer,
-            params,
-            jobs[j].ev.return_train_score,
-            jobs[j].ev.error_score,
-            jobs[j].plan,
-            getattr(jobs[j].ev, "return_predictions", False),
-            score_params,
-        )
-        for i, (j, _, _, sp, train, test) in enumerate(tasks)
-        if i not in loaded
-    )
-    results = [loaded.get(i) for i in range(len(tasks))]
-    parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as=_RETURN_AS)
-    bar.set_total(len(tasks))
-    if loaded:
-        bar.update(len(loaded))
-    for i, out in parallel(calls):
-        results[i] = out
-        bar.update(1)
-    per_job = [[] for _ in jobs]
-    for (j, r, f, *_), out in zip(tasks, results, strict=True):
-        per_job[j].append((r, f, out))
-    return per_job
-
-
-# results arrive as fits finish (progress bar), tagged with their task index
-_RETURN_AS = "generator_unordered"
-
-
-def _indexed(i, store, *args):
-    return i, _cache.store(store, _fit_and_score(*args))
-
-
-def _progress_bar(total, progress):
-    from tqdm.auto import tqdm
-
-    return _ETABar(tqdm, total=total, disable=not progress)
-
-
-class _ETABar:
-    """A tqdm bar whose remaining time is measured from the first finished fit.
-
-    tqdm's own estimate divides by the time since the bar opened, which
-    includes starting the workers and the first fit (with loky, seconds):
-    its first estimate was 8-14 minutes for a 22 s job (issue 17, item 18).
-    Here the bar prints at once ("starting"), and the remaining time is
-    ``(total - n) / rate`` with the rate of the fits finished AFTER the
-    first one, shown from the second finished fit on.
-    """
-
-    _FORMAT = (
-        "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
-    )
-
-    def __init__(self, tqdm, total, disable):
-        self._bar = tqdm(
-            total=total,
-            disable=disable,
-            desc="fits",
-            unit="fit",
-            bar_format=self._FORMAT,
-            postfix="starting",
-        )
-        self._first = None  # (time, n) of the first finished fit
-        self.n = 0
-
-    def set_total(self, total):
-        self._bar.total = total
-        self._bar.refresh()
-
-    def update(self, n=1):
-        now = time.perf_counter()
-        self.n += n
-        if self._first is None:
-            self._first = (now, self.n)
-            postfix = "measuring speed"
-        else:
-            t0, n0 = self._first
-            done = self.n - n0
-            rate = done / (now - t0) if now > t0 else np.inf
-            left = (self._bar.total or self.n) - self.n
-            eta = left / rate if rate > 0 else np.inf
-            postfix = f"about {_fmt_seconds(eta)} left"
-        self._bar.set_postfix_str(postfix, refresh=False)
-        self._bar.update(n)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self._first is not None:
-            self._bar.set_postfix_str("done", refresh=False)
-        self._bar.close()
-        return False
-
-
-def _fmt_seconds(sec):
-    if not np.isfinite(sec):
-        return "?"
-    sec = round(float(sec))
-    return f"{sec // 60}:{sec % 60:02d}" if sec >= 60 else f"{sec} s"
-
-
-# ---------------------------------------------------------------------------
 # collect
-def _collect(job, outputs, X, y, params, stacklevel=2):
-    """Set the fitted attributes of ``job.ev`` from its task outputs."""
-    import pandas as pd
-
-    ev = job.ev
+def _collect(job, X, y, params):
+    """Set the fitted attributes of the evaluator ``job.spec`` from its fits."""
+    ev = job.spec
     # a failed collect must not leave the attributes of an earlier fit behind
-    for attr in ("distribution_", "distributions_", "estimator_", "refit_time_"):
+    for attr in (
+        "distribution_",
+        "distributions_",
+        "estimator_",
+        "refit_time_",
+        "predictions_",
+    ):
         vars(ev).pop(attr, None)
-    repeat = np.array([r for r, _, _ in outputs], dtype=np.int64)
-    fold = np.array([f for _, f, _ in outputs], dtype=np.int64)
-    errors = [o["error"] for _, _, o in outputs]
-    ok = np.array([e is None for e in errors])
-    cols = {"repeat": repeat, "fold": fold}
-    for src in SOURCES:
-        cols[f"{src}_seed"] = job.seeds[src][repeat].astype(np.int64)
-    # fingerprint of each fit's train/test indices: pairs only identical splits
-    split_id = np.array([job.split_ids[r][f] for r, f, _ in outputs], dtype=np.int64)
-    cols["split_id"] = split_id
-    # split sizes, for the Nadeau-Bengio corrected t (mean_ci "corrected-t")
-    cols["n_train"] = np.array([o["n_train"] for _, _, o in outputs], dtype=np.int64)
-    cols["n_test"] = np.array([o["n_test"] for _, _, o in outputs], dtype=np.int64)
-    cols["fit_time"] = np.array([o["fit_time"] for _, _, o in outputs])
-    cols["score_time"] = np.array([o["score_time"] for _, _, o in outputs])
-    fill = float(ev.error_score) if not isinstance(ev.error_score, str) else np.nan
-    numeric = not np.isnan(fill)  # a numeric error_score stays in the distribution
-
-    def value(o, key, name):
-        v = None if o[key] is None else o[key].get(name)
-        if v is None or (o["error"] is not None and _not_finite({name: v})):
-            return fill  # failed: the error_score, as cross_val_score records
-        return float(v)
-
-    for prefix, key in (("test", "test"), ("train", "train")):
-        if key == "train" and not ev.return_train_score:
-            continue
-        for name in job.names:
-            cols[f"{prefix}_{name}"] = np.array(
-                [value(o, key, name) for _, _, o in outputs], dtype=float
-            )
-    cols["error"] = errors
-    if job.plan.search_prefixes:
-        cols["best_params"] = [o["best_params"] for _, _, o in outputs]
-    if _cache.check_memory(ev.memory) is not None:
-        cols["cached"] = np.array([o.get("cached", False) for _, _, o in outputs])
-    ev.results_ = pd.DataFrame(cols)
-    _predictions.collect(ev, job, outputs, y)
+    ev.results_ = cols = job.results
+    if ev.return_predictions:
+        _predictions.collect(ev, job, job.outputs, y)
     ev.random_state_ = job.random_state_
     ev.scorer_ = (
         job.scorer.scorer if isinstance(job.scorer, _Single) else dict(job.singles)
     )
+    errors = [o["error"] for _, _, o in job.outputs]
+    ok = np.array([e is None for e in errors])
+    fill = float(ev.error_score) if not isinstance(ev.error_score, str) else np.nan
+    numeric = not np.isnan(fill)  # a numeric error_score stays in the distribution
     n_fail, n_fits = int((~ok).sum()), ok.size
     first = next((e for e in errors if e is not None), None)
     name = _estimator_name(ev.estimator)
     if n_fail == n_fits:
-        _raise_all_failed(name, outputs, n_fits, first)
+        _raise_all_failed(name, job.outputs, n_fits, first)
     if ok.sum() < 2 and not numeric:
         raise ValueError(
             f"{name}: only {int(ok.sum())} of {n_fits} fits "
@@ -1179,16 +690,16 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
             stacklevel=_external_stacklevel(),
         )
     keep = np.ones_like(ok) if numeric else ok
+    repeat = cols["repeat"].to_numpy()
     several = np.bincount(repeat).max() > 1
-    seeds = {src: cols[f"{src}_seed"][keep] for src in SOURCES}
-    seeds["split_id"] = split_id[keep]
-    if several:
-        # folds of one repeat share the repeat's seeds: the fold index makes
-        # each observation's key unique, so compare() pairs fold with fold
-        seeds["fold"] = cols["fold"][keep]
+    keys = [f"{src}_seed" for src in SOURCES] + ["split_id"]
+    # folds of one repeat share the repeat's seeds: the fold index makes each
+    # observation's key unique, so compare() pairs fold with fold
+    keys += ["fold"] if several else []
+    seeds = {k.removesuffix("_seed"): cols[k].to_numpy()[keep] for k in keys}
     ev.distributions_ = {
         scorer_name: _scorer_distribution(
-            cols[f"test_{scorer_name}"][keep],
+            cols[f"test_{scorer_name}"].to_numpy()[keep],
             scorer_name,
             name=name,
             groups=repeat[keep] if several else None,
@@ -1198,9 +709,8 @@ def _collect(job, outputs, X, y, params, stacklevel=2):
     }
     ev.distribution_ = ev.distributions_[job.names[0]]
     if ev.refit:
-        est = _apply(
-            ev.estimator, job.plan, job.seeds["init"][0], job.seeds["search"][0]
-        )
+        # the init and search seeds of repeat 0 (the held seeds)
+        est = _configure(ev.estimator, job.seed_params[0])
         start = time.perf_counter()
         est.fit(X, y, **params)
         ev.refit_time_ = time.perf_counter() - start
@@ -1234,108 +744,6 @@ def _check_instance(estimator):
         )
 
 
-def _scorer_items(scoring):
-    """``[(name, scoring)]`` of one or several scorers (names, callables)."""
-    if isinstance(scoring, dict):
-        return list(scoring.items())
-    if isinstance(scoring, list | tuple):
-        return [(s if isinstance(s, str) else repr(s), s) for s in scoring]
-    return [(scoring if isinstance(scoring, str) else "scoring", scoring)]
-
-
-def _check_scorer_kind(estimator, scoring, y):
-    """A scorer of the wrong kind fails here, before any fit (issue 17, item 13).
-
-    Checked from the scorer's metric function and response method only (no
-    fit): a classification or ranking metric on a regressor or on a
-    continuous ``y``; a response method (``predict_proba``,
-    ``decision_function``) the estimator does not have; a binary ranking
-    metric (``roc_auc``, ``average_precision``) on a ``y`` with more than 2
-    classes. Callables that are not scikit-learn scorers are not checked.
-    """
-    from sklearn.base import is_regressor
-    from sklearn.metrics import get_scorer
-    from sklearn.utils.multiclass import type_of_target
-
-    if scoring is None:
-        return
-    kind = None
-    if y is not None:
-        try:
-            kind = type_of_target(y)
-        except ValueError:
-            kind = None
-    for name, sc in _scorer_items(scoring):
-        if isinstance(sc, str):
-            try:
-                sc = get_scorer(sc)
-            except ValueError:
-                continue  # the parameter validation names unknown scorers
-        parts = _scorer_parts(sc)
-        if parts is None:
-            continue
-        func, _, kwargs, response = parts
-        module = getattr(func, "__module__", "") or ""
-        classif = module.startswith(
-            ("sklearn.metrics._classification", "sklearn.metrics._ranking")
-        )
-        what = f"{type(estimator).__name__}"
-        if classif and is_regressor(estimator):
-            raise ValueError(
-                f"`scoring`={name!r} is a classification metric but {what} is a "
-                "regressor; use a regression scorer (e.g. 'r2', "
-                "'neg_mean_absolute_error')."
-            )
-        if classif and kind in ("continuous", "continuous-multioutput"):
-            raise ValueError(
-                f"`scoring`={name!r} is a classification metric but y is "
-                "continuous; use a regression scorer (e.g. 'r2') or class labels."
-            )
-        if not any(hasattr(estimator, m) for m in response):
-            raise ValueError(
-                f"`scoring`={name!r} needs {' or '.join(response)}, which {what} "
-                "does not have; pick a scorer that reads predict (e.g. 'accuracy')."
-            )
-        binary_only = module.startswith("sklearn.metrics._ranking") and (
-            "multi_class" not in kwargs
-        )
-        binary_only = binary_only and func.__name__ in (
-            "roc_auc_score",
-            "average_precision_score",
-        )
-        if binary_only and kind == "multiclass":
-            n = np.unique(np.asarray(y)).size
-            raise ValueError(
-                f"`scoring`={name!r} is binary but y has {n} classes; use "
-                "'roc_auc_ovr' (or 'roc_auc_ovo', 'roc_auc_ovr_weighted')."
-                if func.__name__ == "roc_auc_score"
-                else f"`scoring`={name!r} is binary but y has {n} classes; use "
-                "a multiclass scorer (e.g. 'roc_auc_ovr', 'f1_macro')."
-            )
-
-
-def _warn_memory_without_seed(ev):
-    """``memory=`` with ``random_state=None`` can never reuse the cache: say so."""
-    if ev.random_state is None and _cache.check_memory(ev.memory) is not None:
-        warnings.warn(
-            "memory= is set but random_state=None draws fresh seeds on every run, "
-            "so no cached fit is ever reused; set random_state to an int (e.g. "
-            "random_state=0, or the random_state_ of the run to resume) to resume "
-            "or extend runs from the cache.",
-            UserWarning,
-            stacklevel=_external_stacklevel(),
-        )
-
-
-def _check_y_finite(y):
-    """A numeric ``y`` with NaN or inf fails every fit or every score: say so now."""
-    if y is None or hasattr(y, "toarray"):
-        return
-    arr = np.asarray(y)
-    if arr.dtype.kind in "fc":
-        assert_all_finite(arr, input_name="y")
-
-
 def _fit_evaluators(
     evaluators,
     X,
@@ -1345,13 +753,17 @@ def _fit_evaluators(
     n_jobs=None,
     progress=False,
     _validate=True,
-    _stacklevel=2,
     _score_params=None,
     **params,
 ):
-    """Fit several unfitted RepeatedEvaluator objects (dict name -> evaluator) with ALL their
-    (model, repeat, fold) fits in ONE Parallel call and ONE progress bar; set on each the same
-    fitted attributes fit() would set; return the dict. Evaluators sharing random_state/n_repeats/cv/vary are paired.
+    """Fit several unfitted evaluators (dict name -> RepeatedEvaluator) at once.
+
+    ALL their (model, repeat, fold) fits run in ONE ``Parallel`` call with
+    ONE progress bar (:func:`skperf._fitting.fit_all`); each evaluator gets
+    the fitted attributes ``fit`` sets, even when another one's fits all
+    failed (the first such error is raised at the end). Evaluators sharing
+    ``random_state``, ``n_repeats``, ``cv`` and ``vary`` are paired. Returns
+    the dict.
     """
     for ev in evaluators.values():
         _check_instance(ev.estimator)
@@ -1359,40 +771,20 @@ def _fit_evaluators(
         for ev in evaluators.values():
             ev._validate_params()
     X, y, groups = indexable(X, y, groups)
-    _check_y_finite(y)
-    for ev in evaluators.values():
-        _check_scorer_kind(ev.estimator, ev.scoring, y)
-        _warn_memory_without_seed(ev)
-    # warnings point at the caller's caller (compare_models -> user code);
-    # fit passes 3 (fit, its _fit_context wrapper, user code)
-    level = 2 + _stacklevel
-    # an iterable cv (e.g. a generator kf.split(X)) is read once, however
-    # many evaluators share it
-    given = {}
-    for ev in evaluators.values():
-        if _is_iterable_cv(ev.cv) and id(ev.cv) not in given:
-            given[id(ev.cv)] = list(ev.cv)
-    # the bar shows at once (drawing splits and hashing data take time too)
-    with _progress_bar(None, progress) as bar:
-        jobs = []
-        for ev in evaluators.values():
-            cv = given.get(id(ev.cv))
-            jobs.append(_Job(ev, X, y, groups, stacklevel=level, cv=cv))
-        verbose = max(ev.verbose for ev in evaluators.values())
-        # the data is hashed once per call, and only when some evaluator caches
-        cache = any(_cache.check_memory(ev.memory) for ev in evaluators.values())
-        # the routed scorer metadata changes the scores: part of the data key
-        keyed = params if not _score_params else {"fit": params, "score": _score_params}
-        data_key = _cache.data_key(X, y, keyed) if cache else None
-        outputs = _run(
-            jobs, X, y, params, n_jobs, bar, verbose, data_key, _score_params
-        )
-    # every evaluator gets its results_ even when another one's collect fails
-    # (e.g. all its fits failed); the first error is raised at the end
+    jobs = fit_all(
+        list(evaluators.values()),
+        X,
+        y,
+        groups=groups,
+        params=params,
+        score_params=_score_params,
+        n_jobs=n_jobs,
+        progress=progress,
+    )
     error = None
-    for job, out in zip(jobs, outputs, strict=True):
+    for job in jobs:
         try:
-            _collect(job, out, X, y, params, stacklevel=level)
+            _collect(job, X, y, params)
         except Exception as exc:
             if error is None:
                 error = exc

@@ -60,11 +60,11 @@ def _index_dtype(n):
 
 
 def collect(ev, job, outputs, y):
-    """Set ``ev.predictions_`` from the task outputs (``return_predictions``)."""
-    if not getattr(ev, "return_predictions", False):
-        if hasattr(ev, "predictions_"):
-            del ev.predictions_
-        return
+    """Set ``ev.predictions_`` from the task outputs (``return_predictions=True``).
+
+    ``job`` is the fitting engine's (:mod:`skperf._fitting`), ``outputs`` its
+    ``(repeat, fold, outcome)`` per task.
+    """
     import pandas as pd
 
     rows = {
@@ -76,7 +76,7 @@ def collect(ev, job, outputs, y):
         "y_decision": [],
     }
     meta = []
-    for (r, f, out), task in zip(outputs, job.tasks(), strict=True):
+    for (r, f, out), task in zip(outputs, job.tasks, strict=True):
         test = np.asarray(task[4])
         pred = out.get("predictions") or {}
         rows["repeat"].append(r)

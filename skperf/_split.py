@@ -28,9 +28,7 @@ _MAX_ATTEMPTS = 100
 
 
 def _check_size(value, name, owner):
-    """Hand-written check in scikit-learn's message format."""
-    if value is None:
-        return
+    """Hand-written check (of a size that is not None) in scikit-learn's format."""
     ok = False
     if isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_):
         ok = value >= 1
@@ -70,10 +68,8 @@ def _draw_units(n_units, n_train, n_test, rng):
     return drawn, out
 
 
-def _resolve(value, n, name, *, default, round_up):
-    """Absolute count from an int or a fraction of ``n``."""
-    if value is None:
-        return default
+def _resolve(value, n, *, round_up):
+    """Absolute count from an int or a fraction of ``n`` (``value`` not None)."""
     if isinstance(value, numbers.Integral):
         return int(value)
     count = ceil(value * n) if round_up else floor(value * n)
@@ -179,8 +175,9 @@ class OutOfBootstrap(BaseCrossValidator):
                 f"The 'n_splits' parameter of {owner} must be an int in the range "
                 f"[1, inf). Got {n_splits!r} instead."
             )
-        _check_size(self.train_size, "train_size", owner)
-        _check_size(self.test_size, "test_size", owner)
+        for name in ("train_size", "test_size"):
+            if getattr(self, name) is not None:
+                _check_size(getattr(self, name), name, owner)
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of splits.
@@ -261,8 +258,11 @@ class OutOfBootstrap(BaseCrossValidator):
 
     # -- plain bootstrap -------------------------------------------------
     def _sizes(self, n, unit="n_samples"):
-        n_train = _resolve(self.train_size, n, "train_size", default=n, round_up=False)
-        n_test = _resolve(self.test_size, n, "test_size", default=None, round_up=True)
+        n_train, n_test = n, None  # default: n draws, every out-of-bag row
+        if self.train_size is not None:
+            n_train = _resolve(self.train_size, n, round_up=False)
+        if self.test_size is not None:
+            n_test = _resolve(self.test_size, n, round_up=True)
         if n_test is not None and n_test >= n:
             raise ValueError(
                 f"test_size={self.test_size!r} gives {n_test} test rows, but the test "

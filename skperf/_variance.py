@@ -16,12 +16,8 @@ from numbers import Integral
 import numpy as np
 from scipy import stats as _sps
 
-from ._evaluator import (
-    RepeatedEvaluator,
-    _fit_evaluators,
-    _is_iterable_cv,
-    _outer_cv,
-)
+from ._evaluator import RepeatedEvaluator, _fit_evaluators
+from ._fitting import _is_iterable_cv, _outer_cv
 from ._seeding import SOURCES, spawn_seeds
 from ._vary import _no_variation, _plan
 from .stats._band import _pyplot

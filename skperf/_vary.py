@@ -103,16 +103,6 @@ def _shuffled_kfold(n_splits, classifier, y):
 
 # ---------------------------------------------------------------------------
 # estimators
-def _is_search(est):
-    """A hyperparameter search: ``BaseSearchCV`` (grid, randomized, halving)."""
-    return isinstance(est, BaseSearchCV)
-
-
-def _has_own_cv(est):
-    """An estimator with an inner ``cv`` of its own (searches, ``*CV`` models)."""
-    return hasattr(est, "get_params") and "cv" in est.get_params(deep=False)
-
-
 # Estimators whose ``random_state`` is used only under some settings. A
 # ``random_state`` on any other estimator is assumed to matter.
 _USES_RANDOM_STATE = {
@@ -158,12 +148,6 @@ def _is_seed_key(key, params):
         return False
     # one seed per object: ``seed`` before ``random_seed``
     return name == "seed" or _join(prefix, "seed") not in params
-
-
-def _owner(est, params, key):
-    """The object holding parameter ``key`` (``a__b__random_state`` -> ``a__b``)."""
-    prefix = key.rpartition("__")[0]
-    return prefix, (est if not prefix else params[prefix])
 
 
 def _join(prefix, name):
@@ -218,19 +202,19 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
         if hasattr(v, "get_params") and not isinstance(v, type)
     )
     for prefix, obj in sorted(owners.items()):
-        if not _has_own_cv(obj):
+        # an inner cv of its own: a search (BaseSearchCV: grid, randomized,
+        # halving) or a *CV model
+        own = obj.get_params(deep=False) if hasattr(obj, "get_params") else {}
+        if "cv" not in own:
             continue
         key = _join(prefix, "cv")
-        cv = obj.get_params(deep=False)["cv"]
-        if _is_search(obj):
+        cv = own["cv"]
+        search = isinstance(obj, BaseSearchCV)
+        if search:
             plan.search_prefixes.append(prefix)
         if _is_random_splitter(cv):
             plan.search_cv[key] = cv
-        elif (
-            shuffle_int_cv
-            and _is_search(obj)
-            and (cv is None or isinstance(cv, Integral))
-        ):
+        elif shuffle_int_cv and search and (cv is None or isinstance(cv, Integral)):
             # only a hyperparameter search: its int (or None: 5) cv is a
             # K-fold. Other *CV estimators (RidgeCV's efficient leave-one-out
             # under cv=None, LassoCV, LogisticRegressionCV, CalibratedClassifierCV,
@@ -242,8 +226,10 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
             )
             plan.search_cv[key] = _shuffled_kfold(cv, classifier, y)
     for key in sorted(k for k in params if _is_seed_key(k, params)):
-        prefix, obj = _owner(estimator, params, key)
-        if _is_search(obj):  # a search's own random_state is its sampler
+        # the object holding the parameter (a__b__random_state -> a__b)
+        prefix = key.rpartition("__")[0]
+        obj = estimator if not prefix else params[prefix]
+        if isinstance(obj, BaseSearchCV):  # a search's own seed is its sampler
             plan.search_keys.append(key)
             plan.search_random = True
         else:

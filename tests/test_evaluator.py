@@ -48,7 +48,8 @@ from skperf import (
     repeated_cross_val_score,
     variance_sources,
 )
-from skperf._evaluator import _fit_evaluators, _outer_cv, _split_id
+from skperf._evaluator import _fit_evaluators
+from skperf._fitting import _outer_cv, _split_id
 from skperf._seeding import _derive_ints, spawn_seeds
 from skperf.exceptions import GroupsIgnoredWarning, NoVariationWarning
 from skperf.model_selection import (
@@ -586,13 +587,13 @@ class TestParallel:
     def test_progress_bar_advances_as_fits_finish(self, iris, monkeypatch, capsys):
         # 6 fits of 0.25 s on 2 workers finish in 3 waves; the bar must move
         # after each wave, not jump to 6 at the end
-        import skperf._evaluator as mod
+        import skperf._fitting as mod
 
         times = []
         make_bar = mod._progress_bar
 
-        def recording_bar(total, progress):
-            bar = make_bar(total, progress)
+        def recording_bar():
+            bar = make_bar()
             update = bar.update
 
             def timed_update(n=1):
@@ -1364,6 +1365,31 @@ class TestWarningsAndNames:
             )
         assert [w.filename for w in rec] == [__file__]
 
+    def test_every_fit_warning_points_at_caller(self, ids_data, tmp_path):
+        # issue 16: no stack level is threaded through the fitting engine;
+        # each warnings.warn walks the frames to the first one outside skperf
+        import inspect
+
+        from skperf import _fitting
+
+        X, y = ids_data
+        groups = np.arange(len(y)) % 4
+        kw = {"cv": KFold(2), "n_repeats": 6, "refit": False}
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            RepeatedEvaluator(
+                FailingClassifier(fail=3), error_score=np.nan, random_state=0, **kw
+            ).fit(X, y, groups=groups)
+            RepeatedEvaluator(DummyClassifier(), memory=tmp_path, n_repeats=2).fit(X, y)
+        assert [w.category for w in rec] == [
+            GroupsIgnoredWarning,
+            FitFailedWarning,
+            UserWarning,  # memory= with random_state=None
+        ]
+        assert [w.filename for w in rec] == [__file__] * 3
+        for func in (_fitting.fit_all, _fitting._run, _fitting._Job, _fit_evaluators):
+            assert not [p for p in inspect.signature(func).parameters if "stack" in p]
+
     def test_feature_names_in(self, iris):
         pd = pytest.importorskip("pandas")
         X, y = iris
@@ -1620,15 +1646,15 @@ def test_progress_eta_measured_after_the_first_fit(iris, capsys):
     # nothing was printed for seconds; tqdm divided by the time since start
     import re as _re
 
-    import skperf._evaluator as mod
+    import skperf._fitting as mod
 
     X, y = iris
     _SlowFirstFit._started.clear()
     shown = []
     make_bar = mod._progress_bar
 
-    def recording(total, progress):
-        bar = make_bar(total, progress)
+    def recording():
+        bar = make_bar()
         shown.append(time.perf_counter())
         return bar
 

@@ -45,9 +45,9 @@ def test_predictions_reproduce_scores_exactly(cancer, est, scorers):
     ev = _fit(est, X, y, scoring=scorers)
     assert len(ev.predictions_) == len(ev.results_) == 12
     for name in scorers:
-        replayed = np.asarray(ev.score_distribution(name))
+        replayed = np.asarray(ev.score_distribution(scoring=name))
         assert np.array_equal(replayed, ev.results_[f"test_{name}"].to_numpy()), name
-    d = ev.score_distribution("roc_auc")
+    d = ev.score_distribution(scoring="roc_auc")
     assert d.metric == "roc_auc"
     for k in ev.distribution_.seeds:
         assert np.array_equal(d.seeds[k], ev.distribution_.seeds[k])
@@ -72,12 +72,12 @@ def test_columns_dtypes_and_default_score(cancer):
     assert p["y_decision"].iloc[0].ndim == 1
     # scoring=None replays the estimator's score (accuracy)
     assert np.array_equal(
-        np.asarray(ev.score_distribution(None)), ev.results_["test_score"].to_numpy()
+        np.asarray(ev.score_distribution(scoring=None)), ev.results_["test_score"].to_numpy()
     )
     # a metric that was never computed, checked by hand on fit 5
     i = 5
     test = p["test_index"].iloc[i]
-    bal = np.asarray(ev.score_distribution("balanced_accuracy"))[i]
+    bal = np.asarray(ev.score_distribution(scoring="balanced_accuracy"))[i]
     assert bal == balanced_accuracy_score(y[test], p["y_pred"].iloc[i])
     assert not hasattr(
         RepeatedEvaluator(
@@ -93,11 +93,11 @@ def test_regression(cancer):
     assert ev.predictions_["y_score"].isna().all()
     for name in ("r2", "neg_mean_absolute_error"):
         assert np.array_equal(
-            np.asarray(ev.score_distribution(name)),
+            np.asarray(ev.score_distribution(scoring=name)),
             ev.results_[f"test_{name}"].to_numpy(),
         )
     assert np.array_equal(
-        np.asarray(ev.score_distribution(None)), ev.results_["test_r2"].to_numpy()
+        np.asarray(ev.score_distribution(scoring=None)), ev.results_["test_r2"].to_numpy()
     )
 
 
@@ -113,7 +113,7 @@ def test_oof_predictions_match_cross_val_predict(cancer):
             est, X, y, cv=KFold(5, shuffle=True, random_state=int(seed))
         )
         assert np.array_equal(oof[r], ref)
-    proba = ev.oof_predictions("y_score")
+    proba = ev.oof_predictions(kind="y_score")
     assert proba.shape == (4, len(y), 2)
     ref = cross_val_predict(
         est,
@@ -131,7 +131,7 @@ def test_oof_refuses_out_of_bootstrap(cancer):
     with pytest.raises(ValueError, match=r"partition the data.*cv=None.*do not"):
         ev.oof_predictions()
     with pytest.raises(ValueError, match="'y_pred', 'y_score' or 'y_decision'"):
-        ev.oof_predictions("proba")
+        ev.oof_predictions(kind="proba")
 
 
 def test_repeat_metric_ci(cancer):
@@ -148,7 +148,7 @@ def test_repeat_metric_ci(cancer):
         assert table.loc[r, "n"] == len(y)
     auc = ev.repeat_metric_ci("roc_auc", kind="y_decision")
     assert auc.loc[0, "estimate"] == pytest.approx(
-        roc_auc_score(y, ev.oof_predictions("y_decision")[0])
+        roc_auc_score(y, ev.oof_predictions(kind="y_decision")[0])
     )
     assert (auc["method"] == "delong-logit").all()  # the auto method for AUC
 
@@ -157,16 +157,16 @@ def test_multiclass_and_errors(cancer):
     X, y = load_iris(return_X_y=True)
     ev = _fit(DecisionTreeClassifier(), X, y, scoring=["accuracy", "roc_auc_ovr"])
     assert np.array_equal(
-        np.asarray(ev.score_distribution("roc_auc_ovr")),
+        np.asarray(ev.score_distribution(scoring="roc_auc_ovr")),
         ev.results_["test_roc_auc_ovr"].to_numpy(),
     )
     plain = RepeatedEvaluator(
         DecisionTreeClassifier(), n_repeats=2, cv=2, refit=False
     ).fit(X, y)
     with pytest.raises(ValueError, match="return_predictions=True"):
-        plain.score_distribution("accuracy")
+        plain.score_distribution(scoring="accuracy")
     with pytest.raises(TypeError, match="scorer name"):
-        ev.score_distribution(3)
+        ev.score_distribution(scoring=3)
 
 
 @pytest.mark.parametrize("error_score", [np.nan, 0.0])
@@ -184,7 +184,7 @@ def test_score_distribution_with_failed_fits_matches_distribution(error_score):
         )
     failed = ev.results_["error"].notna().to_numpy()
     assert 0 < failed.sum() < 36
-    d = ev.score_distribution("accuracy")
+    d = ev.score_distribution(scoring="accuracy")
     assert (
         d.n == ev.distribution_.n == (12 * 3 if error_score == 0 else (~failed).sum())
     )
@@ -218,10 +218,10 @@ def test_score_distribution_of_a_fit_whose_other_scorer_failed():
     acc = ev.results_["test_accuracy"].to_numpy()
     assert (acc[nan_auc] >= 0).all()  # real accuracies, not error_score
     assert (acc[failed & ~nan_auc] == -1).all()  # the scorer raised: no predictions
-    d = ev.score_distribution("accuracy")
+    d = ev.score_distribution(scoring="accuracy")
     np.testing.assert_array_equal(d.scores, ev.distributions_["accuracy"].scores)
     np.testing.assert_array_equal(d.scores, acc)
-    auc = ev.score_distribution("roc_auc")
+    auc = ev.score_distribution(scoring="roc_auc")
     np.testing.assert_array_equal(auc.scores, ev.distribution_.scores)
     assert (auc.scores[failed] == -1).all()
 
@@ -231,7 +231,7 @@ def test_repeat_metric_ci_reads_scores_for_score_metrics(cancer):
     X, y = cancer
     ev = _fit(_logreg(), X, y, cv=5)
     auc = ev.repeat_metric_ci("roc_auc")
-    proba = ev.oof_predictions("y_score")[0][:, 1]
+    proba = ev.oof_predictions(kind="y_score")[0][:, 1]
     assert auc.loc[0, "estimate"] == pytest.approx(roc_auc_score(y, proba))
     labels = ev.oof_predictions()[0]
     assert auc.loc[0, "estimate"] != pytest.approx(roc_auc_score(y, labels))

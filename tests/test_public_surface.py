@@ -126,11 +126,7 @@ def _callables():
 #: the lead (issue 16); strict xfail: fixing one makes its entry fail, so
 #: the list only shrinks.
 KNOWN = {
-    "keyword_only": {
-        "skperf._evaluator.RepeatedEvaluator.generalization_ci",
-        "skperf._evaluator.RepeatedEvaluator.oof_predictions",
-        "skperf._evaluator.RepeatedEvaluator.score_distribution",
-    },
+    "keyword_only": set(),
 }
 
 
