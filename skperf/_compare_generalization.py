@@ -28,8 +28,9 @@ from ._generalization import (
     _nested_fits,
     _nested_splits,
     _row_scores,
+    _warn_cache_never_reused,
 )
-from .exceptions import NoVariationWarning, _external_stacklevel
+from .exceptions import NoVariationWarning
 from .stats._paired_tests import (
     _check_rope,
     bayesian_correlated_t,
@@ -454,14 +455,9 @@ default="auto"
     if params is not None and not isinstance(params, dict):
         raise TypeError(f"`params` must be None or a dict; got {params!r}.")
     seed = _random_int(random_state)
-    if random_state is None and memory is not None:
-        warnings.warn(
-            "memory= is set but random_state=None draws fresh splits on every run, "
-            "so no cached fit is ever reused; set random_state to an int (e.g. the "
-            "random_state of the result to reproduce) to rerun from the cache.",
-            UserWarning,
-            stacklevel=_external_stacklevel(),
-        )
+    _warn_cache_never_reused(
+        memory, random_state, reproduce="the random_state of the result to reproduce"
+    )
     X, y, groups = indexable(X, y, groups)
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     n_units = n if groups is None else len(np.unique(np.asarray(groups)))

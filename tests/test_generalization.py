@@ -581,3 +581,78 @@ def test_coverage_new_data_slow(method):
     # 200 datasets of n = 100, each method's default design (MC s.e. 0.015)
     cov, _, _ = _coverage(method, 100, 200, "auto", seed=1)
     assert cov >= 0.95 - 2.5 * np.sqrt(0.95 * 0.05 / 200)
+
+
+# ---------------------------------------------------------------------------
+class TestCacheNeverReused:
+    """memory= with random_state=None: every run draws fresh splits, so the
+    cache is written but never read back; said once, at the caller's line, in
+    the words of compare_generalization (one helper)."""
+
+    MSG = (
+        "memory= is set but random_state=None draws fresh splits on every run, "
+        "so no cached fit is ever reused; set random_state to an int to rerun "
+        "from the cache."
+    )
+
+    def test_warns_at_the_callers_line_and_refits_everything(self, tmp_path, clf_data):
+        X, y = clf_data
+        log = str(tmp_path / "fits.log")
+        kw = {
+            "scoring": "accuracy",
+            "method": "corrected-t",
+            "n_fits": 10,
+            "memory": str(tmp_path / "cache"),
+        }
+        for run in (1, 2):
+            with pytest.warns(UserWarning, match="no cached fit") as rec:
+                generalization_ci(CountingClassifier(log=log), X, y, **kw)
+            (w,) = [w for w in rec if "memory=" in str(w.message)]
+            assert str(w.message) == self.MSG
+            assert w.category is UserWarning
+            assert w.filename == __file__
+            # what the warning says: the second run refits all 10 splits
+            assert _n_fits(log) == 10 * run
+
+    def test_silent_with_a_seed_or_without_a_store(self, tmp_path, clf_data):
+        # filterwarnings = error: any warning here fails the test
+        X, y = clf_data
+        kw = {"scoring": "accuracy", "method": "corrected-t", "n_fits": 10}
+        generalization_ci(
+            LogisticRegression(), X, y, random_state=0, memory=str(tmp_path), **kw
+        )
+        generalization_ci(LogisticRegression(), X, y, memory=joblib.Memory(None), **kw)
+        generalization_ci(LogisticRegression(), X, y, **kw)
+
+    def test_bad_memory_refused_before_any_fit(self, tmp_path, clf_data):
+        X, y = clf_data
+        log = str(tmp_path / "fits.log")
+        with pytest.raises(TypeError, match="`memory` must be None, a folder path"):
+            generalization_ci(
+                CountingClassifier(log=log), X, y, method="corrected-t", memory=3
+            )
+        assert not (tmp_path / "fits.log").exists()
+
+    def test_one_message_with_compare_generalization(self, tmp_path, clf_data):
+        from sklearn.naive_bayes import GaussianNB
+
+        from skperf import compare_generalization
+
+        X, y = clf_data
+        with pytest.warns(UserWarning, match="no cached fit is ever reused") as rec:
+            compare_generalization(
+                GaussianNB(),
+                LogisticRegression(),
+                X,
+                y,
+                method="corrected-t",
+                n_fits=10,
+                memory=str(tmp_path),
+            )
+        (w,) = [w for w in rec if "memory=" in str(w.message)]
+        assert w.filename == __file__
+        # the same sentence, with where to read the seed of the run back
+        assert str(w.message) == self.MSG.replace(
+            "to an int to",
+            "to an int (e.g. the random_state of the result to reproduce) to",
+        )
