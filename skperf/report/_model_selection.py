@@ -25,8 +25,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._distribution import PerformanceDistribution, _as_loss, _check_requirement
-from .._multiple import _check_correction, _pairwise_family, _worse_than_best
 from .._seeding import _root_entropy
+from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval
 from ..stats._validation import (
@@ -1357,7 +1357,7 @@ class ModelSelectionReport:
 
 def _corrected_t_interval(scores, test_train_ratio, confidence, metric):
     """The corrected resampled t interval for the mean score on new data."""
-    from .._multiple import _paired_t
+    from ..stats._multiple import _paired_t
 
     scores = np.asarray(scores, dtype=float)
     scores = scores[np.isfinite(scores)]

@@ -20,8 +20,8 @@ from skperf import (
     RepeatedEvaluator,
     compare_models,
 )
-from skperf._multiple import correct_pvalues
 from skperf.report import _plot
+from skperf.stats._multiple import correct_pvalues
 
 
 def _paired(shifts, n=30, seed=0, sd=0.005, **kw):
@@ -1335,7 +1335,7 @@ def test_fwer_of_the_all_pairs_family_k5():
     centroid on 5 disjoint equally informative feature blocks); Holm over all
     10 pairs, the report's default.
     """
-    from skperf._multiple import _pairwise_family
+    from skperf.stats._multiple import _pairwise_family
 
     rng = np.random.default_rng(20251125)
     reps = 150

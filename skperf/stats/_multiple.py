@@ -80,7 +80,7 @@ class _Family:
 
 def _paired_t(d, test_train_ratio, confidence):
     """``(estimate, low, high, pvalue)`` of the corrected paired t on ``d``."""
-    from .stats._paired_tests import corrected_paired_t
+    from ._paired_tests import corrected_paired_t
 
     if d.size < 2:
         return np.nan, np.nan, np.nan, np.nan
@@ -127,7 +127,7 @@ def _pairwise_family(
     n = np.zeros(m, dtype=np.int64)
     diffs = scores[a] - scores[b]
     if m and diffs.shape[1] >= 2 and np.isfinite(diffs).all():
-        from .stats._paired_tests import corrected_paired_t
+        from ._paired_tests import corrected_paired_t
 
         # every pair at once (the test is vectorized over leading axes)
         r = corrected_paired_t(
@@ -201,7 +201,7 @@ def correct_pvalues(p_values, *, correction="holm"):
 
     Examples
     --------
-    >>> from skperf._multiple import correct_pvalues
+    >>> from skperf.stats._multiple import correct_pvalues
     >>> p = [0.01, 0.04, 0.03]
     >>> print(correct_pvalues(p, correction="holm").round(3))
     [0.03 0.06 0.06]

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from skperf._multiple import correct_pvalues
+from skperf.stats._multiple import correct_pvalues
 
 
 class TestCorrectPvalues:
@@ -65,7 +65,7 @@ class TestCorrectPvalues:
 
 
 def test_worse_than_best_rule():
-    from skperf._multiple import _worse_than_best
+    from skperf.stats._multiple import _worse_than_best
 
     # holm on [0.01, 0.03, 0.2, nan]: 0.04, 0.09 (step-down max), 0.4, nan
     p = [0.01, 0.03, 0.2, np.nan]
@@ -86,7 +86,7 @@ class TestPairwiseFamily:
     def test_matches_scipy_and_statsmodels(self):
         from scipy.stats import t
 
-        from skperf._multiple import _pairwise_family
+        from skperf.stats._multiple import _pairwise_family
 
         rng = np.random.default_rng(0)
         scores = rng.normal(0.8, 0.02, (4, 30)) + np.array([[0], [0.01], [0.03], [0]])
@@ -115,7 +115,7 @@ class TestPairwiseFamily:
             assert worse[m] == (f.decision[k] == ("worse" if m < 2 else "better"))
 
     def test_failed_fits_use_each_pairs_finite_splits(self):
-        from skperf._multiple import _pairwise_family
+        from skperf.stats._multiple import _pairwise_family
 
         rng = np.random.default_rng(1)
         scores = rng.normal(0.8, 0.02, (3, 20))
@@ -130,7 +130,7 @@ class TestPairwiseFamily:
         assert f.pvalue[1] == pytest.approx(full.pvalue[0])
 
     def test_direction_of_losses(self):
-        from skperf._multiple import _pairwise_family
+        from skperf.stats._multiple import _pairwise_family
 
         losses = np.array([[0.1, 0.11, 0.12, 0.1, 0.09], [0.3, 0.31, 0.29, 0.3, 0.32]])
         f = _pairwise_family(
@@ -149,7 +149,7 @@ class TestPairwiseFamily:
         called significant in <= 0.05 + 2 MC s.e. of 1200 seeded runs (Holm
         over all pairs; a "best vs others" family ignores that the best was
         picked from the same scores)."""
-        from skperf._multiple import _pairwise_family
+        from skperf.stats._multiple import _pairwise_family
 
         rng = np.random.default_rng(18)
         reps, J, ratio = 1200, 30, 1 / 9
