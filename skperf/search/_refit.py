@@ -6,6 +6,7 @@ a lower quantile or by the probability of outperforming instead of the mean.
 
 from __future__ import annotations
 
+import sys
 from numbers import Real
 
 import numpy as np
@@ -14,7 +15,7 @@ from ..report._model_selection import _check_target
 from ..stats import outperform_decision
 from ..stats._multiple import _check_correction
 from ..stats._validation import _check_test_train_ratio
-from ._distributions import _resolve_metric, _split_scores
+from ._distributions import _resolve_metric, _split_groups, _split_scores
 from ._tied import (
     _best_index,
     _check_gamma_confidence,
@@ -22,6 +23,7 @@ from ._tied import (
     _compare_with_best,
     _new_data_family,
     _search_ratio,
+    _warn_one_kfold_run,
 )
 
 __all__ = ["quantile_refit", "simplest_within_best"]
@@ -129,6 +131,35 @@ def _complexity_key(complexity):
     )
 
 
+def _calling_search(refit):
+    """The search whose ``fit`` calls the refit callable ``refit``, or None.
+
+    scikit-learn calls ``refit(cv_results)`` with the results only; the
+    search's ``cv`` (are its splits the dependent folds of one K-fold run?)
+    is read from the search on the stack, the one whose ``refit`` is this
+    callable. None when the callable is called by hand on ``cv_results``.
+    """
+    frame = sys._getframe(1)
+    for _ in range(20):  # fit -> _select_best_index -> refit: a few frames
+        if frame is None:
+            return None
+        owner = frame.f_locals.get("self")
+        if owner is not None and getattr(owner, "refit", None) is refit:
+            return owner
+        frame = frame.f_back
+    return None
+
+
+def _warn_if_one_kfold_run(search, n_splits):
+    """The DependentObservationsWarning of candidates_tied_with_best and
+    search_report when ``search``'s splits are the folds of one K-fold run."""
+    if search is None:
+        return
+    groups = _split_groups(getattr(search, "cv", None), n_splits)
+    if groups is not None and np.unique(groups).size == 1:
+        _warn_one_kfold_run(n_splits)
+
+
 _EXCLUDE = {
     "significant": ("better", "better, not meaningful"),
     "meaningful": ("better",),
@@ -207,6 +238,14 @@ def simplest_within_best(
         with ``target="new data"``, when ``cv``'s design is unknown (at
         construction, before any fit) or its number of splits is not the
         search's.
+
+    Warns
+    -----
+    DependentObservationsWarning
+        ``target="this dataset"`` only, when the search calling it has one
+        K-fold run as ``cv`` (an int, ``KFold``, ``StratifiedKFold`` ...):
+        its folds are compared as if independent (as in
+        :func:`candidates_tied_with_best`).
 
     Notes
     -----
@@ -312,6 +351,7 @@ def simplest_within_best(
         if target == "new data":
             eligible = eligible_new_data(scores)
         else:
+            _warn_if_one_kfold_run(_calling_search(refit), scores.shape[1])
             eligible = eligible_this_dataset(scores)
         try:
             return min(eligible, key=lambda i: (key(cv_results["params"][i]), i))

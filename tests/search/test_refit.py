@@ -9,9 +9,11 @@ from sklearn.base import clone
 from sklearn.model_selection import (
     GridSearchCV,
     RandomizedSearchCV,
+    ShuffleSplit,
 )
 from sklearn.tree import DecisionTreeClassifier
 
+from skperf.exceptions import DependentObservationsWarning
 from skperf.model_selection import OutOfBootstrap
 from skperf.search import (
     quantile_refit,
@@ -248,7 +250,9 @@ class TestSimplestWithinBest:
                 "max_depth", scoring="accuracy", target="this dataset"
             )
         )
-        search.fit(X_IRIS, Y_IRIS)
+        # its cv is one StratifiedKFold(4) run: said (TestOneKFoldRunWarns)
+        with pytest.warns(DependentObservationsWarning, match="The 4 folds"):
+            search.fit(X_IRIS, Y_IRIS)
         scores = _split_matrix(search.cv_results_, "accuracy")
         expected, _, _ = _hand_simplest(
             scores, search.cv_results_["params"], lambda p: p["max_depth"]
@@ -333,3 +337,78 @@ class TestSimplestWithinBestNewData:
         search.set_params(refit=simplest_within_best("max_depth", cv=tree_search.cv))
         search.fit(X_IRIS, Y_IRIS)
         assert search.best_params_ == {"max_depth": 2}
+
+
+class TestOneKFoldRunWarns:
+    """target="this dataset" on one K-fold run: the folds partition the data,
+    so they are dependent; simplest_within_best says so as
+    candidates_tied_with_best and search_report do (same message, category
+    and caller's line)."""
+
+    def _search(self, cv, target="this dataset"):
+        return GridSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": DEPTHS},
+            cv=cv,
+            refit=simplest_within_best("max_depth", target=target),
+        )
+
+    def test_cv5_warns_at_the_callers_line(self):
+        from skperf.search import candidates_tied_with_best
+
+        search = self._search(5)
+        with pytest.warns(DependentObservationsWarning) as rec:
+            search.fit(X_IRIS, Y_IRIS)
+        (w,) = rec
+        assert w.filename == __file__
+        assert str(w.message) == (
+            "The 5 folds of one K-fold run are dependent (they partition the "
+            "data): the comparisons treat them as independent pairs and are "
+            "liberal. Use cv=OutOfBootstrap(n_splits=30) or a "
+            "RepeatedStratifiedKFold with many repeats for valid tests."
+        )
+        # the very message of candidates_tied_with_best on the same search
+        with pytest.warns(DependentObservationsWarning) as tied:
+            candidates_tied_with_best(search, target="this dataset")
+        assert [str(t.message) for t in tied] == [str(w.message)]
+        # the warning changes nothing in the choice (the hand computation)
+        scores = _split_matrix(search.cv_results_)
+        assert scores.shape == (5, 5)
+        expected, _, _ = _hand_simplest(
+            scores, search.cv_results_["params"], lambda p: p["max_depth"]
+        )
+        assert search.best_index_ == expected
+
+    def test_searchs_default_cv_warns(self):
+        # cv=None is the searches' 5-fold run
+        with pytest.warns(DependentObservationsWarning, match="The 5 folds") as rec:
+            self._search(None).fit(X_IRIS, Y_IRIS)
+        assert rec[0].filename == __file__
+
+    @pytest.mark.parametrize(
+        "cv",
+        [
+            OutOfBootstrap(n_splits=10, random_state=0),
+            ShuffleSplit(n_splits=10, test_size=0.2, random_state=0),
+        ],
+    )
+    def test_independent_splits_do_not_warn(self, cv):
+        # filterwarnings = error: any warning fails the test
+        self._search(cv).fit(X_IRIS, Y_IRIS)
+
+    def test_new_data_does_not_warn(self):
+        # the corrected t accounts for the folds' dependence
+        search = GridSearchCV(
+            DecisionTreeClassifier(random_state=0),
+            {"max_depth": DEPTHS},
+            cv=5,
+            refit=simplest_within_best("max_depth", cv=5),
+        )
+        search.fit(X_IRIS, Y_IRIS)
+
+    def test_called_by_hand_does_not_guess(self):
+        # on a bare cv_results the design is unknown: no search, no warning
+        search = self._search(OutOfBootstrap(n_splits=10, random_state=0))
+        search.fit(X_IRIS, Y_IRIS)
+        refit = simplest_within_best("max_depth", target="this dataset")
+        assert refit(search.cv_results_) == search.best_index_
