@@ -1390,6 +1390,46 @@ class TestWarningsAndNames:
         for func in (_fitting.fit_all, _fitting._run, _fitting._Job, _fit_evaluators):
             assert not [p for p in inspect.signature(func).parameters if "stack" in p]
 
+    def test_engine_contract(self, ids_data):
+        # skperf._fitting.fit_all: specs + data -> one per-fit frame per spec;
+        # a failing fit is a row with its error, the others are kept, and the
+        # engine itself neither warns nor sets attributes (the evaluator does)
+        from skperf._fitting import fit_all
+
+        X, y = ids_data
+        specs = [
+            RepeatedEvaluator(FailingClassifier(fail=3), n_repeats=6, random_state=0),
+            RepeatedEvaluator(DummyClassifier(), n_repeats=6, random_state=0),
+        ]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            jobs = fit_all(specs, X, y)
+        assert [job.spec for job in jobs] == specs
+        a, b = (job.results for job in jobs)
+        assert list(a.columns) == [
+            "repeat",
+            "fold",
+            "split_seed",
+            "init_seed",
+            "search_seed",
+            "split_id",
+            "n_train",
+            "n_test",
+            "fit_time",
+            "score_time",
+            "test_score",
+            "error",
+        ]
+        _, seeds = spawn_seeds(0, 6)
+        fails = np.array([_derive_ints(s, 1)[0] % 3 == 0 for s in seeds["init"]])
+        np.testing.assert_array_equal(a["error"].notna(), fails)
+        assert 0 < fails.sum() < 6
+        assert np.isnan(a["test_score"][fails]).all()
+        assert np.isfinite(a["test_score"][~fails]).all()
+        assert b["error"].isna().all()
+        np.testing.assert_array_equal(a["split_id"], b["split_id"])  # paired
+        assert not hasattr(specs[0], "results_")
+
     def test_feature_names_in(self, iris):
         pd = pytest.importorskip("pandas")
         X, y = iris
