@@ -48,7 +48,7 @@ from sklearn.base import clone
 
 from .utils._warnings import _external_stacklevel
 
-__all__ = ["check_memory", "fit_keys"]
+__all__ = ["check_memory", "fit_keys", "warn_never_reused"]
 
 # folder of the fit outcomes inside the joblib store
 _FOLDER = "skperf_fits"
@@ -79,6 +79,26 @@ def check_memory(memory):
     if memory.store_backend is None:
         return None
     return memory
+
+
+def warn_never_reused(memory, random_state, *, reproduce=None):
+    """UserWarning when ``memory`` caches fits that no rerun can load.
+
+    With ``random_state=None`` every run draws fresh splits and seeds, so the
+    cache keys never repeat. ``reproduce`` names where the seed of a run can
+    be read back, when the result records it. Validates ``memory``
+    (:func:`check_memory`).
+    """
+    if random_state is not None or check_memory(memory) is None:
+        return
+    hint = f" (e.g. {reproduce})" if reproduce else ""
+    warnings.warn(
+        "memory= is set but random_state=None draws fresh splits on every run, "
+        f"so no cached fit is ever reused; set random_state to an int{hint} to "
+        "rerun from the cache.",
+        UserWarning,
+        stacklevel=_external_stacklevel(),
+    )
 
 
 def _hash(obj):

@@ -718,18 +718,11 @@ def fit_all(
             assert_all_finite(arr, input_name="y")
     for spec in specs:
         _check_scorer_kind(spec.estimator, spec.scoring, y)
-        if (
-            spec.memory is not None
-            and spec.random_state is None
-            and _cache.check_memory(spec.memory) is not None
-        ):
-            warnings.warn(
-                "memory= is set but random_state=None draws fresh seeds on every "
-                "run, so no cached fit is ever reused; set random_state to an int "
-                "(e.g. random_state=0, or the random_state_ of the run to resume) "
-                "to resume or extend runs from the cache.",
-                UserWarning,
-                stacklevel=_external_stacklevel(),
+        if spec.memory is not None:
+            _cache.warn_never_reused(
+                spec.memory,
+                spec.random_state,
+                reproduce="random_state=0, or the random_state_ of the run to resume",
             )
     # an iterable cv (e.g. a generator kf.split(X)) is read once, however many
     # specs share it

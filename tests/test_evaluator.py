@@ -1586,7 +1586,7 @@ class TestIssue17Evaluator:
         ev = RepeatedEvaluator(
             DummyClassifier(), n_repeats=2, memory=tmp_path, refit=False
         )
-        with pytest.warns(UserWarning, match=r"random_state=None draws fresh seeds"):
+        with pytest.warns(UserWarning, match="no cached fit is ever reused"):
             ev.fit(X, y)
         with warnings.catch_warnings():
             warnings.simplefilter("error", UserWarning)
