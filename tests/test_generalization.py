@@ -399,22 +399,57 @@ def test_auto_roc_auc_small_imbalanced(clf_data):
 class TestAuto:
     def test_policy_table(self):
         # the study's choice (docs/generalization_coverage.csv): nested CV for
-        # unbounded per-row losses (and every per-row scorer below n = 100),
-        # corrected t on 3 x 10-fold for the rest
-        assert [row[0] for row in _AUTO_POLICY] == ["nested-cv", "corrected-t"]
-        assert _resolve_auto(500, "neg_log_loss", True, False, 100) == "nested-cv"
-        assert _resolve_auto(500, "neg_mean_squared_error", True, False, 75) == (
-            "nested-cv"
-        )
+        # every per-row scorer below n = 100; for per-row losses the corrected t
+        # gated by the refit instability; the corrected t on 3 x 10-fold else
+        assert [row[0] for row in _AUTO_POLICY] == ["nested-cv", "gated", "corrected-t"]
+        for loss in ("neg_log_loss", "neg_brier_score", "neg_mean_squared_error"):
+            assert _resolve_auto(500, loss, True, False, 100) == "gated"
+        assert _resolve_auto(500, "neg_log_loss", True, False, 30) == "gated"
         assert _resolve_auto(500, "accuracy", True, False, 100) == "corrected-t"
         assert _resolve_auto(500, "roc_auc", False, False, 100) == "corrected-t"
         assert _resolve_auto(60, "accuracy", True, False, 100) == "nested-cv"
+        assert _resolve_auto(60, "neg_log_loss", True, False, 100) == "nested-cv"
         assert _resolve_auto(60, "roc_auc", False, False, 100) == "corrected-t"
-        # groups: whole groups held out (GroupKFold); budget below nested CV's
+        # groups: whole groups held out (GroupKFold); budget below the gate's
         assert _resolve_auto(500, "neg_log_loss", True, True, 100) == "corrected-t"
-        assert _resolve_auto(500, "neg_log_loss", True, False, 10) == "corrected-t"
+        assert _resolve_auto(500, "neg_log_loss", True, False, 20) == "corrected-t"
         with pytest.raises(ValueError, match="no method fits n=10 rows"):
             _resolve_auto(10, "accuracy", True, False, 100)
+
+    def test_gate_keeps_the_corrected_t_for_a_stable_learner(self, clf_data):
+        X, y = clf_data
+        ci = generalization_ci(
+            LogisticRegression(), X, y, scoring="neg_log_loss", random_state=0
+        )
+        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
+        assert "Refit instability of the per-row losses" in ci.note
+        assert "a stable learner" in ci.note
+        # the same fits and interval as method="corrected-t"
+        ref = generalization_ci(
+            LogisticRegression(),
+            X,
+            y,
+            scoring="neg_log_loss",
+            method="corrected-t",
+            random_state=0,
+        )
+        assert (ci.estimate, ci.low, ci.high) == (ref.estimate, ref.low, ref.high)
+
+    def test_gate_switches_to_nested_cv_for_an_unstable_learner(self, clf_data):
+        from sklearn.tree import DecisionTreeClassifier
+
+        X, y = clf_data
+        tree = DecisionTreeClassifier(max_features=1, random_state=None)
+        ci = generalization_ci(tree, X, y, scoring="neg_brier_score", random_state=0)
+        assert (ci.method, ci.n_fits) == ("nested-cv", 75)  # 30 + 3 x 15
+        assert "an unstable learner" in ci.note
+        assert "75 fits in all" in ci.note
+        # a budget without room for nested CV keeps the corrected t, and says so
+        ci = generalization_ci(
+            tree, X, y, scoring="neg_brier_score", n_fits=40, random_state=0
+        )
+        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
+        assert "leaves no room for nested CV" in ci.note
 
     def test_auto_default_design(self, clf_data):
         X, y = clf_data
