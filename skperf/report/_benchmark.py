@@ -1266,7 +1266,7 @@ def benchmark(
     datasets,
     *,
     scoring=None,
-    n_repeats=10,
+    n_repeats="auto",
     cv=None,
     random_state=None,
     n_jobs=None,
@@ -1288,8 +1288,9 @@ def benchmark(
     scoring : str, callable or None, default=None
         Scorer (as in :func:`~skperf.compare_models`); one metric for all
         datasets.
-    n_repeats : int, default=10
-        Repeats per model and dataset.
+    n_repeats : int or "auto", default="auto"
+        Repeats per model and dataset (:func:`~skperf.compare_models`'s
+        ``"auto"``: 3 repeats of 10-fold CV at the default ``cv``).
     cv : int, cross-validation generator or None, default=None
         Splitter of each repeat (:func:`~skperf.compare_models`'s default
         when ``None``).
@@ -1378,7 +1379,7 @@ def benchmark(
         "datasets": {n: f"{_num_samples(X)} rows" for n, (X, _) in datasets.items()},
         "scoring": first.settings.get("scoring"),
         "cv": first.settings.get("cv"),
-        "n_repeats": n_repeats,
+        "n_repeats": first.settings.get("n_repeats"),
         "random_state": entropy,
     }
     return BenchmarkReport(

@@ -1450,7 +1450,7 @@ def compare_models(
     groups=None,
     scoring=None,
     cv=None,
-    n_repeats=10,
+    n_repeats="auto",
     vary="all",
     random_state=None,
     n_jobs=None,
@@ -1494,8 +1494,13 @@ def compare_models(
         model (repeated 10-fold, the design of Bouckaert & Frank's corrected
         repeated CV); with ``target="this dataset"`` one out-of-bootstrap
         split per repeat (see :class:`~skperf.RepeatedEvaluator`).
-    n_repeats : int, default=10
+    n_repeats : int or "auto", default="auto"
         Repeats per model (each repeat runs every fold of ``cv``).
+        ``"auto"``: with ``target="new data"``, enough repeats of ``cv`` for
+        about 30 fits per model (3 x 10-fold by default; 6 x 5-fold), the
+        design whose false-"significant" rate and interval coverage the
+        coverage study over datasets measured (see Notes); with
+        ``target="this dataset"``, 10.
     vary : "all" or subset of {"split", "init", "search"}, default="all"
         Sources of variation re-seeded at each repeat.
     random_state : int, numpy.random.RandomState, numpy.random.Generator or None, default=None
@@ -1581,8 +1586,17 @@ def compare_models(
     n_train`` dominates the variance (``1/J + 1/9`` for 10-fold against
     ``1/J + 1/4`` for 5-fold), so ten folds give narrower intervals and more
     power per fit than five, and train on 90 % of the rows (the question is
-    about n rows). Cost: ``10 * n_repeats`` fits per model (100 at the
-    default), against ``n_repeats`` with ``target="this dataset"``.
+    about n rows). Cost: ``10 * n_repeats`` fits per model (30 at the
+    default), against ``n_repeats`` (10) with ``target="this dataset"``.
+
+    Why 3 repeats, not more: the corrected t's variance factor ``1/J +
+    n_test/n_train`` is a first-order correction; as ``J`` grows the
+    ``1/J`` term that also absorbs its error vanishes. Over datasets drawn
+    from a population (Validity page, "New data"), two equally good
+    algorithms were called different on 0.030 of 200 datasets with 3 x
+    10-fold (s.e. 0.012) against 0.093 of 86 with 10 x 10-fold, and the
+    interval for one model covered 0.965-0.975 at n = 100 with 3 x 10-fold
+    against 0.86-0.89 with 10 x 10-fold.
 
     References
     ----------
@@ -1657,6 +1671,7 @@ def compare_models(
 
         classifier = any(is_classifier(e) for e in estimators.values())
         cv = _default_new_data_cv(X, y, groups, classifier=classifier)
+    n_repeats = _resolve_n_repeats(n_repeats, target, cv, X, y, groups)
 
     evaluators = {
         name: RepeatedEvaluator(
@@ -1789,6 +1804,30 @@ def _single_scoring(scoring):
             f"{type(scoring).__name__}."
         )
     return scoring
+
+
+#: Fits per model that n_repeats="auto" aims at for target "new data": the
+#: 3 x 10-fold design of the coverage study (docs/validity.rst, "New data").
+_AUTO_FITS = 30
+
+
+def _resolve_n_repeats(n_repeats, target, cv, X, y, groups):
+    """``n_repeats``, with ``"auto"`` made concrete (see compare_models)."""
+    if isinstance(n_repeats, str):
+        if n_repeats != "auto":
+            raise ValueError(
+                f'`n_repeats` must be a positive int or "auto"; got {n_repeats!r}.'
+            )
+        if target != "new data":
+            return 10
+        from sklearn.model_selection import check_cv
+
+        try:
+            splits = check_cv(cv).get_n_splits(X, y, groups)
+        except (TypeError, ValueError):  # an iterable of splits, or unknown
+            splits = 1
+        return max(3, -(-_AUTO_FITS // max(int(splits), 1)))
+    return n_repeats
 
 
 def _default_new_data_cv(X, y, groups, *, classifier=True):
