@@ -22,13 +22,13 @@ from sklearn.metrics import get_scorer_names
 from sklearn.model_selection import GroupKFold
 from sklearn.utils import indexable
 
+from ._cache import warn_never_reused
 from ._generalization import (
     _fill_nested,
     _fold_labels,
     _nested_fits,
     _nested_splits,
     _row_scores,
-    _warn_cache_never_reused,
 )
 from .exceptions import NoVariationWarning
 from .stats._paired_tests import (
@@ -455,7 +455,7 @@ default="auto"
     if params is not None and not isinstance(params, dict):
         raise TypeError(f"`params` must be None or a dict; got {params!r}.")
     seed = _random_int(random_state)
-    _warn_cache_never_reused(
+    warn_never_reused(
         memory, random_state, reproduce="the random_state of the result to reproduce"
     )
     X, y, groups = indexable(X, y, groups)

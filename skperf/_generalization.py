@@ -16,7 +16,6 @@ it in one place.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -31,7 +30,6 @@ from ._distribution import _known_range
 from .stats import _generalization as _gstats
 from .stats._results import _ResultMixin
 from .stats._validation import _check_confidence
-from .utils._warnings import _external_stacklevel
 
 __all__ = ["GeneralizationCI", "generalization_ci"]
 
@@ -388,27 +386,6 @@ def _halves(n, strata, rng):
 
 # ---------------------------------------------------------------------------
 # running the fits (joblib, like every fit in skperf; memory= caches each one)
-def _warn_cache_never_reused(memory, random_state, *, reproduce=None):
-    """UserWarning when ``memory`` caches fits that no rerun can load.
-
-    With ``random_state=None`` every run draws fresh splits and seeds, so the
-    cache keys never repeat. The one message of :func:`generalization_ci`
-    and :func:`~skperf.compare_generalization`; ``reproduce`` names where
-    the seed of a run can be read back, when the result records it.
-    Validates ``memory`` (:func:`skperf._cache.check_memory`) before any fit.
-    """
-    if random_state is not None or _cache.check_memory(memory) is None:
-        return
-    hint = f" (e.g. {reproduce})" if reproduce else ""
-    warnings.warn(
-        "memory= is set but random_state=None draws fresh splits on every run, "
-        f"so no cached fit is ever reused; set random_state to an int{hint} to "
-        "rerun from the cache.",
-        UserWarning,
-        stacklevel=_external_stacklevel(),
-    )
-
-
 def _run(
     estimator,
     X,
@@ -761,7 +738,7 @@ def generalization_ci(
         n_fits,
         n_groups,
     )
-    _warn_cache_never_reused(memory, random_state)
+    _cache.warn_never_reused(memory, random_state)
     seeds = _root_seeds(random_state, 64)
     run = {
         "estimator": estimator,
