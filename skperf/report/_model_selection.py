@@ -117,12 +117,16 @@ def _one_score_per_split(matrix, split_ids):
     )
 
 
-def _split_matrix(distributions):
+def _split_matrix(distributions, design=None):
     """Per-split scores of every model as one ``(k, J)`` array, aligned by split.
 
     Scores are paired by ``seeds["split_id"]`` (the fingerprint of each fit's
     train/test indices) when every distribution has it, else by position;
-    anything else cannot be tested on shared splits and is refused.
+    anything else cannot be tested on shared splits and is refused. With
+    ``design`` (the split ids of every fit the models were run on, failed
+    ones included: :func:`compare_models`), a model missing some of those
+    splits (its fit failed there) gets NaN in their columns; each pair is
+    then tested on the splits both models have (:func:`_pairwise_family`).
     """
     dists = list(distributions.values())
     names = list(distributions)
@@ -138,6 +142,8 @@ def _split_matrix(distributions):
             if np.unique(i).size != i.size or not np.array_equal(
                 np.sort(i), np.sort(ref)
             ):
+                if design is not None:  # failed fits: NaN where a score is missing
+                    return _design_matrix(names, dists, ids, design)
                 raise ValueError(
                     "target='new data' tests models on shared splits, but "
                     f"{name!r} was scored on other train/test splits than "
@@ -159,6 +165,65 @@ def _split_matrix(distributions):
             "target='this dataset' for scores that are not paired by split."
         )
     return np.vstack([np.asarray(d.scores, dtype=float) for d in dists])
+
+
+def _design_matrix(names, dists, ids, design):
+    """``(k, J)`` scores on the ``J`` distinct splits of ``design``, NaN where
+    a model has no score (its fit failed there, under ``error_score=np.nan``).
+
+    Columns follow the splits' first appearance in ``design``; a model's
+    scores of one split (the same split fitted with several seeds) are
+    averaged, as :func:`_one_score_per_split` does. A split id outside the
+    design is refused as in :func:`_split_matrix`.
+    """
+    uniq, first = np.unique(np.asarray(design), return_index=True)
+    column = np.empty(uniq.size, dtype=np.intp)
+    column[np.argsort(first)] = np.arange(uniq.size)
+    matrix = np.full((len(dists), uniq.size), np.nan)
+    for row, (name, d, i) in enumerate(zip(names, dists, ids, strict=True)):
+        u, inverse = np.unique(np.asarray(i), return_inverse=True)
+        pos = np.minimum(np.searchsorted(uniq, u), uniq.size - 1)
+        if not np.array_equal(uniq[pos], u):
+            raise ValueError(
+                "target='new data' tests models on shared splits, but "
+                f"{name!r} was scored on train/test splits outside the design "
+                "(seeds['split_id'] differ): evaluate every model with the same "
+                "cv and random_state, or use target='this dataset'."
+            )
+        scores = np.asarray(d.scores, dtype=float)
+        matrix[row, column[pos]] = np.bincount(inverse, weights=scores) / np.bincount(
+            inverse
+        )
+    return matrix
+
+
+def _note_missing_splits(notes, names, split_scores, family):
+    """One note per pair tested on fewer than all ``J`` splits: how many were
+    dropped, whose score was missing there, and the ``J`` the test used."""
+    J = split_scores.shape[1]
+    missing = ~np.isfinite(split_scores)
+    for i in range(family.a.size):
+        a, b, n = int(family.a[i]), int(family.b[i]), int(family.n[i])
+        if n == J:
+            continue
+        whose = " and ".join(
+            f"{names[m]} has no score on {int(missing[m].sum())}"
+            for m in (a, b)
+            if missing[m].any()
+        )
+        body = (
+            f"new data: tested on the {n} of {J} splits where both models have a "
+            f"score (the corrected t's J = {n}); {J - n} dropped: {whose} (a failed "
+            "fit, left out of its distribution under error_score=np.nan: see the "
+            "FitFailedWarning and the evaluator's results_['error'])."
+        )
+        if n < 2:
+            body += (
+                " Fewer than 2 shared splits: the pair is not tested (p-value NaN) "
+                "and counts as 'no significant difference' for lack of evidence, "
+                "not because the data show them equal."
+            )
+        _add_note(notes, f"{names[a]} vs {names[b]}", body)
 
 
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)")
@@ -462,6 +527,7 @@ class ModelSelectionReport:
         random_state=None,
         settings=None,
         requirement=None,
+        _split_design=None,
     ):
         self.raw_distributions = _check_distributions(distributions)
         requirement_kw = _check_requirement(requirement, confidence)
@@ -472,7 +538,9 @@ class ModelSelectionReport:
         self.target = _check_target(target)
         self.test_train_ratio = _check_ratio(test_train_ratio, target)
         split_scores = (
-            _split_matrix(self.raw_distributions) if target == "new data" else None
+            _split_matrix(self.raw_distributions, _split_design)
+            if target == "new data"
+            else None
         )
         self.notes = _Notes()
         if split_scores is not None and split_scores.shape[1] < max(
@@ -692,6 +760,9 @@ class ModelSelectionReport:
             greater_is_better=self.greater_is_better,
         )
         k = self.n_models
+        if not np.isfinite(split_scores).all():
+            _note_missing_splits(self.notes, self.names, split_scores, self.family)
+            self._unbeaten_best(k)
         best = self.names.index(self.best)
         others = [n for n in self.names if n != self.best]
         pairs = [self.family.pair(best, self.names.index(n)) for n in others]
@@ -711,6 +782,36 @@ class ModelSelectionReport:
             )
             for name, row in zip(self.names, split_scores, strict=True)
         }
+
+    def _unbeaten_best(self, k):
+        """Keep ``best`` a model no other model is significantly better than.
+
+        With every score present the best mean never loses a pair. When pairs
+        are tested on different splits (failed fits) it can: the best is then
+        the first model in the ranking that no pair finds significantly worse,
+        moved to the head of the ranking, with a note.
+        """
+        beaten = np.any([self.family.worse_than(j, k) for j in range(k)], axis=0)
+        if not beaten[self.names.index(self.best)]:
+            return
+        free = [n for n in self.ranking if not beaten[self.names.index(n)]]
+        if not free:
+            self.notes.append(
+                f"new data: every model, {self.best} (the best mean) included, is "
+                "significantly worse than another on the splits they share (their "
+                "pairs were tested on different splits after failed fits): no "
+                "model can be called the best; rerun without the failing fits."
+            )
+            return
+        old, self.best = self.best, free[0]
+        self.ranking = [self.best] + [n for n in self.ranking if n != self.best]
+        self.notes.append(
+            f"new data: {old} has the best mean over its own splits, but is "
+            f"significantly worse than another model on the splits they share "
+            f"(failed fits left the pairs on different splits); {self.best}, the "
+            "first in the ranking that no model is significantly better than, is "
+            "the best."
+        )
 
     def pairwise(self):
         """Every pair of models with its test and decision, one row per pair.
@@ -1567,6 +1668,18 @@ def compare_models(
         (LinearRegression.score) for 'b'"``), with several scorers, or with
         an unknown ``target``: before anything is fitted.
 
+    Warns
+    -----
+    sklearn.exceptions.FitFailedWarning
+        When fits fail (``RepeatedEvaluator``'s ``error_score=np.nan``):
+        every other fit is kept, and with ``target="new data"`` each pair of
+        models is tested on the splits where both have a score (the
+        corrected t's ``J`` is their number, ``pairwise()["n"]``), with a
+        note saying how many splits each pair lost and whose score was
+        missing. A model with fewer than 2 successful fits is left out of
+        the comparison, with a note (its evaluator, in ``evaluators``, keeps
+        ``results_["error"]``); when no model is left its error is raised.
+
     Notes
     -----
     Every model gets the same ``random_state`` (``None`` resolved once to one
@@ -1688,23 +1801,30 @@ def compare_models(
         )
         for name, est in estimators.items()
     }
+    lost = {}  # models whose fits all failed: left out, with a note
     for group, (fit_params, score_params) in _routed_groups(evaluators, params):
-        _fit_evaluators(
-            group,
-            X,
-            y,
-            groups=groups,
-            n_jobs=n_jobs,
-            progress=progress,
-            _score_params=score_params,
-            **fit_params,
-        )
+        try:
+            _fit_evaluators(
+                group,
+                X,
+                y,
+                groups=groups,
+                n_jobs=n_jobs,
+                progress=progress,
+                _score_params=score_params,
+                **fit_params,
+            )
+        except Exception:
+            failed = _models_without_scores(group)
+            if not failed or len(lost) + len(failed) == len(evaluators):
+                raise
+            lost.update(failed)
+    _warn_left_out(lost)
+    fitted = {name: ev for name, ev in evaluators.items() if name not in lost}
     applied, skipped = _sources_applied(estimators, vary, y)
     # a negated loss (neg_root_mean_squared_error) is reported as the loss
     # itself, lower is better: RMSE 56.2 rather than -56.2 (same decisions)
-    distributions = {
-        name: _as_loss(ev.distribution_) for name, ev in evaluators.items()
-    }
+    distributions = {name: _as_loss(ev.distribution_) for name, ev in fitted.items()}
 
     import sklearn
 
@@ -1743,7 +1863,7 @@ def compare_models(
     }
     ratio, design = (None, None)
     if target == "new data":
-        ratio, design = _measured_ratio(evaluators, _num_samples(X))
+        ratio, design = _measured_ratio(fitted, _num_samples(X))
         settings["test_train_ratio"] = design
     report = ModelSelectionReport(
         distributions,
@@ -1756,13 +1876,72 @@ def compare_models(
         random_state=entropy,
         settings=settings,
         requirement=requirement,
+        _split_design=_shared_design(fitted),
     )
     report.evaluators = evaluators
+    for name, reason in lost.items():
+        report.notes.add(name, f"{reason}: {_LEFT_OUT}")
     if target == "new data":
-        _evaluator_intervals(report, evaluators, design)
+        _evaluator_intervals(report, fitted, design)
     if return_predictions:
-        _add_curves(report, evaluators)
+        _add_curves(report, fitted)
     return report
+
+
+_LEFT_OUT = (
+    "left out of the comparison (no score, interval or decision for it; see its "
+    "evaluator's results_['error'] in report.evaluators)."
+)
+
+
+def _models_without_scores(evaluators):
+    """``{name: reason}`` for the models whose fits all (or all but one) failed.
+
+    Empty when anything else stopped the fits (an error to re-raise).
+    """
+    out = {}
+    for name, ev in evaluators.items():
+        if hasattr(ev, "distribution_"):
+            continue
+        results = getattr(ev, "results_", None)
+        if results is None or "error" not in results:
+            return {}
+        errors = results["error"]
+        n_fail = int(errors.notna().sum())
+        if len(errors) - n_fail >= 2:  # a distribution was possible: another error
+            return {}
+        out[name] = (
+            f"{n_fail} of {len(errors)} fits failed (at least 2 scores are needed; "
+            f"first error: {errors.dropna().iloc[0]})"
+        )
+    return out
+
+
+def _warn_left_out(lost):
+    """A FitFailedWarning per model left out of the comparison."""
+    if not lost:
+        return
+    from sklearn.exceptions import FitFailedWarning
+
+    from ..utils._warnings import _external_stacklevel
+
+    for name, reason in lost.items():
+        warnings.warn(
+            f"{name}: {reason}: {_LEFT_OUT}",
+            FitFailedWarning,
+            stacklevel=_external_stacklevel(),
+        )
+
+
+def _shared_design(evaluators):
+    """The split ids of every fit (failed ones included) when all models ran
+    on the same splits, else None: what the report pairs their scores on."""
+    if not all("split_id" in ev.results_ for ev in evaluators.values()):
+        return None
+    ids = [ev.results_["split_id"].to_numpy() for ev in evaluators.values()]
+    if all(i.shape == ids[0].shape and np.array_equal(i, ids[0]) for i in ids):
+        return ids[0]
+    return None
 
 
 def _routed_groups(evaluators, params):

@@ -1442,3 +1442,230 @@ def test_regression_report_shows_the_loss_and_uses_ten_folds():
     # the same decisions as on the negated scores
     neg = compare_models(models, X, y, random_state=0, **{**kw, "scoring": "r2"})
     assert neg.best == "ridge"
+
+
+# ---------------------------------------------------------------------------
+# Failed fits under target="new data": pairwise deletion, never a lost repeat
+_MARK = 123.456  # the value of X[5, 0] in _marked(): the failing models need it
+
+
+def _marked(seed=0):
+    X, y = make_classification(200, random_state=seed)
+    X[5, 0] = _MARK
+    return X, y
+
+
+class _NeedsMarkedRow(LogisticRegression):
+    """Logistic regression that raises unless row 5 (X[:, 0] == _MARK) is in
+    its training set: with 10-fold CV it fails on the one fold per repeat
+    that tests row 5, 3 of the default 30 fits."""
+
+    def fit(self, X, y, **kw):
+        if not np.any(np.asarray(X)[:, 0] == _MARK):
+            raise RuntimeError("row 5 not in the training set")
+        return super().fit(X, y, **kw)
+
+
+class _NeverFits(DummyClassifier):
+    def fit(self, X, y, **kw):
+        raise RuntimeError("never fits")
+
+
+@pytest.fixture(scope="module")
+def partial():
+    """lr against weak, which fails on 3 of its 30 fits (one per repeat)."""
+    from sklearn.exceptions import FitFailedWarning
+
+    X, y = _marked()
+    models = {"lr": LogisticRegression(), "weak": _NeedsMarkedRow(C=0.01)}
+    with pytest.warns(FitFailedWarning, match="3 of 30 fits failed"):
+        r = compare_models(models, X, y, random_state=0, n_jobs=1)
+    return r, X, y
+
+
+class TestFailedFitsNewData:
+    """A fit that fails in one repeat never loses the other repeats' results:
+    each pair is tested on the splits where both models have a score (the
+    corrected t's J is their number), with a note; a model whose fits all
+    failed is left out with a note and a FitFailedWarning."""
+
+    def test_pair_tested_on_the_splits_both_have(self, partial):
+        r, _, _ = partial
+        res = {n: ev.results_ for n, ev in r.evaluators.items()}
+        # the same 30 splits for both models; weak failed on the 3 folds that
+        # test row 5, one per repeat
+        np.testing.assert_array_equal(res["lr"]["split_id"], res["weak"]["split_id"])
+        failed = res["weak"]["error"].notna().to_numpy()
+        assert failed.sum() == 3
+        assert sorted(res["weak"]["repeat"][failed]) == [0, 1, 2]
+        assert res["lr"]["error"].isna().all()
+        # the hand computation: the corrected t on the 27 differences
+        d = (res["lr"]["test_score"] - res["weak"]["test_score"]).to_numpy()[~failed]
+        assert d.size == 27
+        assert np.isfinite(d).all()
+        ratio = r.test_train_ratio
+        assert ratio == pytest.approx(1 / 9)
+        _, p = _corrected_t(d, ratio)
+        row = r.pairwise().iloc[0]
+        # weak's mean over its own 27 splits is the higher: it ranks first
+        assert (r.best, row.model_a, row.model_b, row.n) == ("weak", "weak", "lr", 27)
+        assert row.estimate == pytest.approx(-d.mean())
+        assert row.pvalue == pytest.approx(p)
+        assert p == pytest.approx(0.5159, abs=1e-4)  # recorded
+        assert r.p_values["lr"] == pytest.approx(p)
+        assert r.tied_with_best == ["lr", "weak"]
+        frame = r.to_frame(quantiles=())
+        assert frame.loc["lr", "n_splits"] == 30
+        assert frame.loc["weak", "n_splits"] == 27
+        _assert_never_contradicts(r)
+
+    def test_note_says_how_many_splits_were_dropped_and_why(self, partial):
+        r, _, _ = partial
+        note = (
+            "lr vs weak: new data: tested on the 27 of 30 splits where both "
+            "models have a score (the corrected t's J = 27); 3 dropped: weak has "
+            "no score on 3 (a failed fit, left out of its distribution under "
+            "error_score=np.nan: see the FitFailedWarning and the evaluator's "
+            "results_['error'])."
+        )
+        assert note in r.notes
+        assert note in " ".join(r.to_markdown().split())  # wrapped there
+
+    def test_other_repeats_lose_nothing(self, partial):
+        # weak's 27 scores are those of a run where nothing fails, and lr's
+        # 30 scores those of lr alone: the failure cost exactly 3 fits
+        r, X, y = partial
+        alone = compare_models(
+            {"lr": LogisticRegression(), "weak": LogisticRegression(C=0.01)},
+            X,
+            y,
+            random_state=0,
+            n_jobs=1,
+        )
+        failed = r.evaluators["weak"].results_["error"].notna().to_numpy()
+        np.testing.assert_array_equal(
+            r.raw_distributions["weak"].scores,
+            alone.raw_distributions["weak"].scores[~failed],
+        )
+        np.testing.assert_array_equal(
+            r.raw_distributions["lr"].scores, alone.raw_distributions["lr"].scores
+        )
+        assert alone.pairwise().iloc[0].n == 30
+
+    def test_three_models_one_family(self):
+        from sklearn.exceptions import FitFailedWarning
+        from sklearn.naive_bayes import GaussianNB
+
+        X, y = _marked(1)
+        models = {
+            "lr": LogisticRegression(),
+            "nb": GaussianNB(),
+            "weak": _NeedsMarkedRow(C=0.01),
+        }
+        with pytest.warns(FitFailedWarning, match="3 of 30 fits failed"):
+            r = compare_models(models, X, y, random_state=0, n_jobs=1)
+        pairs = r.pairwise().set_index(["model_a", "model_b"])
+        n = {frozenset(k): v for k, v in pairs["n"].items()}
+        assert n == {
+            frozenset(("lr", "nb")): 30,
+            frozenset(("lr", "weak")): 27,
+            frozenset(("nb", "weak")): 27,
+        }
+        # Holm over the 3 pairs, each p from its own J
+        np.testing.assert_allclose(
+            pairs["pvalue_adjusted"], correct_pvalues(pairs["pvalue"].to_numpy())
+        )
+        dropped = [note for note in r.notes if "3 dropped: weak has no score" in note]
+        assert len(dropped) == 1  # one note naming both pairs
+        assert dropped[0].startswith("lr vs weak, nb vs weak: new data: tested on")
+        _assert_never_contradicts(r)
+
+    def test_benchmark_runs_with_a_failing_model(self):
+        from sklearn.exceptions import FitFailedWarning
+
+        from skperf import benchmark
+
+        models = {"lr": LogisticRegression(), "weak": _NeedsMarkedRow(C=0.01)}
+        with pytest.warns(FitFailedWarning, match="3 of 30 fits failed"):
+            b = benchmark(
+                models, {"d0": _marked(0), "d1": _marked(1)}, random_state=0, n_jobs=1
+            )
+        for rep in b.reports.values():
+            assert rep.pairwise()["n"].tolist() == [27]
+            assert any("3 dropped: weak has no score on 3" in n for n in rep.notes)
+
+    def test_model_whose_fits_all_failed_is_left_out_with_a_note(self):
+        from sklearn.exceptions import FitFailedWarning
+        from sklearn.naive_bayes import GaussianNB
+
+        X, y = _marked()
+        models = {
+            "lr": LogisticRegression(),
+            "broken": _NeverFits(),
+            "nb": GaussianNB(),
+        }
+        with pytest.warns(FitFailedWarning, match="broken: 30 of 30") as rec:
+            r = compare_models(models, X, y, random_state=0, n_jobs=1)
+        (w,) = [w for w in rec if "broken" in str(w.message)]
+        assert w.filename == __file__
+        reason = (
+            "broken: 30 of 30 fits failed (at least 2 scores are needed; first "
+            "error: RuntimeError: never fits): left out of the comparison (no "
+            "score, interval or decision for it; see its evaluator's "
+            "results_['error'] in report.evaluators)."
+        )
+        assert str(w.message) == reason
+        assert reason in r.notes
+        assert reason in " ".join(r.to_markdown().split())  # wrapped there
+        assert r.names == ["lr", "nb"]
+        assert "broken" not in r.to_frame(quantiles=()).index
+        assert r.evaluators["broken"].results_["error"].notna().sum() == 30
+        # the others: exactly the report without the broken model
+        ref = compare_models(
+            {"lr": LogisticRegression(), "nb": GaussianNB()},
+            X,
+            y,
+            random_state=0,
+            n_jobs=1,
+        )
+        assert r.pairwise().equals(ref.pairwise())
+        assert (r.best, r.tied_with_best) == (ref.best, ref.tied_with_best)
+        assert "the 1 pairs form one family" in " ".join(r.notes)
+        _assert_never_contradicts(r)
+
+    def test_every_model_failing_still_raises(self):
+        X, y = _marked()
+        with pytest.raises(RuntimeError, match="all 30 fits failed"):
+            compare_models(
+                {"a": _NeverFits(), "b": _NeverFits()}, X, y, random_state=0, n_jobs=1
+            )
+
+    def test_best_mean_beaten_on_shared_splits_is_not_the_best(self):
+        # a misses the 10 splits where b scores low: a's mean over its own 20
+        # splits is the higher, but on the 20 shared splits b is significantly
+        # better; the best is b, so headline, rows and pairs agree
+        rng = np.random.default_rng(3)
+        ids = np.arange(30)
+        b = np.r_[rng.normal(0.80, 0.005, 20), rng.normal(0.60, 0.005, 10)]
+        a = b[:20] - 0.02 + rng.normal(0, 0.002, 20)
+        dists = {
+            "a": PerformanceDistribution(a, seeds={"split_id": ids[:20]}),
+            "b": PerformanceDistribution(b, seeds={"split_id": ids}),
+        }
+        assert a.mean() > b.mean()
+        with pytest.raises(ValueError, match="other train/test splits"):
+            ModelSelectionReport(dists, test_train_ratio=1 / 9)  # no design
+        r = ModelSelectionReport(dists, test_train_ratio=1 / 9, _split_design=ids)
+        row = r.pairwise().iloc[0]
+        _, p = _corrected_t(b[:20] - a, 1 / 9)
+        assert (row.model_a, row.model_b, row.n) == ("b", "a", 20)
+        assert row.pvalue == pytest.approx(p)
+        assert p < 1e-6
+        assert (r.best, r.ranking, r.tied_with_best) == ("b", ["b", "a"], ["b"])
+        assert (
+            "new data: a has the best mean over its own splits, but is "
+            "significantly worse than another model on the splits they share "
+            "(failed fits left the pairs on different splits); b, the first in "
+            "the ranking that no model is significantly better than, is the best."
+        ) in r.notes
+        _assert_never_contradicts(r)
