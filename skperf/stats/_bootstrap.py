@@ -12,25 +12,16 @@ Paired statistics share the indices: pass several arrays to
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy as np
 from scipy import special
-
-from ._validation import _check_n_boot
 
 __all__: list[str] = []
 
 #: Elements (resamples x observations) drawn per chunk: about 64 MB of int64
 #: indices plus the gathered values.
 _CHUNK_ELEMENTS = 4_000_000
-
-#: Davidson & MacKinnon's rule as used by Rosen: at least this many resamples
-#: in each tail of the bootstrap distribution.
-_TAIL_MIN = 10
-#: Rosen: never fewer resamples than this.
-_N_BOOT_MIN = 51
 
 
 def _chunk_size(n_boot, n, batch=None):
@@ -165,33 +156,3 @@ def _bca_bounds(boot, estimate, jackknife, confidence):
     # no valid replicate: no interval (not the +inf used to sort NaNs last)
     vals = np.where((n_valid > 0)[..., None], vals, np.nan)
     return vals[..., 0], vals[..., 1]
-
-
-def _n_boot_for(confidence, n_boot="auto"):
-    """Number of resamples for ``confidence``, and a warning text if too few.
-
-    ``"auto"`` gives ``B = ceil(20 / alpha) - 1`` (at least 51), the smallest
-    ``B`` with ``(B + 1) * alpha / 2 >= 10`` resamples in each tail
-    (Davidson & MacKinnon's rule, as used by Rosen): 399 at 95 %, 199 at
-    90 %, 1999 at 99 %, where ``(B + 1) * alpha / 2`` is also an integer. An explicit ``n_boot``
-    is kept as given (never a silent change of level); if it leaves fewer
-    than 10 resamples in a tail, the returned message says so.
-
-    Returns
-    -------
-    n_boot : int
-    message : str or None
-    """
-    alpha = 1 - confidence
-    n_boot = _check_n_boot(n_boot)
-    auto = max(math.ceil(round(2 * _TAIL_MIN / alpha, 9)) - 1, _N_BOOT_MIN)
-    if n_boot == "auto":
-        return auto, None
-    tail = (n_boot + 1) * alpha / 2
-    if tail < _TAIL_MIN - 1e-9:  # (199 + 1) * 0.1 / 2 is 9.999999999999998
-        return n_boot, (
-            f"n_boot={n_boot} leaves about {tail:.1f} resamples in each tail at "
-            f"confidence={confidence:g}; the interval bounds are unstable. Use "
-            f"n_boot >= {auto} (or n_boot='auto') for this level."
-        )
-    return n_boot, None

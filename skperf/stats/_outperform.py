@@ -20,7 +20,6 @@ from scipy import special, stats
 from ._bootstrap import (
     _CHUNK_ELEMENTS,
     _iter_indices,
-    _n_boot_for,
     _percentile_bounds,
 )
 from ._mean import _bootstrap_mean, _resample_counts
@@ -30,6 +29,7 @@ from ._validation import (
     _check_method,
     _check_rng,
     _check_sample,
+    _n_boot_for,
     _resolve_n_boot,
 )
 

@@ -23,7 +23,6 @@ import numpy as np
 from scipy import stats
 
 from ..exceptions import SmallSampleWarning, TiesWarning, _external_stacklevel
-from ._bootstrap import _n_boot_for
 from ._results import QuantileCI
 from ._validation import (
     _check_confidence,
@@ -31,6 +30,7 @@ from ._validation import (
     _check_q,
     _check_rng,
     _check_sample,
+    _n_boot_for,
 )
 
 __all__ = ["min_sample_size", "quantile", "quantile_ci"]

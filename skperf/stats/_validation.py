@@ -5,6 +5,7 @@ Every message names the parameter, shows the value and says what is valid.
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
@@ -111,6 +112,43 @@ def _check_n_boot(n_boot, auto="auto"):
     return n_boot
 
 
+#: Davidson & MacKinnon's rule as used by Rosen: at least this many resamples
+#: in each tail of the bootstrap distribution.
+_TAIL_MIN = 10
+#: Rosen: never fewer resamples than this.
+_N_BOOT_MIN = 51
+
+
+def _n_boot_for(confidence, n_boot="auto"):
+    """Number of resamples for ``confidence``, and a warning text if too few.
+
+    ``"auto"`` gives ``B = ceil(20 / alpha) - 1`` (at least 51), the smallest
+    ``B`` with ``(B + 1) * alpha / 2 >= 10`` resamples in each tail
+    (Davidson & MacKinnon's rule, as used by Rosen): 399 at 95 %, 199 at
+    90 %, 1999 at 99 %, where ``(B + 1) * alpha / 2`` is also an integer. An explicit ``n_boot``
+    is kept as given (never a silent change of level); if it leaves fewer
+    than 10 resamples in a tail, the returned message says so.
+
+    Returns
+    -------
+    n_boot : int
+    message : str or None
+    """
+    alpha = 1 - confidence
+    n_boot = _check_n_boot(n_boot)
+    auto = max(math.ceil(round(2 * _TAIL_MIN / alpha, 9)) - 1, _N_BOOT_MIN)
+    if n_boot == "auto":
+        return auto, None
+    tail = (n_boot + 1) * alpha / 2
+    if tail < _TAIL_MIN - 1e-9:  # (199 + 1) * 0.1 / 2 is 9.999999999999998
+        return n_boot, (
+            f"n_boot={n_boot} leaves about {tail:.1f} resamples in each tail at "
+            f"confidence={confidence:g}; the interval bounds are unstable. Use "
+            f"n_boot >= {auto} (or n_boot='auto') for this level."
+        )
+    return n_boot, None
+
+
 def _resolve_n_boot(confidence, n_boot):
     """``n_boot`` as an int for ``confidence``; warns when too few in a tail.
 
@@ -120,8 +158,6 @@ def _resolve_n_boot(confidence, n_boot):
     when it is too small. The one place that resolves and warns about
     ``n_boot``.
     """
-    from ._bootstrap import _n_boot_for  # _bootstrap imports this module
-
     n_boot, msg = _n_boot_for(confidence, n_boot)
     if msg:
         warnings.warn(msg, SmallSampleWarning, stacklevel=_external_stacklevel())

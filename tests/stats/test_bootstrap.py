@@ -5,8 +5,8 @@ import pytest
 from scipy import special
 
 from skperf.exceptions import SmallSampleWarning
-from skperf.stats._bootstrap import _bca_bounds, _n_boot_for
-from skperf.stats._validation import _check_n_boot, _resolve_n_boot
+from skperf.stats._bootstrap import _bca_bounds
+from skperf.stats._validation import _check_n_boot, _n_boot_for, _resolve_n_boot
 
 
 def _bca_reference(boot, est, jack, confidence):
