@@ -2089,7 +2089,8 @@ def _evaluator_intervals(report, evaluators, design):
                 warnings.simplefilter("always")
                 ci = method(confidence=report.confidence)
         except (ValueError, TypeError, NotImplementedError) as exc:
-            report.notes.add(name, f"generalization_ci: {exc}; corrected-t used.")
+            why = str(exc).removeprefix("generalization_ci: ").rstrip(".")
+            report.notes.add(name, f"generalization_ci: {why}; corrected-t used.")
             continue
         _record(caught, report.notes, name)
         if ci.metric != report.metric and report.metric == _as_loss_name(ci.metric):

@@ -1530,6 +1530,17 @@ class TestFailedFitsNewData:
         )
         assert note in r.notes
         assert note in " ".join(r.to_markdown().split())  # wrapped there
+        # weak's interval: the evaluator's generalization_ci refuses an
+        # incomplete design, so the corrected t over its 27 splits is used
+        assert (
+            "weak: generalization_ci: 3 of 30 fits failed; an interval over an "
+            "incomplete design is not computed. Fix the failures and refit; "
+            "corrected-t used."
+        ) in r.notes
+        assert r.generalization["weak"].method == "corrected-t"
+        scores = r.raw_distributions["weak"].scores
+        assert r.generalization["weak"].estimate == pytest.approx(scores.mean())
+        assert r.to_frame(quantiles=()).loc["weak", "n_splits"] == scores.size == 27
 
     def test_other_repeats_lose_nothing(self, partial):
         # weak's 27 scores are those of a run where nothing fails, and lr's
