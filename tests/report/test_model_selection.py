@@ -1597,13 +1597,15 @@ class TestFailedFitsNewData:
         from skperf import benchmark
 
         models = {"lr": LogisticRegression(), "weak": _NeedsMarkedRow(C=0.01)}
-        with pytest.warns(FitFailedWarning, match="3 of 30 fits failed"):
-            b = benchmark(
-                models, {"d0": _marked(0), "d1": _marked(1)}, random_state=0, n_jobs=1
-            )
+        data = {"d0": _marked(0), "d1": _marked(1)}
+        # 2 x 5-fold: weak fails on the fold testing row 5 in each repeat
+        with pytest.warns(FitFailedWarning, match="2 of 10 fits failed"):
+            b = benchmark(models, data, cv=5, n_repeats=2, random_state=0, n_jobs=1)
         for rep in b.reports.values():
-            assert rep.pairwise()["n"].tolist() == [27]
-            assert any("3 dropped: weak has no score on 3" in n for n in rep.notes)
+            assert rep.pairwise()["n"].tolist() == [8]
+            assert any("2 dropped: weak has no score on 2" in n for n in rep.notes)
+            _assert_never_contradicts(rep)
+        assert sorted(b.ranks().index) == ["lr", "weak"]
 
     def test_model_whose_fits_all_failed_is_left_out_with_a_note(self):
         from sklearn.exceptions import FitFailedWarning
