@@ -441,15 +441,22 @@ def _cv_part(pop, learner, n, rep):
     # The fitted model and its truth score.
     truth_pred = fit(X, y, Xt)
     # 3 x 10-fold CV: per-row predictions and fold ids.
-    cv_pred = np.empty((N_CV_REPEATS, n))
-    cv_ids = np.empty((N_CV_REPEATS, n), dtype=int)
+    cv_pred, cv_ids = _repeated_cv(rng, n, lambda tr, te: fit(X[tr], y[tr], X[te]))
+    return rng, fit, X, y, yt, truth_pred, cv_pred, cv_ids
+
+
+def _repeated_cv(rng, n, predict, lead=()):
+    """``N_CV_REPEATS`` shuffled 10-fold CVs: ``predict(train, test)`` per
+    fold; returns predictions ``lead + (R, n)`` and fold ids ``(R, n)``."""
+    pred = np.empty((*lead, N_CV_REPEATS, n))
+    ids_all = np.empty((N_CV_REPEATS, n), dtype=int)
     for r in range(N_CV_REPEATS):
         ids = _folds(rng, n, 10)
-        cv_ids[r] = ids
+        ids_all[r] = ids
         for f in range(10):
             te = ids == f
-            cv_pred[r, te] = fit(X[~te], y[~te], X[te])
-    return rng, fit, X, y, yt, truth_pred, cv_pred, cv_ids
+            pred[..., r, te] = predict(~te, te)
+    return pred, ids_all
 
 
 def instability(metric, y, cv_pred):
@@ -802,7 +809,9 @@ NONLINEAR = TIER1_FOREST + [
     c for c in TIER2 if c[1] != "linear" and (c[2] >= 100 or c[1] == "forest")
 ]
 _SLOW = [("synth-reg", "forest", 500), ("randhie", "forest", 500)]  # ~15 s each
+_REG_LINEAR = [c for c in TIER2_LINEAR if c[0] in ("synth-reg", "randhie")]
 EXTEND = (
+    (_REG_LINEAR, 100, 200),  # cheap (numpy ridge); the corrected t is borderline
     ([c for c in NONLINEAR if c not in _SLOW], 0, 100),
     ([c for c in NONLINEAR if c[0] in ("synth-clf", "fair")], 100, 200),
     (_SLOW, 0, 100),
@@ -947,14 +956,7 @@ def compare_replicate(study, n, rep):
     out = []
     alpha = 1 - CONFIDENCE
     # corrected t and Bayesian correlated t on repeated 10-fold CV
-    cv = np.empty((2, N_CV_REPEATS, n))
-    ids_all = np.empty((N_CV_REPEATS, n), dtype=int)
-    for r in range(N_CV_REPEATS):
-        ids = _folds(rng, n, 10)
-        ids_all[r] = ids
-        for f in range(10):
-            te = ids == f
-            cv[:, r, te] = fit_both(~te, te)
+    cv, ids_all = _repeated_cv(rng, n, fit_both, lead=(2,))
     # 5 x 2 CV
     five = np.empty((2, 5, n))
     ids52 = np.empty((5, n), dtype=int)
