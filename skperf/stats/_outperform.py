@@ -23,7 +23,7 @@ from ._bootstrap import (
     _percentile_bounds,
 )
 from ._mean import _bootstrap_mean, _resample_counts
-from ._results import DECISIONS, _fmt, _freeze, _ResultMixin
+from ._results import DECISIONS, _IntervalMixin
 from ._validation import (
     _check_confidence,
     _check_method,
@@ -43,7 +43,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, eq=False)
-class ProbOutperformCI(_ResultMixin):
+class ProbOutperformCI(_IntervalMixin):
     """P(A > B) with its confidence interval, from :func:`prob_outperform_ci`.
 
     Fields are read-only arrays of the batch shape for batched input,
@@ -92,35 +92,14 @@ method='sign', paired=True, n_a=8, n_b=8, target='this dataset')
     target: str = "this dataset"
 
     def __post_init__(self):
-        for name in ("estimate", "low", "high"):
-            object.__setattr__(self, name, _freeze(getattr(self, name)))
-        object.__setattr__(self, "confidence", float(self.confidence))
+        self._freeze_interval()
         object.__setattr__(self, "paired", bool(self.paired))
         for name in ("n_a", "n_b"):
             object.__setattr__(self, name, int(getattr(self, name)))
-        if self.n_boot is not None:
-            object.__setattr__(self, "n_boot", int(self.n_boot))
-
-    @property
-    def length(self):
-        """Interval length ``high - low``."""
-        return self.high - self.low
 
     def __repr__(self):
-        parts = [
-            f"estimate={_fmt(self.estimate)}",
-            f"low={_fmt(self.low)}",
-            f"high={_fmt(self.high)}",
-            f"confidence={self.confidence:g}",
-            f"method={self.method!r}",
-            f"paired={self.paired}",
-            f"n_a={self.n_a}",
-            f"n_b={self.n_b}",
-        ]
-        if self.n_boot is not None:
-            parts.append(f"n_boot={self.n_boot}")
-        parts.append(f"target={self.target!r}")
-        return f"ProbOutperformCI({', '.join(parts)})"
+        counts = [f"paired={self.paired}", f"n_a={self.n_a}", f"n_b={self.n_b}"]
+        return self._interval_repr(middle=counts)
 
 
 def _check_gamma(gamma):

@@ -122,8 +122,53 @@ class _ResultMixin:
         return pd.DataFrame(cols)
 
 
+class _IntervalMixin(_ResultMixin):
+    """What every interval result shares: ``estimate``/``low``/``high``.
+
+    Subclasses are frozen dataclasses with the fields ``estimate``, ``low``,
+    ``high``, ``confidence``, ``method`` and ``n_boot``; they call
+    :meth:`_freeze_interval` in ``__post_init__`` and build their
+    ``__repr__`` with :meth:`_interval_repr`.
+    """
+
+    @property
+    def length(self):
+        """Interval length ``high - low``."""
+        return self.high - self.low
+
+    def _freeze_interval(self):
+        """Bounds as Python scalars or read-only arrays, float confidence, int n_boot."""
+        for name in ("estimate", "low", "high"):
+            object.__setattr__(self, name, _freeze(getattr(self, name)))
+        object.__setattr__(self, "confidence", float(self.confidence))
+        if self.n_boot is not None:
+            object.__setattr__(self, "n_boot", int(self.n_boot))
+
+    def _interval_repr(self, *, head=(), middle=(), tail=()):
+        """``Name(*head, estimate, low, high, confidence, method, *middle, n_boot,
+        *tail, note, target)``; ``n_boot``, ``note`` and ``target`` where set."""
+        method = self.method if isinstance(self.method, str) else self.method.tolist()
+        parts = [
+            *head,
+            f"estimate={_fmt(self.estimate)}",
+            f"low={_fmt(self.low)}",
+            f"high={_fmt(self.high)}",
+            f"confidence={self.confidence:g}",
+            f"method={method!r}",
+            *middle,
+        ]
+        if self.n_boot is not None:
+            parts.append(f"n_boot={self.n_boot}")
+        parts += tail
+        if getattr(self, "note", ""):
+            parts.append(f"note={self.note!r}")
+        if getattr(self, "target", None) is not None:
+            parts.append(f"target={self.target!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+
 @dataclass(frozen=True, eq=False)
-class Interval(_ResultMixin):
+class Interval(_IntervalMixin):
     """A point estimate with a confidence interval.
 
     Parameters
@@ -172,45 +217,22 @@ class Interval(_ResultMixin):
     target: str | None = None
 
     def __post_init__(self):
-        for name in ("estimate", "low", "high"):
-            object.__setattr__(self, name, _freeze(getattr(self, name)))
-        object.__setattr__(self, "confidence", float(self.confidence))
+        self._freeze_interval()
         object.__setattr__(self, "n", _freeze(self.n, dtype=np.int64))
-        if self.n_boot is not None:
-            object.__setattr__(self, "n_boot", int(self.n_boot))
         object.__setattr__(
             self, "n_undefined", _freeze(self.n_undefined, dtype=np.int64)
         )
 
-    @property
-    def length(self):
-        """Interval length ``high - low``."""
-        return self.high - self.low
-
     def __repr__(self):
-        parts = [
-            f"estimate={_fmt(self.estimate)}",
-            f"low={_fmt(self.low)}",
-            f"high={_fmt(self.high)}",
-            f"confidence={self.confidence:g}",
-            f"method={self.method!r}",
-            f"n={self.n!r}"
-            if not isinstance(self.n, np.ndarray)
-            else f"n={_fmt(self.n)}",
-        ]
-        if self.n_boot is not None:
-            parts.append(f"n_boot={self.n_boot}")
+        n = _fmt(self.n) if isinstance(self.n, np.ndarray) else repr(self.n)
+        tail = []
         if np.any(np.asarray(self.n_undefined) > 0):
-            parts.append(f"n_undefined={_fmt(self.n_undefined)}")
-        if self.note:
-            parts.append(f"note={self.note!r}")
-        if self.target is not None:
-            parts.append(f"target={self.target!r}")
-        return f"Interval({', '.join(parts)})"
+            tail.append(f"n_undefined={_fmt(self.n_undefined)}")
+        return self._interval_repr(middle=[f"n={n}"], tail=tail)
 
 
 @dataclass(frozen=True, eq=False)
-class QuantileCI(_ResultMixin):
+class QuantileCI(_IntervalMixin):
     """Point estimates and confidence intervals for quantiles.
 
     Fields are arrays when ``q`` is an array (one entry per quantile level,
@@ -277,49 +299,28 @@ class QuantileCI(_ResultMixin):
     target: str = "this dataset"
 
     def __post_init__(self):
+        self._freeze_interval()
         object.__setattr__(self, "approximate", _freeze(self.approximate, dtype=bool))
-        for name in ("q", "estimate", "low", "high", "coverage"):
+        for name in ("q", "coverage"):
             object.__setattr__(self, name, _freeze(getattr(self, name)))
-        object.__setattr__(self, "confidence", float(self.confidence))
         object.__setattr__(self, "n", int(self.n))
         if not isinstance(self.method, str):
             object.__setattr__(self, "method", _freeze(self.method, dtype=object))
         object.__setattr__(
             self, "sign_transformed", _freeze(self.sign_transformed, dtype=bool)
         )
-        if self.n_boot is not None:
-            object.__setattr__(self, "n_boot", int(self.n_boot))
-
-    @property
-    def length(self):
-        """Interval length ``high - low``."""
-        return self.high - self.low
 
     def __repr__(self):
-        method = self.method if isinstance(self.method, str) else self.method.tolist()
-        parts = [
-            f"q={_fmt(self.q)}",
-            f"estimate={_fmt(self.estimate)}",
-            f"low={_fmt(self.low)}",
-            f"high={_fmt(self.high)}",
-            f"confidence={self.confidence:g}",
-            f"method={method!r}",
-            f"n={self.n}",
-        ]
+        middle = [f"n={self.n}"]
         if self.coverage is not None:
-            parts.append(f"coverage={_fmt(self.coverage)}")
+            middle.append(f"coverage={_fmt(self.coverage)}")
         if np.any(self.sign_transformed):
-            parts.append(
-                f"sign_transformed={np.asarray(self.sign_transformed).tolist()!r}"
-            )
-        if self.n_boot is not None:
-            parts.append(f"n_boot={self.n_boot}")
+            flags = np.asarray(self.sign_transformed).tolist()
+            middle.append(f"sign_transformed={flags!r}")
+        tail = []
         if np.any(self.approximate):
-            parts.append(f"approximate={np.asarray(self.approximate).tolist()!r}")
-        if self.note:
-            parts.append(f"note={self.note!r}")
-        parts.append(f"target={self.target!r}")
-        return f"QuantileCI({', '.join(parts)})"
+            tail.append(f"approximate={np.asarray(self.approximate).tolist()!r}")
+        return self._interval_repr(head=[f"q={_fmt(self.q)}"], middle=middle, tail=tail)
 
 
 #: Decisions of :class:`Comparison`, from the side of the first distribution
