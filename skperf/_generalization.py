@@ -632,7 +632,7 @@ def generalization_ci(
         Confidence level in (0, 1).
     n_fits : "auto" or int, default="auto"
         Budget of fits. ``"auto"``: each method's default design, at most
-        100 fits (45 for nested CV, 100 for the corrected t, 84 for the
+        100 fits (45 for nested CV, 30 for the corrected t, 84 for the
         conservative Z, 10 for Wald CV, 1 for the holdout). An int scales
         the number of repetitions down to fit in it.
     random_state : int, RandomState instance, Generator or None, default=None
@@ -663,7 +663,7 @@ def generalization_ci(
     Notes
     -----
     - ``"corrected-t"``: Nadeau & Bengio's corrected resampled t over
-      repeated 10-fold CV (10 x 10 by default). Every model trains on
+      repeated 10-fold CV (3 x 10 by default). Every model trains on
       0.9 n rows, so the interval is for the algorithm trained on 0.9 n
       (stated in ``note``, not corrected). Any scorer; respects ``groups``.
     - ``"conservative-z"``: Nadeau & Bengio's conservative Z: the mean of
@@ -671,8 +671,9 @@ def generalization_ci(
       disjoint halves (each resampled ``J`` times with the same test size);
       wide, for the algorithm trained on 0.9 n. Any scorer.
     - ``"nested-cv"``: Bates, Hastie & Tibshirani (2024), Algorithm 1:
-      5-fold nested CV repeated 3 times (45 fits) on per-row losses, with
-      the bias correction to ``n`` rows. Decomposable scorers only
+      5-fold nested CV repeated 3 times on per-row losses, one fit per pair
+      of folds serving two inner CVs (15 fits per repetition, 45 in all),
+      with the bias correction to ``n`` rows. Decomposable scorers only
       (accuracy, neg_mean_squared_error, neg_mean_absolute_error,
       neg_log_loss, neg_brier_score).
     - ``"wald-cv"``: Bayle et al. (2020): 10-fold CV mean of per-row losses
@@ -682,10 +683,17 @@ def generalization_ci(
       (ROC AUC: DeLong). Its target is "the fitted model": the model fitted
       on the 0.8 n training rows, not the algorithm.
 
-    ``"auto"`` (the table ``_AUTO_POLICY``): nested CV for a decomposable
-    scorer without ``groups`` (n >= 25, budget >= 15 fits), else the
-    conservative Z (n >= 40), else the corrected t (with ``groups``). Below
-    n = 100 the note says that no method's coverage is verified there.
+    ``"auto"`` (the table ``_AUTO_POLICY``, from the coverage study over
+    datasets on the Validity page): below n = 100, nested CV for a per-row
+    scorer; for log loss, Brier, squared and absolute error, the corrected t
+    on 3 x 10-fold, then nested CV on 45 more fits when the refit
+    instability of those fits' per-row losses
+    (:func:`skperf.stats._generalization.refit_instability`: the share of a
+    row's loss variance that comes from refitting) exceeds 0.1, i.e. for an
+    unstable learner (forests, unpruned trees), where the corrected t
+    under-covered; the corrected t on 3 x 10-fold for every other scorer and
+    with ``groups``. The ``note`` says which branch was taken and why, and
+    below n = 100 that no method's coverage is verified there.
     Minimum n: corrected-t 20, conservative-z 40, nested-cv 25, wald-cv 20,
     holdout 20.
 
