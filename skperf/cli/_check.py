@@ -57,9 +57,10 @@ def add_parser(subparsers):
             "inconclusive, 2 usage error."
         ),
     )
-    p.add_argument("scores", metavar="SCORES.csv", help="CSV file, one row per run")
-    p.add_argument(
-        "--score", required=True, metavar="COLUMN", help="column holding the score"
+    _add_runs_options(
+        p,
+        by_help="model column; with several models, name one with --model "
+        "(default: a column named 'model' when --model is given)",
     )
     p.add_argument(
         "--threshold", required=True, type=float, metavar="T", help="score to reach"
@@ -77,11 +78,6 @@ def add_parser(subparsers):
         default=0.95,
         metavar="C",
         help="confidence level of the verdict (default: 0.95)",
-    )
-    _add_runs_options(
-        p,
-        by_help="model column; with several models, name one with --model "
-        "(default: a column named 'model' when --model is given)",
     )
     p.add_argument(
         "--model",

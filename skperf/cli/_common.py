@@ -319,7 +319,14 @@ def _read_scores_csv(path):
 
 
 def _add_runs_options(parser, *, by_help):
-    """``--by``, ``--repeat-by`` and the direction flags (check, summarize)."""
+    """The scores CSV of check and summarize: ``SCORES.csv``, ``--score``,
+    ``--by``, ``--repeat-by`` and the direction flags."""
+    parser.add_argument(
+        "scores", metavar="SCORES.csv", help="CSV file with a header row, one run a row"
+    )
+    parser.add_argument(
+        "--score", required=True, metavar="COLUMN", help="column holding the score"
+    )
     parser.add_argument("--by", metavar="COLUMN", default=None, help=by_help)
     parser.add_argument(
         "--repeat-by",

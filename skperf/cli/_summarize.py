@@ -48,8 +48,6 @@ def add_parser(subparsers):
             "same self-contained HTML report as `skperf report`."
         ),
     )
-    p.add_argument("scores", metavar="SCORES.csv", help="CSV file with a header row")
-    p.add_argument("--score", required=True, metavar="COLUMN", help="score column")
     _add_runs_options(p, by_help="model column (default: one model)")
     p.add_argument(
         "--pair-by",
