@@ -380,7 +380,7 @@ def compare(
     confidence=0.95,
     paired="auto",
     method="auto",
-    n_boot=2000,
+    n_boot="auto",
     random_state=None,
 ):
     """Compare two performance distributions by the probability of outperforming.
@@ -404,8 +404,10 @@ def compare(
         Interval of P(a > b); see Notes. ``"auto"`` is ``"sign"`` when
         paired, ``"newcombe"`` when unpaired and ``"bootstrap"`` (resampling
         whole groups) when ``groups`` marks dependent scores.
-    n_boot : int or "auto", default=2000
-        Bootstrap resamples (``method="bootstrap"`` only).
+    n_boot : int or "auto", default="auto"
+        Bootstrap resamples (``method="bootstrap"`` and the bootstrap over
+        groups); ``"auto"`` is the smallest count with 10 resamples in each
+        tail (399 at 95 %).
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the bootstrap.
 

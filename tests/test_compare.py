@@ -48,7 +48,7 @@ class TestHandComputed:
         assert res.low == pytest.approx(min(near[0], ref_s[0]), rel=1e-12)
         assert res.high == pytest.approx(max(near[1], ref_s[1]), rel=1e-12)
         assert res.decision == "no significant difference"  # sign p = 0.125
-        boot = compare(a, b, method="bootstrap", random_state=0)
+        boot = compare(a, b, method="bootstrap", n_boot=2000, random_state=0)
         r = prob_outperform_ci(
             a.scores,
             b.scores,

@@ -88,6 +88,23 @@ def ids_data():
     return X, y
 
 
+#: the columns of ``results_``, one row per fit (the fitting engine's frame)
+RESULTS_COLUMNS = [
+    "repeat",
+    "fold",
+    "split_seed",
+    "init_seed",
+    "search_seed",
+    "split_id",
+    "n_train",
+    "n_test",
+    "fit_time",
+    "score_time",
+    "test_score",
+    "error",
+]
+
+
 def _score_cols(ev):
     return ev.results_.filter(
         regex="^(test_|repeat|fold|split_seed|init_seed|search_seed)"
@@ -101,20 +118,7 @@ class TestResults:
             DecisionTreeClassifier(), n_repeats=4, random_state=3
         ).fit(X, y)
         res = ev.results_
-        assert list(res.columns) == [
-            "repeat",
-            "fold",
-            "split_seed",
-            "init_seed",
-            "search_seed",
-            "split_id",
-            "n_train",
-            "n_test",
-            "fit_time",
-            "score_time",
-            "test_score",
-            "error",
-        ]
+        assert list(res.columns) == RESULTS_COLUMNS
         # out-of-bootstrap: n draws with replacement, the out-of-bag rows tested
         assert (res["n_train"] == len(y)).all()
         assert (res["n_test"] > 0).all()
@@ -1406,20 +1410,7 @@ class TestWarningsAndNames:
             jobs = fit_all(specs, X, y)
         assert [job.spec for job in jobs] == specs
         a, b = (job.results for job in jobs)
-        assert list(a.columns) == [
-            "repeat",
-            "fold",
-            "split_seed",
-            "init_seed",
-            "search_seed",
-            "split_id",
-            "n_train",
-            "n_test",
-            "fit_time",
-            "score_time",
-            "test_score",
-            "error",
-        ]
+        assert list(a.columns) == RESULTS_COLUMNS
         _, seeds = spawn_seeds(0, 6)
         fails = np.array([_derive_ints(s, 1)[0] % 3 == 0 for s in seeds["init"]])
         np.testing.assert_array_equal(a["error"].notna(), fails)
