@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ._validation import _check_confidence, _check_rng
+from ._validation import _check_confidence, _check_n_boot, _check_rng
 
 __all__ = [
     "AGGREGATES",
@@ -62,6 +62,9 @@ RESAMPLE = ("datasets and runs", "datasets", "runs")
 # answer (each block of _BLOCK resamples has its own generator)
 _CHUNK_ELEMENTS = 2**22
 _BLOCK = 50
+#: resamples of ``n_boot="auto"`` in :func:`two_level_bootstrap`: the two-level
+#: intervals of the benchmark report (its ``n_boot="auto"`` shows this count)
+_N_BOOT_AUTO = 2000
 
 
 def _check_matrix(scores, name="scores", min_datasets=2, min_models=2):
@@ -571,7 +574,7 @@ def two_level_bootstrap(
     *,
     resample="datasets and runs",
     paired=True,
-    n_boot=2000,
+    n_boot="auto",
     random_state=None,
 ):
     """Bootstrap replicates of a statistic: datasets, then runs within each.
@@ -597,8 +600,8 @@ def two_level_bootstrap(
     paired : bool, default=True
         Draw the same runs for every model (runs paired by seed); else each
         model's runs independently.
-    n_boot : int, default=2000
-        Resamples.
+    n_boot : int or "auto", default="auto"
+        Resamples; ``"auto"`` is 2000.
     random_state : None, int, numpy.random.Generator or SeedSequence
         Seed.
 
@@ -619,7 +622,7 @@ def two_level_bootstrap(
         raise ValueError(
             f"`resample` must be one of {list(RESAMPLE)}; got {resample!r}."
         )
-    n_boot = _check_int(n_boot, "n_boot", 1)
+    n_boot = _check_n_boot(n_boot, auto=_N_BOOT_AUTO)
     ss = (
         random_state
         if isinstance(random_state, np.random.SeedSequence)

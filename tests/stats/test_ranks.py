@@ -385,6 +385,23 @@ class TestTwoLevelBootstrap:
         np.testing.assert_array_equal(a, b)
         assert a.shape == (333, 3)
 
+    def test_n_boot_auto_is_the_benchmarks_2000(self):
+        # issue 16: n_boot accepts "auto" (the default): 2000 resamples, the
+        # count the benchmark report shows for its n_boot="auto"
+        x = _runs(0)
+        n_runs = np.full((8, 3), 6)
+        auto = two_level_bootstrap(x, n_runs, _ranks._mean_rank_stat, random_state=7)
+        fixed = two_level_bootstrap(
+            x, n_runs, _ranks._mean_rank_stat, n_boot=2000, random_state=7
+        )
+        assert auto.shape == (2000, 3)
+        np.testing.assert_array_equal(auto, fixed)
+        for bad, error in [(0, ValueError), ("many", ValueError), (2.5, TypeError)]:
+            with pytest.raises(
+                error, match="`n_boot` must be a positive int or 'auto'"
+            ):
+                two_level_bootstrap(x, n_runs, _ranks._mean_rank_stat, n_boot=bad)
+
     def test_runs_only_keeps_the_datasets(self):
         x = _runs(1)
         n_runs = np.full((8, 3), 6)
