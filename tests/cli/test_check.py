@@ -4,9 +4,6 @@ Every exit code (0 met, 1 not met, 3 inconclusive, 2 usage error) and every
 kind of bad input, each reported in one line without a traceback.
 """
 
-import os
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -17,32 +14,16 @@ from scipy import stats
 from skperf import PerformanceDistribution
 from skperf.cli import main
 
+from .conftest import call_main, run_skperf
+
 
 def _check(*args, cwd):
-    env = dict(os.environ, PYTHONWARNINGS="error")
-    return subprocess.run(
-        [sys.executable, "-m", "skperf", "check", *map(str, args)],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-
-
-class _Result:
-    def __init__(self, returncode, stdout, stderr):
-        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+    return run_skperf("check", *args, cwd=cwd, warnings="error", timeout=120)
 
 
 def _check_in_process(capsys, *args):
     """``main(["check", ...])``: the code path of the subprocess, no start-up."""
-    try:
-        code = main(["check", *map(str, args)])
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return _Result(code, out, err)
+    return call_main(["check", *args], capsys)
 
 
 @pytest.fixture
@@ -130,6 +111,11 @@ def test_confidence_changes_verdict(tmp_path, capsys):
     assert res.returncode == 3
 
 
+#: the arguments of a good call, in the table of usage errors below
+ACCURACY = ["--score", "accuracy", "--threshold", 0.9]
+COLUMN = "score column 'accuracy'"
+
+
 def _bad(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text)
@@ -139,62 +125,27 @@ def _bad(tmp_path, name, text):
 @pytest.mark.parametrize(
     ("setup", "args", "message"),
     [
-        (
-            "missing_file",
-            ["--score", "accuracy", "--threshold", 0.9],
-            "scores file not found",
-        ),
-        (
-            "good",
-            ["--score", "acc", "--threshold", 0.9],
-            "--score 'acc' is not a column of",
-        ),
+        ("missing_file", ACCURACY, "scores file not found"),
+        ("good", ["--score", "acc", *ACCURACY[2:]], "--score 'acc' is not a column of"),
         (
             "text",
-            ["--score", "accuracy", "--threshold", 0.9],
-            (
-                "score column 'accuracy' is not numeric: 1 value(s) are not "
-                "numbers, first 'high' in row 2."
-            ),
+            ACCURACY,
+            f"{COLUMN} is not numeric: 1 value(s) are not numbers, first 'high' in row 2.",
         ),
-        (
-            "empty_cell",
-            ["--score", "accuracy", "--threshold", 0.9],
-            "score column 'accuracy' has 1 missing value(s), first in row 2",
-        ),
-        (
-            "nan",
-            ["--score", "accuracy", "--threshold", 0.9],
-            "score column 'accuracy' has 1 missing value(s), first in row 2",
-        ),
-        (
-            "inf",
-            ["--score", "accuracy", "--threshold", 0.9],
-            "score column 'accuracy' has a non-finite value (inf) in row 3.",
-        ),
-        (
-            "one_row",
-            ["--score", "accuracy", "--threshold", 0.9],
-            "has 1 run; at least 2 are needed",
-        ),
-        ("empty", ["--score", "accuracy", "--threshold", 0.9], "cannot read"),
-        ("good", ["--score", "accuracy"], "required: --threshold"),
-        ("good", ["--score", "accuracy", "--threshold", "high"], "invalid float value"),
+        ("empty_cell", ACCURACY, f"{COLUMN} has 1 missing value(s), first in row 2"),
+        ("nan", ACCURACY, f"{COLUMN} has 1 missing value(s), first in row 2"),
+        ("inf", ACCURACY, f"{COLUMN} has a non-finite value (inf) in row 3."),
+        ("one_row", ACCURACY, "has 1 run; at least 2 are needed"),
+        ("empty", ACCURACY, "cannot read"),
+        ("good", ACCURACY[:2], "required: --threshold"),
+        ("good", [*ACCURACY[:3], "high"], "invalid float value"),
         (
             "good",
-            ["--score", "accuracy", "--threshold", 0.9, "--probability", 90],
+            [*ACCURACY, "--probability", 90],
             "--probability must be in (0, 1); got 90 (did you mean 0.9?)",
         ),
-        (
-            "good",
-            ["--score", "accuracy", "--threshold", 0.9, "--confidence", 0],
-            "--confidence must be in (0, 1)",
-        ),
-        (
-            "good",
-            ["--score", "accuracy", "--threshold", "nan"],
-            "--threshold must be finite",
-        ),
+        ("good", [*ACCURACY, "--confidence", 0], "--confidence must be in (0, 1)"),
+        ("good", [*ACCURACY[:3], "nan"], "--threshold must be finite"),
     ],
 )
 @pytest.mark.parametrize(
@@ -217,15 +168,13 @@ def test_usage_errors(
     }
     if subprocess_run or setup == "missing_file":
         res = _check(files[setup], *args, cwd=tmp_path)
-        code, out, err = res.returncode, res.stdout, res.stderr
     else:  # the same code path without the interpreter start (seconds each)
         res = _check_in_process(capsys, files[setup], *args)
-        code, out, err = res.returncode, res.stdout, res.stderr
-    assert code == 2
-    line = _one_line(err)
+    assert res.returncode == 2
+    line = _one_line(res.stderr)
     assert line.startswith("skperf check: error: ")
     assert message in line
-    assert out == ""
+    assert res.stdout == ""
 
 
 def test_in_process(scores_csv, capsys):
