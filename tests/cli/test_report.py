@@ -1,7 +1,5 @@
 import base64
 import os
-import subprocess
-import sys
 from html.parser import HTMLParser
 
 import numpy as np
@@ -10,6 +8,8 @@ import pytest
 from sklearn.datasets import make_classification
 
 from skperf.cli import _models, main
+
+from .conftest import call_main, run_skperf
 
 
 class _Images(HTMLParser):
@@ -26,15 +26,34 @@ class _Images(HTMLParser):
 
 
 def _run(*args, cwd):
-    env = dict(os.environ, PYTHONWARNINGS="ignore")
-    return subprocess.run(
-        [sys.executable, "-m", "skperf", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    return run_skperf(*args, cwd=cwd, warnings="ignore")
+
+
+def _call(args, capsys):
+    """Exit status, stdout and stderr of ``main(args)`` (argparse exits too)."""
+    res = call_main(args, capsys)
+    return res.returncode, res.stdout, res.stderr
+
+
+LR = "lr=sklearn.linear_model.LogisticRegression"
+DUMMY = "dummy=sklearn.dummy.DummyClassifier"
+D = "d=sklearn.dummy.DummyClassifier"
+
+
+def _report_args(data=None, target=None, *, models=(), **options):
+    """``report --data DATA --target TARGET --model M ... --OPTION VALUE ...``.
+
+    An option ``n_repeats=2`` is ``--n-repeats 2``; ``True`` a bare flag.
+    """
+    args = ["report"]
+    if data is not None:
+        args += ["--data", str(data), "--target", target]
+    for model in models:
+        args += ["--model", model]
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        args += [flag] if value is True else [flag, str(value)]
+    return args
 
 
 def _table_rows(stdout):
@@ -59,18 +78,8 @@ def csv_file(tmp_path):
 
 
 def test_default_run_end_to_end(tmp_path):
-    res = _run(
-        "report",
-        "--n-repeats",
-        "1",
-        "--folds",
-        "3",
-        "--random-state",
-        "0",
-        "--n-jobs",
-        "1",
-        cwd=tmp_path,
-    )
+    args = _report_args(n_repeats=1, folds=3, random_state=0, n_jobs=1)
+    res = _run(*args, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "breast cancer" in out
@@ -135,34 +144,20 @@ def test_default_run_end_to_end(tmp_path):
 
 def test_csv_run_end_to_end(tmp_path, csv_file):
     out_path = tmp_path / "out.html"
-    res = _run(
-        "report",
-        "--data",
-        str(csv_file),
-        "--target",
+    args = _report_args(
+        csv_file,
         "label",
-        "--model",
-        "lr=sklearn.linear_model.LogisticRegression",
-        "--model",
-        "dummy=sklearn.dummy.DummyClassifier",
-        "--scoring",
-        "accuracy",
-        "--n-repeats",
-        "2",
-        "--folds",
-        "5",
-        "--random-state",
-        "1",
-        "--n-jobs",
-        "1",
-        "--correction",
-        "bonferroni",
-        "--confidence",
-        "0.9",
-        "--out",
-        str(out_path),
-        cwd=tmp_path,
+        models=(LR, DUMMY),
+        scoring="accuracy",
+        n_repeats=2,
+        folds=5,
+        random_state=1,
+        n_jobs=1,
+        correction="bonferroni",
+        confidence=0.9,
+        out=out_path,
     )
+    res = _run(*args, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "data.csv (target 'label'): 120 samples, 4 features" in res.stdout
     rows = _table_rows(res.stdout)
@@ -179,28 +174,17 @@ def test_csv_run_end_to_end(tmp_path, csv_file):
 
 
 def test_this_dataset_keeps_the_run_to_run_decisions(tmp_path, csv_file):
-    res = _run(
-        "report",
-        "--data",
-        str(csv_file),
-        "--target",
+    args = _report_args(
+        csv_file,
         "label",
-        "--model",
-        "lr=sklearn.linear_model.LogisticRegression",
-        "--model",
-        "dummy=sklearn.dummy.DummyClassifier",
-        "--decide-on",
-        "this-dataset",
-        "--n-repeats",
-        "10",
-        "--random-state",
-        "1",
-        "--n-jobs",
-        "1",
-        "--out",
-        str(tmp_path / "o.html"),
-        cwd=tmp_path,
+        models=(LR, DUMMY),
+        decide_on="this-dataset",
+        n_repeats=10,
+        random_state=1,
+        n_jobs=1,
+        out=tmp_path / "o.html",
     )
+    res = _run(*args, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "n_repeats=10 per model, one out-of-bootstrap split per repeat" in out
@@ -215,7 +199,7 @@ def test_this_dataset_keeps_the_run_to_run_decisions(tmp_path, csv_file):
 
 
 def test_decide_on_options(tmp_path, csv_file, capsys):
-    base = ["report", "--data", str(csv_file), "--target", "label"]
+    base = _report_args(csv_file, "label")
     code, _, err = _call([*base, "--decide-on", "this-dataset", "--folds", "5"], capsys)
     assert code == 2
     assert "--folds is for --decide-on new-data" in err
@@ -228,27 +212,16 @@ def test_decide_on_options(tmp_path, csv_file, capsys):
 
 
 def test_reproducible_in_process(csv_file, capsys):
-    args = [
-        "report",
-        "--data",
-        str(csv_file),
-        "--target",
+    args = _report_args(
+        csv_file,
         "label",
-        "--model",
-        "tree=sklearn.tree.DecisionTreeClassifier",
-        "--model",
-        "lr=sklearn.linear_model.LogisticRegression",
-        "--n-repeats",
-        "2",
-        "--folds",
-        "3",
-        "--random-state",
-        "7",
-        "--n-jobs",
-        "1",
-        "--out",
-        os.devnull,
-    ]
+        models=("tree=sklearn.tree.DecisionTreeClassifier", LR),
+        n_repeats=2,
+        folds=3,
+        random_state=7,
+        n_jobs=1,
+        out=os.devnull,
+    )
     assert main(args) == 0
     first = _table_rows(capsys.readouterr().out)
     assert main(args) == 0
@@ -342,9 +315,8 @@ def test_non_numeric_features_named(tmp_path, capsys):
     )
     path = tmp_path / "mixed.csv"
     frame.to_csv(path, index=False)
-    model = "lr=sklearn.linear_model.LogisticRegression"
-    args = ["report", "--data", str(path), "--target", "target", "--model", model]
-    assert main([*args, "--no-preprocess"]) == 2
+    args = _report_args(path, "target", models=(LR,), no_preprocess=True)
+    assert main(args) == 2
     err = capsys.readouterr().err
     assert err.startswith(
         "skperf report: error: model 'lr' (LogisticRegression) "
@@ -365,17 +337,8 @@ def test_default_models_encode_categorical_columns_and_see_regression(tmp_path, 
     path = tmp_path / "reg.csv"
     frame.to_csv(path, index=False)
     out = tmp_path / "r.html"
-    args = [
-        "--data",
-        str(path),
-        "--target",
-        "target",
-        "--n-repeats",
-        "2",
-        "--folds",
-        "3",
-    ]
-    assert main(["report", *args, "--n-jobs", "1", "--out", str(out)]) == 0
+    args = _report_args(path, "target", n_repeats=2, folds=3, n_jobs=1, out=out)
+    assert main(args) == 0
     stdout = capsys.readouterr().out
     assert "60 samples, 2 features, regression target" in stdout
     assert "scoring=r2" in stdout
@@ -404,16 +367,6 @@ def test_subcommand_required(capsys):
 # Issue 9, item 11: bad input fails before any fit, in one line, exit 2
 
 SLOW = "slow=skperf.utils._testing.SlowClassifier(delay=30)"  # 30 s per fit
-
-
-def _call(args, capsys):
-    """Exit status, stdout and stderr of ``main(args)`` (argparse exits too)."""
-    try:
-        code = main(args)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -607,21 +560,16 @@ def test_task_option_for_an_ordinal_target(tmp_path, capsys):
     q = np.clip(np.round(6.5 + 3 * x + rng.normal(0, 0.5, 120)), 0, 13).astype(int)
     assert len(np.unique(q)) == 14
     path = _write(tmp_path, pd.DataFrame({"x": x, "quality": q}), index=False)
-    base = [
-        "report",
-        "--data",
+    base = _report_args(
         path,
-        "--target",
         "quality",
-        "--n-repeats",
-        "2",
-        "--folds",
-        "3",
-    ]
-    base += ["--n-jobs", "1", "--random-state", "0", "--out", os.devnull]
-    code, out, err = _call(
-        [*base, "--model", "d=sklearn.dummy.DummyClassifier"], capsys
+        n_repeats=2,
+        folds=3,
+        n_jobs=1,
+        random_state=0,
+        out=os.devnull,
     )
+    code, out, err = _call([*base, "--model", D], capsys)
     assert code == 0, err
     flat = " ".join(out.split())
     assert (
@@ -657,16 +605,10 @@ def test_drop_and_unnamed_index(tmp_path, capsys):
     )
     path = _write(tmp_path, frame)  # pandas writes its index: "Unnamed: 0"
     assert pd.read_csv(path).columns[0] == "Unnamed: 0"
-    args = ["report", "--data", path, "--target", "y", "--drop", "id"]
-    args += [
-        "--model",
-        "d=sklearn.dummy.DummyClassifier",
-        "--n-repeats",
-        "2",
-        "--folds",
-        "3",
-    ]
-    code, out, err = _call([*args, "--n-jobs", "1", "--out", os.devnull], capsys)
+    args = _report_args(
+        path, "y", models=(D,), drop="id", n_repeats=2, folds=3, n_jobs=1
+    )
+    code, out, err = _call([*args, "--out", os.devnull], capsys)
     assert code == 0, err
     assert "60 samples, 1 features" in out  # only "a"
     assert "note: dropped column 'Unnamed: 0': an unnamed row index" in out
@@ -685,21 +627,17 @@ def test_text_and_missing_values_work_with_any_model(tmp_path, capsys):
     frame.loc[::7, "num"] = np.nan
     frame.loc[::11, "color"] = np.nan
     path = _write(tmp_path, frame, index=False)
-    args = [
-        "report",
-        "--data",
+    args = _report_args(
         path,
-        "--target",
         "y",
-        "--n-repeats",
-        "2",
-        "--folds",
-        "3",
-    ]
-    args += ["--n-jobs", "1", "--random-state", "0", "--out", os.devnull]
-    models = ["--model", "lr=sklearn.linear_model.LogisticRegression"]
-    models += ["--model", "svc=sklearn.svm.SVC"]
-    code, out, err = _call([*args, *models], capsys)
+        models=(LR, "svc=sklearn.svm.SVC"),
+        n_repeats=2,
+        folds=3,
+        n_jobs=1,
+        random_state=0,
+        out=os.devnull,
+    )
+    code, out, err = _call(args, capsys)
     assert code == 0, err
     flat = " ".join(out.split())
     assert (
@@ -717,10 +655,8 @@ def test_text_and_missing_values_work_with_any_model(tmp_path, capsys):
 def test_missing_values_named_as_such_without_preprocessing(tmp_path, capsys):
     frame = pd.DataFrame({"a": [1.0, np.nan, 3.0, 4.0] * 10, "y": [0, 1] * 20})
     path = _write(tmp_path, frame, index=False)
-    args = ["report", "--data", path, "--target", "y", "--no-preprocess"]
-    code, _, err = _call(
-        [*args, "--model", "lr=sklearn.linear_model.LogisticRegression"], capsys
-    )
+    args = _report_args(path, "y", models=(LR,), no_preprocess=True)
+    code, _, err = _call(args, capsys)
     assert code == 2
     assert err == (
         "skperf report: error: model 'lr' (LogisticRegression) cannot take missing "
@@ -731,19 +667,10 @@ def test_missing_values_named_as_such_without_preprocessing(tmp_path, capsys):
 
 def test_report_embeds_a_png_in_process(tmp_path, csv_file, capsys):
     out = tmp_path / "r.html"
-    args = [
-        "report",
-        "--data",
-        str(csv_file),
-        "--target",
-        "label",
-        "--n-repeats",
-        "2",
-        "--folds",
-        "3",
-    ]
-    args += ["--model", "d=sklearn.dummy.DummyClassifier", "--n-jobs", "1"]
-    code, _, err = _call([*args, "--out", str(out)], capsys)
+    args = _report_args(
+        csv_file, "label", models=(D,), n_repeats=2, folds=3, n_jobs=1, out=out
+    )
+    code, _, err = _call(args, capsys)
     assert code == 0, err
     html = out.read_text(encoding="utf-8")
     assert "data:image/png;base64," in html
@@ -768,9 +695,8 @@ def test_id_column_dropped_with_a_note(tmp_path, capsys):
         {"id": np.arange(1000, 1060), "a": rng.normal(size=60) + y, "y": y}
     )
     path = _write(tmp_path, frame, index=False)
-    args = ["report", "--data", path, "--target", "y", "--n-repeats", "2"]
-    args += ["--folds", "3", "--model", "d=sklearn.dummy.DummyClassifier"]
-    code, out, err = _call([*args, "--n-jobs", "1", "--out", os.devnull], capsys)
+    args = _report_args(path, "y", models=(D,), n_repeats=2, folds=3, n_jobs=1)
+    code, out, err = _call([*args, "--out", os.devnull], capsys)
     assert code == 0, err
     assert "60 samples, 1 features" in out  # only "a"
     flat = " ".join(out.split())
@@ -874,10 +800,10 @@ def test_models_without_curves_named_from_the_report(tmp_path, capsys):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame({"x": rng.normal(size=60), "y": np.repeat([0, 1, 2], 20)})
     path = _write(tmp_path, frame, index=False)
-    args = ["report", "--data", path, "--target", "y", "--curves"]
-    args += ["--model", "d=sklearn.dummy.DummyClassifier", "--n-repeats", "1"]
-    args += ["--folds", "2", "--n-jobs", "1", "--random-state", "0"]
-    code, out, err = _call([*args, "--out", os.devnull], capsys)
+    args = _report_args(
+        path, "y", models=(D,), curves=True, n_repeats=1, folds=2, n_jobs=1
+    )
+    code, out, err = _call([*args, "--random-state", "0", "--out", os.devnull], capsys)
     assert code == 0, err
     assert "curves: d: none (" in out
     assert "3 classes" in " ".join(out.split())

@@ -11,6 +11,8 @@ import pytest
 from skperf import ModelSelectionReport
 from skperf.cli import main
 
+from .conftest import run_skperf
+
 
 def _csv(tmp_path, n=10, name="scores.csv"):
     rng = np.random.default_rng(0)
@@ -25,24 +27,10 @@ def _csv(tmp_path, n=10, name="scores.csv"):
     return path
 
 
-def _skperf(*args, cwd):
-    env = {**os.environ, "MPLBACKEND": "Agg"}
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run(
-        [sys.executable, "-m", "skperf", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
-
-
 def test_end_to_end_subprocess(tmp_path):
     path = _csv(tmp_path)
     out = tmp_path / "r.html"
-    res = _skperf(
+    res = run_skperf(
         "summarize",
         path,
         "--score",
@@ -155,7 +143,7 @@ def test_one_line_errors(tmp_path, capsys, case, extra, message):
     if "--out" not in extra:
         extra = [*extra, "--out", str(tmp_path / "r.html")]
     if case in ("missing_file", "text"):  # a real process: no traceback anywhere
-        res = _skperf("summarize", path, *extra, cwd=tmp_path)
+        res = run_skperf("summarize", path, *extra, cwd=tmp_path)
         code, stderr = res.returncode, res.stderr
     else:  # the same main() in process (faster)
         code = main(["summarize", str(path), *extra])
