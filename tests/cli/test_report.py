@@ -142,21 +142,17 @@ def test_default_run_end_to_end(tmp_path):
         assert f"{setting} {value}" in " ".join(t.strip() for t in parser.text)
 
 
+def _lr_vs_dummy(csv_file, **options):
+    """Logistic regression against the majority class on ``csv_file``, seed 1."""
+    return _report_args(
+        csv_file, "label", models=(LR, DUMMY), random_state=1, n_jobs=1, **options
+    )
+
+
 def test_csv_run_end_to_end(tmp_path, csv_file):
     out_path = tmp_path / "out.html"
-    args = _report_args(
-        csv_file,
-        "label",
-        models=(LR, DUMMY),
-        scoring="accuracy",
-        n_repeats=2,
-        folds=5,
-        random_state=1,
-        n_jobs=1,
-        correction="bonferroni",
-        confidence=0.9,
-        out=out_path,
-    )
+    args = _lr_vs_dummy(csv_file, n_repeats=2, folds=5, scoring="accuracy")
+    args += ["--correction", "bonferroni", "--confidence", "0.9", "--out", out_path]
     res = _run(*args, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "data.csv (target 'label'): 120 samples, 4 features" in res.stdout
@@ -174,17 +170,8 @@ def test_csv_run_end_to_end(tmp_path, csv_file):
 
 
 def test_this_dataset_keeps_the_run_to_run_decisions(tmp_path, csv_file):
-    args = _report_args(
-        csv_file,
-        "label",
-        models=(LR, DUMMY),
-        decide_on="this-dataset",
-        n_repeats=10,
-        random_state=1,
-        n_jobs=1,
-        out=tmp_path / "o.html",
-    )
-    res = _run(*args, cwd=tmp_path)
+    args = _lr_vs_dummy(csv_file, decide_on="this-dataset", n_repeats=10)
+    res = _run(*args, "--out", tmp_path / "o.html", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "n_repeats=10 per model, one out-of-bootstrap split per repeat" in out
