@@ -92,7 +92,7 @@ method='sign', paired=True, n_a=8, n_b=8, target='this dataset')
     target: str = "this dataset"
 
     def __post_init__(self):
-        self._freeze_interval()
+        super().__post_init__()
         object.__setattr__(self, "paired", bool(self.paired))
         for name in ("n_a", "n_b"):
             object.__setattr__(self, name, int(getattr(self, name)))

@@ -126,9 +126,9 @@ class _IntervalMixin(_ResultMixin):
     """What every interval result shares: ``estimate``/``low``/``high``.
 
     Subclasses are frozen dataclasses with the fields ``estimate``, ``low``,
-    ``high``, ``confidence``, ``method`` and ``n_boot``; they call
-    :meth:`_freeze_interval` in ``__post_init__`` and build their
-    ``__repr__`` with :meth:`_interval_repr`.
+    ``high``, ``confidence``, ``method`` and ``n_boot``; their
+    ``__post_init__`` calls this one first and their ``__repr__`` is built
+    by :meth:`_interval_repr`.
     """
 
     @property
@@ -136,7 +136,7 @@ class _IntervalMixin(_ResultMixin):
         """Interval length ``high - low``."""
         return self.high - self.low
 
-    def _freeze_interval(self):
+    def __post_init__(self):
         """Bounds as Python scalars or read-only arrays, float confidence, int n_boot."""
         for name in ("estimate", "low", "high"):
             object.__setattr__(self, name, _freeze(getattr(self, name)))
@@ -217,7 +217,7 @@ class Interval(_IntervalMixin):
     target: str | None = None
 
     def __post_init__(self):
-        self._freeze_interval()
+        super().__post_init__()
         object.__setattr__(self, "n", _freeze(self.n, dtype=np.int64))
         object.__setattr__(
             self, "n_undefined", _freeze(self.n_undefined, dtype=np.int64)
@@ -299,7 +299,7 @@ class QuantileCI(_IntervalMixin):
     target: str = "this dataset"
 
     def __post_init__(self):
-        self._freeze_interval()
+        super().__post_init__()
         object.__setattr__(self, "approximate", _freeze(self.approximate, dtype=bool))
         for name in ("q", "coverage"):
             object.__setattr__(self, name, _freeze(getattr(self, name)))
