@@ -855,6 +855,12 @@ def _append(path, rows, fields):
         os.fsync(fh.fileno())
 
 
+def _replay_order(key):
+    """The cheap linear cells first, then n >= 100 replicate by replicate."""
+    pop, lrn, n, rep = key
+    return (lrn != "linear", int(n) < 100 or int(n) > 500, int(rep), pop, lrn, int(n))
+
+
 def run(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
     kind = "skperf" if args.skperf else "replay" if args.instability else "main"
@@ -872,14 +878,15 @@ def run(args):
         main_done -= _done("generalization_main_w*.csv", key, "nested-cv (skperf)")
         phases = tuple(
             ([(p, lrn, int(n))], int(r), int(r) + 1)
-            for p, lrn, n, r in sorted(main_done, key=lambda t: (t[1] != "linear", t))
-        )  # the cheap linear cells first
+            for p, lrn, n, r in sorted(main_done, key=_replay_order)
+        )
     else:
         phases = EXTEND + PHASES  # round 2 first; done tasks are skipped
     for cells, lo, hi in phases:
         for rep in range(lo, hi):  # replicate-major: every cell advances together
             for pop, lrn, n in cells:
                 tasks.append((pop, lrn, n, rep))
+    tasks = list(dict.fromkeys(tasks))  # a cell may be in several phases
     k = 0
     for pop, lrn, n, rep in tasks:
         if (pop, lrn, str(n), str(rep)) in done:
@@ -1238,7 +1245,54 @@ def load_main():
     ]
     df = pd.concat(frames, ignore_index=True)
     key = ["population", "learner", "n", "rep", "metric", "method", "n_fits"]
-    return df.drop_duplicates(key)
+    df = df.drop_duplicates(key)
+    instab = sorted(RESULTS.glob("generalization_instab_w*.csv"))
+    if instab:
+        ins = pd.concat([pd.read_csv(p) for p in instab], ignore_index=True)
+        df = pd.concat([df, auto_rows(df, ins)], ignore_index=True)
+    return df
+
+
+def auto_rows(df, instab):
+    """Rows ``method="auto"``: skperf's ``generalization_ci(method="auto")``
+    rule applied to each dataset's reference fits.
+
+    The rule (``skperf._generalization._AUTO_POLICY``): below n = 100 nested
+    CV (45 fits) for per-row scorers; for the per-row losses (log loss,
+    Brier, squared error) the corrected t on 3 x 10-fold unless the refit
+    instability of the per-row losses of those same 30 fits exceeds the
+    threshold, then nested CV (skperf's formula) on 45 more fits; the
+    corrected t on 3 x 10-fold for the rest. ``n_fits`` is the budget (100);
+    ``fits_used`` the fits the rule spent on the dataset.
+    """
+    import pandas as pd
+
+    from skperf._generalization import _AUTO_VERIFIED_N, _INSTABILITY_THRESHOLD
+
+    keys = ["population", "learner", "n", "rep", "metric"]
+    ct = df[(df["method"] == "corrected-t") & (df["n_fits"] == 30)].set_index(keys)
+    ns = df[(df["method"] == "nested-cv (skperf)") & (df["n_fits"] == 45)]
+    ns = ns.set_index(keys)
+    ins = instab.drop_duplicates(keys).set_index(keys)["instability"]
+    cols = ["estimate", "low", "high", "truth_fitted"]
+    small = ct.index.get_level_values("n") < _AUTO_VERIFIED_N
+    metric = ct.index.get_level_values("metric")
+    loss = metric.isin(["log_loss", "brier", "mse"])
+    per_row = metric.isin(list(DECOMPOSABLE))
+    out = ct[cols].copy()
+    out["fits_used"] = 30
+    s = ins.reindex(ct.index)
+    to_nested = (per_row & small) | (loss & ~small & (s > _INSTABILITY_THRESHOLD))
+    need = to_nested | (loss & ~small)  # rows that need the nested / gate data
+    have_ns = ct.index.isin(ns.index)
+    ok = ~need | ((~to_nested | have_ns) & (~(loss & ~small) | s.notna()))
+    idx = ct.index[to_nested & have_ns & ok]
+    out.loc[idx, cols] = ns.loc[idx, cols].to_numpy()
+    out.loc[idx, "fits_used"] = np.where(small[to_nested & have_ns & ok], 45, 75)
+    out = out[ok].reset_index()
+    out["method"] = "auto"
+    out["n_fits"] = 100
+    return pd.DataFrame(out)
 
 
 def coverage_table(df):
@@ -1257,6 +1311,9 @@ def coverage_table(df):
     )
     fitted["truth_new_se"] = fitted["_sd"] / np.sqrt(fitted["_cnt"])
     d = df.merge(fitted[[*keys, "rep", "truth_new", "truth_new_se"]], on=[*keys, "rep"])
+    if "fits_used" not in d:
+        d["fits_used"] = np.nan
+    d["fits_used"] = d["fits_used"].fillna(d["n_fits"])
     d = d[np.isfinite(d["low"]) & np.isfinite(d["high"])]
     d["cover_new"] = (d["low"] <= d["truth_new"]) & (d["truth_new"] <= d["high"])
     d["cover_fitted"] = (d["low"] <= d["truth_fitted"]) & (
@@ -1274,6 +1331,7 @@ def coverage_table(df):
             bias=("bias", "mean"),
             truth_new=("truth_new", "mean"),
             truth_new_se=("truth_new_se", "mean"),
+            fits_used=("fits_used", "mean"),
         )
         .reset_index()
     )
@@ -1285,6 +1343,8 @@ def coverage_table(df):
 
 HOLD = 0.93  # coverage of "new data" (95 % nominal) counted as holding
 SHOWN = (  # (method, n_fits) columns of the per-cell tables
+    ("auto", 100),
+    ("nested-cv (skperf)", 45),
     ("nested-cv", 45),
     ("nested-cv", 30),
     ("corrected-t", 30),
@@ -1295,7 +1355,9 @@ SHOWN = (  # (method, n_fits) columns of the per-cell tables
     ("naive-t-folds", 30),
 )
 LABELS = {
-    "nested-cv": "nested CV",
+    "auto": "skperf auto",
+    "nested-cv (skperf)": "nested CV (skperf)",
+    "nested-cv": "nested CV (R pkg)",
     "corrected-t": "corrected t",
     "conservative-z": "cons. Z",
     "wald-cv": "Wald CV",
@@ -1308,7 +1370,7 @@ LABELS = {
 def with_ratios(t):
     """Add ``holds`` and ``ratio``: width over the narrowest method that holds."""
     t = t.copy()
-    ref = t[~t["method"].str.startswith(("naive", "skperf"))]
+    ref = t[~t["method"].str.startswith(("naive", "skperf", "auto"))]
     t["holds"] = t["coverage_new"] >= HOLD
     keys = ["population", "learner", "n", "metric"]
     narrow = (
@@ -1451,7 +1513,34 @@ def rst_tables(t, cmp=None):
             "\\* marks cells with fewer than 100 datasets:\n\n"
             + _list_table(header, rows)
         )
-    # 4. null and power study
+    # 4. skperf's auto rule, every cell with n >= 100 ("Done when" of issue 15)
+    a = t[(t["method"] == "auto") & (t["n"] >= 100)]
+    rows = [
+        [
+            _cell(r),
+            r["metric"],
+            str(int(r["replicates"])),
+            f"{r['coverage_new']:.3f} ({r['mc_se_new']:.3f})",
+            f"{r['ratio']:.2f}",
+            f"{r['fits_used']:.0f}",
+        ]
+        for _, r in a.sort_values(["population", "learner", "metric", "n"]).iterrows()
+    ]
+    header = [
+        "population, learner, n",
+        "scorer",
+        "datasets",
+        "coverage of new data (MC s.e.)",
+        "width / narrowest that holds",
+        "mean fits",
+    ]
+    out.append(
+        "**skperf's auto, per cell** (n >= 100; ``generalization_ci(method="
+        "'auto')``'s rule applied to each dataset's fits; mean fits 30 = the "
+        "corrected t throughout, 75 = nested CV after the instability gate "
+        "throughout):\n\n" + _list_table(header, rows)
+    )
+    # 5. null and power study
     if cmp is not None:
         rows = []
         for (metric, method), g in cmp.groupby(["metric", "method"]):
@@ -1502,6 +1591,7 @@ def summarize(args):
         "metric",
         "method",
         "n_fits",
+        "fits_used",
         "replicates",
         "coverage_new",
         "mc_se_new",
