@@ -389,6 +389,10 @@ class ModelSelectionReport:
         (``confidence`` defaults to the report's). The verdicts are in
         ``requirements``, in the ``requirement`` column of
         :meth:`to_frame` and in the markdown and HTML reports.
+    _split_design : array-like or None, default=None
+        Private (set by :func:`compare_models`): the split ids of every fit,
+        failed ones included, so that a pair is tested on the splits where
+        both models have a score.
 
     Attributes
     ----------
