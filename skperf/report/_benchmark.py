@@ -33,7 +33,6 @@ _RESAMPLE_TEXT = {
     "datasets": "bootstrap of datasets (each keeps its runs)",
     "runs": "stratified bootstrap of runs within each dataset (datasets fixed)",
 }
-_N_BOOT_AUTO = 2000
 # seed tags of the report's resampling, mixed into the root entropy
 _TAGS = {"ranks": 1, "aggregate": 2, "bayes": 3}
 _POSTHOC = ("nemenyi", "holm")
@@ -321,7 +320,7 @@ class BenchmarkReport:
         import pandas as pd
 
         self.confidence = _check_confidence(confidence)
-        self.n_boot = _check_n_boot(n_boot, auto=_N_BOOT_AUTO)
+        self.n_boot = _check_n_boot(n_boot, auto=_ranks._N_BOOT_AUTO)
         self.random_state_ = _root_entropy(random_state)
         self.settings = dict(settings or {})
         self.greater_is_better = bool(greater_is_better)
