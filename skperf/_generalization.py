@@ -1079,6 +1079,76 @@ _METHOD_IMPL = {
 _EVALUATOR_METHODS = ("auto", "corrected-t", "wald-cv")
 
 
+def _evaluator_metric(ev):
+    """``(metric, per-row scorer name or None)`` of a fitted evaluator."""
+    scoring = ev.scoring
+    if isinstance(scoring, list | tuple):
+        scoring = scoring[0]
+    elif isinstance(scoring, dict):
+        scoring = next(iter(scoring.values()))
+    return _metric_of(ev.estimator, scoring)
+
+
+def _evaluator_rows(ev, scores, per_row_name, n_rep):
+    """Per-row values ``(n_rep, n)`` of an evaluator's kept predictions, and
+    each row's fold per repeat (``-2`` in a repeat that is not a partition)."""
+    y = ev._pred_meta["y"]
+    n = len(y)
+    losses = np.full((n_rep, n), np.nan)
+    folds = np.full((n_rep, n), -1, dtype=np.int64)
+    pred = ev.predictions_
+    meta = ev._pred_meta["meta"]
+    outs = [
+        {
+            "score": score,
+            "test": pred["test_index"].iloc[i],
+            "pred": {
+                "y_pred": pred["y_pred"].iloc[i],
+                "y_score": pred["y_score"].iloc[i],
+                "classes": meta[i][0],
+                "score_is_proba": meta[i][2],
+            },
+        }
+        for i, score in enumerate(scores)
+    ]
+    for i, (test, vals) in enumerate(_per_row(outs, per_row_name, y)):
+        r = int(pred["repeat"].iloc[i])
+        if np.any(folds[r, test] >= 0):
+            folds[r, :] = -2  # a row tested twice: not a partition
+        losses[r, test] = vals
+        folds[r, test] = int(pred["fold"].iloc[i])
+    return losses, folds
+
+
+def _evaluator_gate_note(ev, scores, n_rep):
+    """method='auto' from an evaluator on a per-row loss: the instability gate
+    of :func:`generalization_ci` cannot switch to nested CV here (no refit),
+    so the note says what it found, or what it would need."""
+    metric, per_row_name = _evaluator_metric(ev)
+    if metric not in _LOSSES:
+        return ""
+    kept = getattr(ev, "return_predictions", False) and hasattr(ev, "predictions_")
+    if not kept or n_rep < 2:
+        return (
+            " For this loss, generalization_ci's 'auto' checks the learner's refit "
+            "instability (nested CV for an unstable learner, where the corrected t "
+            "under-covered); that needs the per-row predictions of at least 2 "
+            "repeats (return_predictions=True), which this evaluator did not keep."
+        )
+    losses, folds = _evaluator_rows(ev, scores, per_row_name, n_rep)
+    if np.any(folds < 0):
+        return ""
+    s = _gstats.refit_instability(losses)
+    if s <= _INSTABILITY_THRESHOLD:
+        return f" Refit instability of the per-row losses {s:.3g}: a stable learner."
+    return (
+        f" Refit instability of the per-row losses {s:.3g}, above "
+        f"{_INSTABILITY_THRESHOLD}: an unstable learner, for which the corrected t "
+        "under-covered in the coverage study; skperf.generalization_ci(estimator, "
+        "X, y) runs nested CV for it."
+    )
+
+
 def _evaluator_ci(ev, confidence=0.95, method="auto"):
     """``RepeatedEvaluator.generalization_ci``: an interval from its own fits."""
     from sklearn.utils.validation import check_is_fitted
@@ -1122,8 +1192,10 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
     n_test = float(res["n_test"].mean())
     n_rep = int(res["repeat"].nunique())
     per_fold = len(res) // n_rep
-    if method == "auto":
+    auto = method == "auto"
+    if auto:
         method = "corrected-t"
+    scores_all = scores
     if method == "corrected-t":
         # repeats that share a split (e.g. an unshuffled KFold, only the init
         # varied) are one resample of the data: average them first
@@ -1154,6 +1226,8 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
             f"{n_train:.0f} rows (not corrected to the full data)."
         )
         metric = name
+        if auto:
+            note += _evaluator_gate_note(ev, scores_all, n_rep)
     else:  # wald-cv
         if not getattr(ev, "return_predictions", False) or not hasattr(
             ev, "predictions_"
@@ -1162,44 +1236,15 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
                 "method='wald-cv' needs the per-row predictions: fit the evaluator "
                 "with return_predictions=True."
             )
-        scoring = ev.scoring
-        if isinstance(scoring, list | tuple):
-            scoring = scoring[0]
-        elif isinstance(scoring, dict):
-            scoring = next(iter(scoring.values()))
-        metric, per_row_name = _metric_of(ev.estimator, scoring)
+        metric, per_row_name = _evaluator_metric(ev)
         if per_row_name is None:
             raise ValueError(
                 f"method='wald-cv' needs a decomposable scorer "
                 f"({', '.join(DECOMPOSABLE)}); the evaluator's is {metric!r}. Use "
                 "method='corrected-t'."
             )
-        y = ev._pred_meta["y"]
-        n = len(y)
-        losses = np.full((n_rep, n), np.nan)
-        folds = np.full((n_rep, n), -1, dtype=np.int64)
-        pred = ev.predictions_
-        meta = ev._pred_meta["meta"]
-        outs = [
-            {
-                "score": score,
-                "test": pred["test_index"].iloc[i],
-                "pred": {
-                    "y_pred": pred["y_pred"].iloc[i],
-                    "y_score": pred["y_score"].iloc[i],
-                    "classes": meta[i][0],
-                    "score_is_proba": meta[i][2],
-                },
-            }
-            for i, score in enumerate(scores)
-        ]
-        rows = _per_row(outs, per_row_name, y)
-        for i, (test, vals) in enumerate(rows):
-            r = int(pred["repeat"].iloc[i])
-            if np.any(folds[r, test] >= 0):
-                folds[r, :] = -2  # a row tested twice: not a partition
-            losses[r, test] = vals
-            folds[r, test] = int(pred["fold"].iloc[i])
+        n = len(ev._pred_meta["y"])
+        losses, folds = _evaluator_rows(ev, scores, per_row_name, n_rep)
         if np.any(folds < 0):
             raise ValueError(
                 "method='wald-cv' needs K-fold splits (every row tested exactly once "

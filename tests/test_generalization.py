@@ -24,7 +24,11 @@ from skperf._generalization import (
     _root_seeds,
     _row_scores,
 )
-from skperf.stats._generalization import corrected_t_ci, wald_cv_ci
+from skperf.stats._generalization import (
+    corrected_t_ci,
+    refit_instability,
+    wald_cv_ci,
+)
 
 
 class CountingClassifier(ClassifierMixin, BaseEstimator):
@@ -530,6 +534,43 @@ class TestFromEvaluator:
         ref = corrected_t_ci(per_split, n_train=96, n_test=24)
         assert (ci.low, ci.high) == pytest.approx((ref.low, ref.high))
         assert "5 distinct splits" in ci.note
+
+    def test_auto_on_a_loss_reports_the_instability_gate(self, clf_data):
+        from sklearn.tree import DecisionTreeClassifier
+
+        X, y = clf_data
+
+        def fitted(est, keep):
+            return RepeatedEvaluator(
+                est,
+                scoring="neg_brier_score",
+                cv=10,
+                n_repeats=3,
+                random_state=0,
+                return_predictions=keep,
+                refit=False,
+            ).fit(X, y)
+
+        tree = DecisionTreeClassifier(max_features=1)
+        ci = fitted(tree, True).generalization_ci()
+        assert ci.method == "corrected-t"  # no refit from an evaluator
+        assert "an unstable learner" in ci.note
+        assert "runs nested CV for it" in ci.note
+        # the same statistic generalization_ci computes on per-row losses
+        ev = fitted(tree, True)
+        losses = np.zeros((3, 120))
+        pred = ev.predictions_
+        for i in range(len(pred)):
+            r, test = int(pred["repeat"].iloc[i]), pred["test_index"].iloc[i]
+            p1 = pred["y_score"].iloc[i][:, 1]
+            losses[r, test] = (p1 - y[test]) ** 2
+        s = refit_instability(losses)
+        assert f"instability of the per-row losses {s:.3g}" in ci.note
+        assert (
+            "a stable learner"
+            in fitted(LogisticRegression(), True).generalization_ci().note
+        )
+        assert "return_predictions=True" in fitted(tree, False).generalization_ci().note
 
     def test_out_of_bootstrap_refused(self, clf_data):
         X, y = clf_data
