@@ -72,7 +72,8 @@ def test_columns_dtypes_and_default_score(cancer):
     assert p["y_decision"].iloc[0].ndim == 1
     # scoring=None replays the estimator's score (accuracy)
     assert np.array_equal(
-        np.asarray(ev.score_distribution(scoring=None)), ev.results_["test_score"].to_numpy()
+        np.asarray(ev.score_distribution(scoring=None)),
+        ev.results_["test_score"].to_numpy(),
     )
     # a metric that was never computed, checked by hand on fit 5
     i = 5
@@ -97,7 +98,8 @@ def test_regression(cancer):
             ev.results_[f"test_{name}"].to_numpy(),
         )
     assert np.array_equal(
-        np.asarray(ev.score_distribution(scoring=None)), ev.results_["test_r2"].to_numpy()
+        np.asarray(ev.score_distribution(scoring=None)),
+        ev.results_["test_r2"].to_numpy(),
     )
 
 
