@@ -857,7 +857,7 @@ def _gated(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
     s = ct.pop("instability")
     left = budget - ct_fits
     nest = _nested_fits(5)
-    if s <= _INSTABILITY_THRESHOLD or left < nest or n < _MIN_N["nested-cv"]:
+    if s <= _INSTABILITY_THRESHOLD or left < nest:
         why = (
             f"at most {_INSTABILITY_THRESHOLD}: a stable learner"
             if s <= _INSTABILITY_THRESHOLD
@@ -1135,7 +1135,10 @@ def _evaluator_gate_note(ev, scores, n_rep):
             "under-covered); that needs the per-row predictions of at least 2 "
             "repeats (return_predictions=True), which this evaluator did not keep."
         )
-    losses, folds = _evaluator_rows(ev, scores, per_row_name, n_rep)
+    try:
+        losses, folds = _evaluator_rows(ev, scores, per_row_name, n_rep)
+    except ValueError as exc:  # the scorer is not the mean of per-row losses
+        return f" The refit instability is not computed: {exc}"
     if np.any(folds < 0):
         return ""
     s = _gstats.refit_instability(losses)

@@ -572,6 +572,29 @@ class TestFromEvaluator:
         )
         assert "return_predictions=True" in fitted(tree, False).generalization_ci().note
 
+    def test_gate_note_never_breaks_the_interval(self, clf_data, monkeypatch):
+        import skperf._generalization as gen
+
+        X, y = clf_data
+        ev = RepeatedEvaluator(
+            LogisticRegression(),
+            scoring="neg_log_loss",
+            cv=10,
+            n_repeats=2,
+            random_state=0,
+            return_predictions=True,
+            refit=False,
+        ).fit(X, y)
+        ref = ev.generalization_ci()
+
+        def mismatch(*args, **kwargs):
+            raise ValueError("the scorer's value differs from the per-row mean")
+
+        monkeypatch.setattr(gen, "_per_row", mismatch)
+        ci = ev.generalization_ci()
+        assert (ci.low, ci.high) == (ref.low, ref.high)
+        assert "refit instability is not computed: the scorer's value" in ci.note
+
     def test_out_of_bootstrap_refused(self, clf_data):
         X, y = clf_data
         ev = RepeatedEvaluator(LogisticRegression(), n_repeats=3, random_state=0)
