@@ -254,7 +254,7 @@ class _Job:
         # the sources give the same fits, and repeat 0 is the same under any vary
         self.plan = _plan(est, y, shuffle_int_cv=True)
         msgs = _no_variation(self.plan, kind == "random", varied, explicit)
-        if msgs:
+        if msgs and spec.n_repeats > 1:  # one repeat: no repeats to tell apart
             warnings.warn(
                 f"{type(est).__name__}: nothing to vary for " + "; ".join(msgs) + ".",
                 NoVariationWarning,

@@ -21,6 +21,7 @@ import dataclasses
 import re
 import warnings
 from collections.abc import Mapping
+from numbers import Integral
 
 import numpy as np
 
@@ -1604,8 +1605,11 @@ def compare_models(
         ``"auto"``: with ``target="new data"``, enough repeats of ``cv`` for
         about 30 fits per model (3 x 10-fold by default; 6 x 5-fold), the
         design whose false-"significant" rate and interval coverage the
-        coverage study over datasets measured (see Notes); with
-        ``target="this dataset"``, 10.
+        coverage study over datasets measured (see Notes); 1 when the
+        splits are the same in every repeat (an iterable of splits, a
+        splitter that does not shuffle, or ``vary`` without ``"split"``):
+        more repeats would refit the same splits, which the comparison
+        averages per split. With ``target="this dataset"``, 10.
     vary : "all" or subset of {"split", "init", "search"}, default="all"
         Sources of variation re-seeded at each repeat.
     random_state : int, numpy.random.RandomState, numpy.random.Generator or None, default=None
@@ -1788,7 +1792,7 @@ def compare_models(
 
         classifier = any(is_classifier(e) for e in estimators.values())
         cv = _default_new_data_cv(X, y, groups, classifier=classifier)
-    n_repeats = _resolve_n_repeats(n_repeats, target, cv, X, y, groups)
+    n_repeats = _resolve_n_repeats(n_repeats, target, cv, X, y, groups, vary)
 
     evaluators = {
         name: RepeatedEvaluator(
@@ -1994,7 +1998,7 @@ def _single_scoring(scoring):
 _AUTO_FITS = 30
 
 
-def _resolve_n_repeats(n_repeats, target, cv, X, y, groups):
+def _resolve_n_repeats(n_repeats, target, cv, X, y, groups, vary="all"):
     """``n_repeats``, with ``"auto"`` made concrete (see compare_models)."""
     if isinstance(n_repeats, str):
         if n_repeats != "auto":
@@ -2003,6 +2007,10 @@ def _resolve_n_repeats(n_repeats, target, cv, X, y, groups):
             )
         if target != "new data":
             return 10
+        if _fixed_splits(cv, vary):
+            # every repeat would refit the same splits (the report averages
+            # them per split): the corrected t's J is the number of splits
+            return 1
         from sklearn.model_selection import check_cv
 
         try:
@@ -2011,6 +2019,18 @@ def _resolve_n_repeats(n_repeats, target, cv, X, y, groups):
             splits = 1
         return max(3, -(-_AUTO_FITS // max(int(splits), 1)))
     return n_repeats
+
+
+def _fixed_splits(cv, vary):
+    """Whether every repeat gets the same splits: an iterable of splits, a
+    splitter that does not shuffle, or ``vary`` without ``"split"``."""
+    from .._vary import _check_vary, _is_random_splitter
+
+    if "split" not in _check_vary(vary)[0]:
+        return True
+    if cv is None or isinstance(cv, Integral):
+        return False  # out-of-bootstrap, or a K-fold shuffled in every repeat
+    return not (hasattr(cv, "split") and _is_random_splitter(cv))
 
 
 def _default_new_data_cv(X, y, groups, *, classifier=True):

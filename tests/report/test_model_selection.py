@@ -1682,3 +1682,34 @@ class TestFailedFitsNewData:
             "the ranking that no model is significantly better than, is the best."
         ) in r.notes
         _assert_never_contradicts(r)
+
+
+class TestAutoRepeatsOnFixedSplits:
+    """n_repeats='auto' never refits the same splits (target 'new data')."""
+
+    @pytest.mark.parametrize(
+        ("cv", "vary", "expected"),
+        [
+            (None, "all", 3),  # the default: shuffled 10-fold per repeat
+            (5, "all", 6),  # an int: shuffled 5-fold per repeat, ~30 fits
+            (KFold(5, shuffle=True, random_state=0), "all", 6),
+            (KFold(5), "all", 1),  # does not shuffle: the same folds each repeat
+            ("iterable", "all", 1),
+            (5, ["init"], 1),  # splits held fixed on purpose
+        ],
+    )
+    def test_repeats(self, data, cv, vary, expected):
+        X, y = data
+        if isinstance(cv, str):
+            cv = list(KFold(5, shuffle=True, random_state=0).split(X, y))
+        r = compare_models(
+            {"lr": LogisticRegression(), "dummy": DummyClassifier()},
+            X,
+            y,
+            cv=cv,
+            vary=vary,
+            random_state=0,
+        )
+        assert r.settings["n_repeats"] == expected
+        n_splits = 10 if cv is None else 5
+        assert len(r.evaluators["lr"].results_) == expected * n_splits
