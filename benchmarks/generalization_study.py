@@ -474,6 +474,22 @@ def instability(metric, y, cv_pred):
     return float(within / between) if between > 0 else np.inf
 
 
+def near_zero(y, cv_pred):
+    """Held-out predictions (over the repetitions of 10-fold CV) that gave
+    the observed class a probability below ``skperf``'s ``_NEAR_ZERO_P``:
+    the second statistic of ``auto``'s gate for the log loss."""
+    from skperf._generalization import _NEAR_ZERO_P
+
+    p = np.where(y == 1, cv_pred, 1.0 - cv_pred)
+    return int(np.sum(p < _NEAR_ZERO_P))
+
+
+def nearzero_replicate(pop, learner, n, rep):
+    """Replay replicate ``rep``'s 3 x 10-fold CV for :func:`near_zero`."""
+    *_, y, _, _, cv_pred, _ = _cv_part(pop, learner, n, rep)
+    return [{"metric": "log_loss", "near_zero": near_zero(y, cv_pred)}]
+
+
 def _inner_rows(metric, y, inner_pred, ids):
     """Per-row values of the inner fits, NaN on each held-out outer fold."""
     R, K, n = inner_pred.shape
@@ -513,9 +529,11 @@ def replicate(pop, learner, n, rep):
         )
 
     truth = {m: score(m, yt, truth_pred) for m in metrics}
-    for m in metrics:  # written to the "instab" results by run()
+    for m in metrics:  # written to the "instab" / "nearzero" results by run()
         if m in DECOMPOSABLE:
             out.append({"metric": m, "instability": instability(m, y, cv_pred)})
+        if m == "log_loss":
+            out.append({"metric": m, "near_zero": near_zero(y, cv_pred)})
 
     # Nested CV (Bates et al. Algorithm 1; pairwise fits serve two inner CVs).
     ncv_inner = np.empty((NCV_REPEATS, NCV_K, n))  # [r, outer f, row]: inner pred
@@ -650,6 +668,7 @@ def replicate(pop, learner, n, rep):
 
 
 INSTAB_FIELDS = ("population", "learner", "n", "rep", "metric", "instability")
+NEARZERO_FIELDS = ("population", "learner", "n", "rep", "metric", "near_zero")
 
 
 SKPERF_SCORING = {
@@ -810,7 +829,24 @@ NONLINEAR = TIER1_FOREST + [
 ]
 _SLOW = [("synth-reg", "forest", 500), ("randhie", "forest", 500)]  # ~15 s each
 _REG_LINEAR = [c for c in TIER2_LINEAR if c[0] in ("synth-reg", "randhie")]
+# Round 3: squared error between n = 100 and 500 (auto's small-n nested-CV
+# rule for it), a second kNN population (fair), kNN and trees at n = 200, and
+# every regression and n = 1000 cell to 200 datasets. A replicate of these
+# cells takes 0.05-3 s on an idle core.
+ROUND3_NEW = (
+    [
+        (pop, lrn, 200)
+        for pop in ("synth-reg", "randhie")
+        for lrn in ("linear", "knn", "tree", "forest")
+    ]
+    + [("synth-clf", "knn", 200), ("synth-clf", "tree", 200)]
+    + [("fair", "knn", n) for n in (100, 200, 500)]
+)
+_REG_NONLINEAR = [c for c in NONLINEAR if c[0] in ("synth-reg", "randhie")]
 EXTEND = (
+    (ROUND3_NEW, 0, 200),
+    (_REG_NONLINEAR, 100, 200),
+    (TIER3, 88, 200),
     (_REG_LINEAR, 100, 200),  # cheap (numpy ridge); the corrected t is borderline
     ([c for c in NONLINEAR if c not in _SLOW], 0, 100),
     ([c for c in NONLINEAR if c[0] in ("synth-clf", "fair")], 100, 200),
@@ -863,10 +899,19 @@ def _replay_order(key):
 
 def run(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
-    kind = "skperf" if args.skperf else "replay" if args.instability else "main"
+    kind = (
+        "skperf"
+        if args.skperf
+        else "replay"
+        if args.instability
+        else "nearzero"
+        if args.near_zero
+        else "main"
+    )
     done = _done(f"generalization_{kind}_w*.csv", ("population", "learner", "n", "rep"))
     path = RESULTS / f"generalization_{kind}_w{args.worker}.csv"
     instab_path = RESULTS / f"generalization_instab_w{args.worker}.csv"
+    nearzero_path = RESULTS / f"generalization_nearzero_w{args.worker}.csv"
     start = time.time()
     tasks = []
     if args.skperf:
@@ -876,6 +921,17 @@ def run(args):
         main_done = _done("generalization_main_w*.csv", key)
         # replicates run with the later rows already need no replay
         main_done -= _done("generalization_main_w*.csv", key, "nested-cv (skperf)")
+        phases = tuple(
+            ([(p, lrn, int(n))], int(r), int(r) + 1)
+            for p, lrn, n, r in sorted(main_done, key=_replay_order)
+        )
+    elif args.near_zero:  # replay the CV fits of classification replicates
+        key = ("population", "learner", "n", "rep")
+        main_done = {
+            k
+            for k in _done("generalization_main_w*.csv", key)
+            if POPULATIONS[k[0]].task == "clf"
+        }
         phases = tuple(
             ([(p, lrn, int(n))], int(r), int(r) + 1)
             for p, lrn, n, r in sorted(main_done, key=_replay_order)
@@ -897,17 +953,22 @@ def run(args):
         if args.max_minutes and time.time() - start > 60 * args.max_minutes:
             break
         t0 = time.perf_counter()
-        func = {"skperf": skperf_replicate, "replay": replay_replicate}.get(
-            kind, replicate
-        )
+        func = {
+            "skperf": skperf_replicate,
+            "replay": replay_replicate,
+            "nearzero": nearzero_replicate,
+        }.get(kind, replicate)
         rows = func(POPULATIONS[pop], lrn, n, rep)
         secs = time.perf_counter() - t0
         for r in rows:
             r.update(population=pop, learner=lrn, n=n, rep=rep, seconds=round(secs, 3))
         instab = [r for r in rows if "instability" in r]
-        rows = [r for r in rows if "instability" not in r]
+        zero = [r for r in rows if "near_zero" in r]
+        rows = [r for r in rows if "instability" not in r and "near_zero" not in r]
         if instab:
             _append(instab_path, instab, INSTAB_FIELDS)
+        if zero:
+            _append(nearzero_path, zero, NEARZERO_FIELDS)
         if rows:
             _append(path, rows, FIELDS)
         print(f"{pop} {lrn} n={n} rep={rep} {secs:.2f}s", flush=True)
@@ -1258,16 +1319,21 @@ def auto_rows(df, instab):
     rule applied to each dataset's reference fits.
 
     The rule (``skperf._generalization._AUTO_POLICY``): below n = 100 nested
-    CV (45 fits) for per-row scorers; for the per-row losses (log loss,
-    Brier, squared error) the corrected t on 3 x 10-fold unless the refit
-    instability of the per-row losses of those same 30 fits exceeds the
-    threshold, then nested CV (skperf's formula) on 45 more fits; the
-    corrected t on 3 x 10-fold for the rest. ``n_fits`` is the budget (100);
+    CV (45 fits) for per-row scorers, and below n = 200 for squared error;
+    for the unbounded per-row losses (log loss, squared error) the corrected
+    t on 3 x 10-fold unless the refit instability of the per-row losses of
+    those same 30 fits exceeds the threshold, then nested CV (skperf's
+    formula) on 45 more fits; the corrected t on 3 x 10-fold for the rest
+    (accuracy, Brier score, ROC AUC). ``n_fits`` is the budget (100);
     ``fits_used`` the fits the rule spent on the dataset.
     """
     import pandas as pd
 
-    from skperf._generalization import _AUTO_VERIFIED_N, _INSTABILITY_THRESHOLD
+    from skperf._generalization import (
+        _AUTO_VERIFIED_N,
+        _INSTABILITY_THRESHOLD,
+        _SQUARED_ERROR_NESTED_N,
+    )
 
     keys = ["population", "learner", "n", "rep", "metric"]
     ct = df[(df["method"] == "corrected-t") & (df["n_fits"] == 30)].set_index(keys)
@@ -1275,20 +1341,21 @@ def auto_rows(df, instab):
     ns = ns.set_index(keys)
     ins = instab.drop_duplicates(keys).set_index(keys)["instability"]
     cols = ["estimate", "low", "high", "truth_fitted"]
-    small = ct.index.get_level_values("n") < _AUTO_VERIFIED_N
+    n = ct.index.get_level_values("n")
     metric = ct.index.get_level_values("metric")
-    loss = metric.isin(["log_loss", "brier", "mse"])
-    per_row = metric.isin(list(DECOMPOSABLE))
+    direct = (metric.isin(list(DECOMPOSABLE)) & (n < _AUTO_VERIFIED_N)) | (
+        (metric == "mse") & (n < _SQUARED_ERROR_NESTED_N)
+    )  # nested CV straight away (45 fits)
+    gated = metric.isin(["log_loss", "mse"]) & ~direct
     out = ct[cols].copy()
     out["fits_used"] = 30
     s = ins.reindex(ct.index)
-    to_nested = (per_row & small) | (loss & ~small & (s > _INSTABILITY_THRESHOLD))
-    need = to_nested | (loss & ~small)  # rows that need the nested / gate data
+    to_nested = direct | (gated & (s > _INSTABILITY_THRESHOLD))
     have_ns = ct.index.isin(ns.index)
-    ok = ~need | ((~to_nested | have_ns) & (~(loss & ~small) | s.notna()))
-    idx = ct.index[to_nested & have_ns & ok]
+    ok = (~to_nested | have_ns) & (~gated | s.notna())
+    idx = ct.index[to_nested & ok]
     out.loc[idx, cols] = ns.loc[idx, cols].to_numpy()
-    out.loc[idx, "fits_used"] = np.where(small[to_nested & have_ns & ok], 45, 75)
+    out.loc[idx, "fits_used"] = np.where(direct[to_nested & ok], 45, 75)
     out = out[ok].reset_index()
     out["method"] = "auto"
     out["n_fits"] = 100
@@ -1668,6 +1735,12 @@ def main(argv=None):
         action="store_true",
         help="replay done replicates for the rows added later (instability, "
         "skperf's nested CV)",
+    )
+    ap.add_argument(
+        "--near-zero",
+        action="store_true",
+        help="replay done classification replicates for the near-zero "
+        "probability count of auto's log-loss gate",
     )
     ap.add_argument(
         "--skperf",

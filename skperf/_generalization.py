@@ -82,34 +82,51 @@ _AUTO_POLICY = (
     # Bates et al. (2024), K = 5, 3 repetitions (45 fits). At n = 50 the
     # corrected t on 3 x 10-fold fell to 0.89 (accuracy) where nested CV held
     # (0.96-0.98, logistic regression, 54-100 datasets).
-    ("gated", "per-row losses", False, 100, 30),
-    # Log loss, Brier, squared and absolute error: the corrected t on 3 x
-    # 10-fold (30 fits), then, when the refit instability of the per-row losses
+    ("nested-cv", "squared error, n < 200", False, 25, 15),
+    # At n = 100 the corrected t on 3 x 10-fold under-covered ridge
+    # regression's squared error (0.920 randhie, 0.925 synth-reg, 200
+    # datasets each) where nested CV held (0.94-0.955) at the narrowest
+    # width that held; at n = 200 the corrected t holds (0.95-0.98).
+    ("gated", "unbounded per-row losses", False, 100, 30),
+    # Log loss, squared and absolute error: the corrected t on 3 x 10-fold
+    # (30 fits), then, when the refit instability of the per-row losses
     # (stats._generalization.refit_instability) exceeds _INSTABILITY_THRESHOLD,
     # nested CV (3 x 15 more fits). Stable learners (logistic/ridge
     # regression: instability 0.002-0.07) keep the corrected t, which held
     # (0.96-0.99) within 1.24x the narrowest method that holds; unstable ones
     # (forests, trees: 0.1-2.7) get nested CV, the one method that held on a
-    # forest's log loss and Brier score, where the corrected t gave 0.86-0.91.
+    # forest's log loss, where the corrected t gave 0.81-0.91.
     ("corrected-t", "any", True, 20, 10),
     # Nadeau & Bengio (2003) on 3 repeats of 10-fold CV (30 fits): accuracy
     # 0.965-0.995, ROC AUC 0.935-0.975 (logistic regression, 200 datasets per
-    # cell), forest accuracy 0.95-1.00. 10 x 10-fold (100 fits) is NOT the
-    # default: the 1/J term vanishes and the interval came out 13-22 %
-    # narrower, under-covering (0.86 on some cells). Conservative Z held but
-    # was 1.5-2.7x wider; wald-cv (0.60-0.83 on forests) and holdout are never
-    # chosen.
+    # cell), forest accuracy 0.95-1.00. The Brier score (bounded, like the 0-1
+    # loss) is here, not gated: the corrected t held for it with every
+    # learner but 15 nearest neighbours (forests and trees 0.945-0.99), where
+    # the gate's nested CV was wider and covered less (0.92-0.97). 10 x
+    # 10-fold (100 fits) is NOT the default: the 1/J term vanishes and the
+    # interval came out 13-22 % narrower, under-covering (0.86 on some
+    # cells). Conservative Z held but was 1.5-2.7x wider; wald-cv (0.60-0.83
+    # on forests) and holdout are never chosen.
 )
-# Per-row losses (the "gated" row): every decomposable scorer but accuracy.
-_LOSSES = (
-    "neg_brier_score",
+# Per-row losses gated by the refit instability (the "gated" row): the
+# unbounded ones, whose per-row values can be far from the rest.
+_UNBOUNDED_LOSSES = (
     "neg_log_loss",
     "neg_mean_absolute_error",
     "neg_mean_squared_error",
 )
+# Squared error below this n: nested CV (the second row of _AUTO_POLICY)
+_SQUARED_ERROR_NESTED_N = 200
 # Refit instability above which the gated row switches to nested CV (see
 # stats._generalization.refit_instability and the Validity page).
 _INSTABILITY_THRESHOLD = 0.1
+# Log loss: a held-out probability of the observed class below this (a
+# per-row loss above -log(1e-6) = 13.8; a probability of 0 is clipped to
+# machine epsilon, a loss of 36) also switches the gated row to nested CV.
+# Such rows (15 nearest neighbours, forests and trees predict probabilities of
+# exactly 0) make the mean log loss a rare-event count, for which the
+# corrected t under-covered (0.80-0.89 for 15 nearest neighbours on fair).
+_NEAR_ZERO_P = 1e-6
 # corrected-t's repeats of 10-fold under n_fits="auto" (see the table above)
 _CORRECTED_T_REPEATS = 3
 # Below this n no method's coverage of the score on new data is verified
@@ -523,7 +540,11 @@ def _resolve_auto(n, metric, per_row_ok, has_groups, budget):
             continue
         if scorers == "per-row, n < 100" and not (per_row_ok and n < _AUTO_VERIFIED_N):
             continue
-        if scorers == "per-row losses" and metric not in _LOSSES:
+        if scorers == "squared error, n < 200" and not (
+            metric == "neg_mean_squared_error" and n < _SQUARED_ERROR_NESTED_N
+        ):
+            continue
+        if scorers == "unbounded per-row losses" and metric not in _UNBOUNDED_LOSSES:
             continue
         return method
     need = min(r[3] for r in _AUTO_POLICY if r[2] or not has_groups)
@@ -685,14 +706,15 @@ def generalization_ci(
 
     ``"auto"`` (the table ``_AUTO_POLICY``, from the coverage study over
     datasets on the Validity page): below n = 100, nested CV for a per-row
-    scorer; for log loss, Brier, squared and absolute error, the corrected t
-    on 3 x 10-fold, then nested CV on 45 more fits when the refit
-    instability of those fits' per-row losses
+    scorer, and below n = 200 for squared error; for the unbounded losses
+    (log loss, squared and absolute error) the corrected t on 3 x 10-fold,
+    then nested CV on 45 more fits when the refit instability of those
+    fits' per-row losses
     (:func:`skperf.stats._generalization.refit_instability`: the share of a
     row's loss variance that comes from refitting) exceeds 0.1, i.e. for an
     unstable learner (forests, unpruned trees), where the corrected t
-    under-covered; the corrected t on 3 x 10-fold for every other scorer and
-    with ``groups``. The ``note`` says which branch was taken and why, and
+    under-covered; the corrected t on 3 x 10-fold for every other scorer
+    (accuracy, Brier score, ROC AUC, ...) and with ``groups``. The ``note`` says which branch was taken and why, and
     below n = 100 that no method's coverage is verified there.
     Minimum n: corrected-t 20, conservative-z 40, nested-cv 25, wald-cv 20,
     holdout 20.
@@ -804,13 +826,14 @@ def _corrected_t(
         predictions=rows_of is not None,
         **run,
     )
-    instability = None
+    instability = near_zero = None
     if rows_of is not None and R >= 2:
         losses = np.full((R, n), np.nan)
         for r, design in enumerate(outs):
             for test, rows in _per_row(design, rows_of, run["y"]):
                 losses[r, test] = rows
         instability = _gstats.refit_instability(losses)
+        near_zero = _near_zero_rows(rows_of, losses)
     fits = [o for d in outs for o in d]
     scores = _scores(fits)
     n_train = np.mean([o["n_train"] for o in fits])
@@ -834,13 +857,32 @@ def _corrected_t(
         "n_fits": R * K,
         "note": note,
         "instability": instability,
+        "near_zero": near_zero,
     }
 
 
+def _near_zero_rows(per_row_name, rows):
+    """Held-out rows whose log loss exceeds ``-log(_NEAR_ZERO_P)`` (0 for
+    any other scorer); ``rows`` are per-row scores (log probabilities)."""
+    if per_row_name != "neg_log_loss":
+        return 0
+    return int(np.sum(rows < np.log(_NEAR_ZERO_P)))
+
+
+def _near_zero_text(k, total):
+    return (
+        f"{k} of {total} held-out predictions gave the observed class a "
+        f"probability below {_NEAR_ZERO_P:g} (a log loss of 13.8 to 36 each), so "
+        "the mean log loss is driven by a few rows"
+    )
+
+
 def _gated(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
-    """method='auto' on a per-row loss: the corrected t on 3 x 10-fold, or,
-    when the refit instability exceeds the threshold, nested CV (45 more
-    fits within the budget). See :data:`_AUTO_POLICY`."""
+    """method='auto' on an unbounded per-row loss: the corrected t on 3 x
+    10-fold, or, when the refit instability exceeds the threshold or (log
+    loss) a held-out probability of the observed class is below
+    ``_NEAR_ZERO_P``, nested CV (45 more fits within the budget). See
+    :data:`_AUTO_POLICY`."""
     budget = _DEFAULT_BUDGET if n_fits is None else n_fits
     ct_fits = 10 * _CORRECTED_T_REPEATS
     ct = _corrected_t(
@@ -855,18 +897,22 @@ def _gated(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         rows_of=per_row_name,
     )
     s = ct.pop("instability")
+    hard = ct.pop("near_zero")
     left = budget - ct_fits
     nest = _nested_fits(5)
-    if s <= _INSTABILITY_THRESHOLD or left < nest:
+    unstable = s > _INSTABILITY_THRESHOLD
+    found = f"Refit instability of the per-row losses {s:.3g}"
+    if hard:
+        found += "; " + _near_zero_text(hard, ct_fits // 10 * n)
+    if not (unstable or hard) or left < nest:
         why = (
-            f"at most {_INSTABILITY_THRESHOLD}: a stable learner"
-            if s <= _INSTABILITY_THRESHOLD
-            else f"above {_INSTABILITY_THRESHOLD}, but the n_fits budget "
-            f"({budget}) leaves no room for nested CV ({nest} fits)"
+            f" (at most {_INSTABILITY_THRESHOLD}): a stable learner"
+            if not (unstable or hard)
+            else f", but the n_fits budget ({budget}) leaves no room for nested "
+            f"CV ({nest} fits), where the corrected t under-covered in the "
+            "coverage study"
         )
-        ct["note"] = (
-            f"Refit instability of the per-row losses {s:.3g}, {why}. " + ct["note"]
-        )
+        ct["note"] = found + why + ". " + ct["note"]
         ct["chosen"] = "corrected-t"
         return ct
     reps = min(3, left // nest)
@@ -874,11 +920,14 @@ def _gated(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         run, n, groups, metric, per_row_name, reps * nest, seeds[4:], confidence
     )
     res["note"] = (
-        f"Refit instability of the per-row losses {s:.3g} (from {ct_fits} fits of "
-        f"3 x 10-fold CV), above {_INSTABILITY_THRESHOLD}: an unstable learner, for "
-        "which the corrected t under-covered in the coverage study, so nested CV. "
-        + res["note"]
-        + f" {ct_fits + res['n_fits']} fits in all."
+        f"{found} (from {ct_fits} fits of 3 x 10-fold CV): "
+        + (
+            f"instability above {_INSTABILITY_THRESHOLD} (an unstable learner)"
+            if unstable
+            else "near-zero probabilities"
+        )
+        + ", for which the corrected t under-covered in the coverage study, so "
+        "nested CV. " + res["note"] + f" {ct_fits + res['n_fits']} fits in all."
     )
     res["n_fits"] += ct_fits
     res["chosen"] = "nested-cv"
@@ -1120,12 +1169,18 @@ def _evaluator_rows(ev, scores, per_row_name, n_rep):
     return losses, folds
 
 
-def _evaluator_gate_note(ev, scores, n_rep):
+def _evaluator_gate_note(ev, scores, n_rep, n):
     """method='auto' from an evaluator on a per-row loss: the instability gate
     of :func:`generalization_ci` cannot switch to nested CV here (no refit),
     so the note says what it found, or what it would need."""
     metric, per_row_name = _evaluator_metric(ev)
-    if metric not in _LOSSES:
+    if metric == "neg_mean_squared_error" and n < _SQUARED_ERROR_NESTED_N:
+        return (
+            f" For squared error below n = {_SQUARED_ERROR_NESTED_N} "
+            "generalization_ci's 'auto' runs nested CV, where the corrected t "
+            "under-covered (0.92 at n = 100) in the coverage study."
+        )
+    if metric not in _UNBOUNDED_LOSSES:
         return ""
     kept = getattr(ev, "return_predictions", False) and hasattr(ev, "predictions_")
     if not kept or n_rep < 2:
@@ -1142,13 +1197,20 @@ def _evaluator_gate_note(ev, scores, n_rep):
     if np.any(folds < 0):
         return ""
     s = _gstats.refit_instability(losses)
-    if s <= _INSTABILITY_THRESHOLD:
-        return f" Refit instability of the per-row losses {s:.3g}: a stable learner."
-    return (
-        f" Refit instability of the per-row losses {s:.3g}, above "
-        f"{_INSTABILITY_THRESHOLD}: an unstable learner, for which the corrected t "
-        "under-covered in the coverage study; skperf.generalization_ci(estimator, "
-        "X, y) runs nested CV for it."
+    hard = _near_zero_rows(per_row_name, losses)
+    found = f" Refit instability of the per-row losses {s:.3g}"
+    if hard:
+        found += "; " + _near_zero_text(hard, int(np.isfinite(losses).sum()))
+    if s <= _INSTABILITY_THRESHOLD and not hard:
+        return found + ": a stable learner."
+    return found + (
+        (
+            f", above {_INSTABILITY_THRESHOLD}: an unstable learner"
+            if s > _INSTABILITY_THRESHOLD
+            else ""
+        )
+        + ", for which the corrected t under-covered in the coverage study; "
+        "skperf.generalization_ci(estimator, X, y) runs nested CV for it."
     )
 
 
@@ -1230,7 +1292,7 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
         )
         metric = name
         if auto:
-            note += _evaluator_gate_note(ev, scores_all, n_rep)
+            note += _evaluator_gate_note(ev, scores_all, n_rep, n)
     else:  # wald-cv
         if not getattr(ev, "return_predictions", False) or not hasattr(
             ev, "predictions_"

@@ -13,6 +13,7 @@ from sklearn.dummy import DummyRegressor
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
 
 from skperf import GeneralizationCI, RepeatedEvaluator, generalization_ci
 from skperf._generalization import (
@@ -403,12 +404,33 @@ def test_auto_roc_auc_small_imbalanced(clf_data):
 class TestAuto:
     def test_policy_table(self):
         # the study's choice (docs/generalization_coverage.csv): nested CV for
-        # every per-row scorer below n = 100; for per-row losses the corrected t
-        # gated by the refit instability; the corrected t on 3 x 10-fold else
-        assert [row[0] for row in _AUTO_POLICY] == ["nested-cv", "gated", "corrected-t"]
-        for loss in ("neg_log_loss", "neg_brier_score", "neg_mean_squared_error"):
-            assert _resolve_auto(500, loss, True, False, 100) == "gated"
+        # every per-row scorer below n = 100 and for squared error below 200;
+        # for the unbounded losses the corrected t gated by the refit
+        # instability; the corrected t on 3 x 10-fold else (Brier included)
+        assert [row[0] for row in _AUTO_POLICY] == [
+            "nested-cv",
+            "nested-cv",
+            "gated",
+            "corrected-t",
+        ]
+        for loss in ("neg_log_loss", "neg_mean_absolute_error"):
+            assert _resolve_auto(150, loss, True, False, 100) == "gated"
+        for loss in (
+            "neg_log_loss",
+            "neg_mean_absolute_error",
+            "neg_mean_squared_error",
+        ):
+            assert _resolve_auto(200, loss, True, False, 100) == "gated"
         assert _resolve_auto(500, "neg_log_loss", True, False, 30) == "gated"
+        assert _resolve_auto(100, "neg_mean_squared_error", True, False, 100) == (
+            "nested-cv"
+        )
+        assert _resolve_auto(199, "neg_mean_squared_error", True, False, 15) == (
+            "nested-cv"
+        )
+        for score in ("accuracy", "neg_brier_score"):
+            assert _resolve_auto(500, score, True, False, 100) == "corrected-t"
+            assert _resolve_auto(150, score, True, False, 100) == "corrected-t"
         assert _resolve_auto(500, "accuracy", True, False, 100) == "corrected-t"
         assert _resolve_auto(500, "roc_auc", False, False, 100) == "corrected-t"
         assert _resolve_auto(60, "accuracy", True, False, 100) == "nested-cv"
@@ -444,16 +466,68 @@ class TestAuto:
 
         X, y = clf_data
         tree = DecisionTreeClassifier(max_features=1, random_state=None)
-        ci = generalization_ci(tree, X, y, scoring="neg_brier_score", random_state=0)
+        ci = generalization_ci(tree, X, y, scoring="neg_log_loss", random_state=0)
         assert (ci.method, ci.n_fits) == ("nested-cv", 75)  # 30 + 3 x 15
         assert "an unstable learner" in ci.note
         assert "75 fits in all" in ci.note
         # a budget without room for nested CV keeps the corrected t, and says so
         ci = generalization_ci(
-            tree, X, y, scoring="neg_brier_score", n_fits=40, random_state=0
+            tree, X, y, scoring="neg_log_loss", n_fits=40, random_state=0
         )
         assert (ci.method, ci.n_fits) == ("corrected-t", 30)
         assert "leaves no room for nested CV" in ci.note
+        # the Brier score is bounded: the corrected t, ungated, for every learner
+        ci = generalization_ci(tree, X, y, scoring="neg_brier_score", random_state=0)
+        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
+        assert "instability" not in ci.note
+
+    def test_near_zero_probabilities_switch_the_log_loss_to_nested_cv(
+        self, monkeypatch
+    ):
+        import skperf._generalization as gen
+
+        # label noise: some rows sit among 15 neighbours of the other class, a
+        # held-out probability of exactly 0 (log loss 36 after the clip)
+        X, y = make_classification(
+            300, 5, n_informative=3, class_sep=1.5, flip_y=0.1, random_state=0
+        )
+        knn = KNeighborsClassifier(15)
+        # the instability alone would keep the corrected t
+        monkeypatch.setattr(gen._gstats, "refit_instability", lambda losses: 0.0)
+        ci = generalization_ci(knn, X, y, scoring="neg_log_loss", random_state=0)
+        assert (ci.method, ci.n_fits) == ("nested-cv", 75)
+        assert "12 of 900 held-out predictions" in ci.note
+        assert "near-zero probabilities" in ci.note
+        # the Brier score of the same model is bounded: no gate
+        ci = generalization_ci(knn, X, y, scoring="neg_brier_score", random_state=0)
+        assert ci.method == "corrected-t"
+
+    def test_near_zero_rows_counts_log_loss_rows_only(self):
+        from skperf._generalization import _near_zero_rows
+
+        rows = np.log([[0.5, 1e-7, 0.9], [2.2e-16, 0.3, 1e-6]])
+        assert _near_zero_rows("neg_log_loss", rows) == 2  # 1e-6 itself is not below
+        assert _near_zero_rows("neg_mean_squared_error", -np.full((2, 3), 50.0)) == 0
+
+    def test_squared_error_below_n_200_runs_nested_cv(self):
+        from sklearn.linear_model import Ridge
+
+        X, y = make_regression(150, 3, noise=10.0, random_state=0)
+        ci = generalization_ci(
+            Ridge(), X, y, scoring="neg_mean_squared_error", random_state=0
+        )
+        assert (ci.method, ci.n_fits) == ("nested-cv", 45)
+        assert "method='auto' chose 'nested-cv'" in ci.note
+        ev = RepeatedEvaluator(
+            Ridge(),
+            scoring="neg_mean_squared_error",
+            cv=10,
+            n_repeats=3,
+            random_state=0,
+            refit=False,
+        ).fit(X, y)
+        note = ev.generalization_ci().note
+        assert "below n = 200 generalization_ci's 'auto' runs nested CV" in note
 
     def test_auto_default_design(self, clf_data):
         X, y = clf_data
@@ -543,7 +617,7 @@ class TestFromEvaluator:
         def fitted(est, keep):
             return RepeatedEvaluator(
                 est,
-                scoring="neg_brier_score",
+                scoring="neg_log_loss",
                 cv=10,
                 n_repeats=3,
                 random_state=0,
@@ -562,8 +636,9 @@ class TestFromEvaluator:
         pred = ev.predictions_
         for i in range(len(pred)):
             r, test = int(pred["repeat"].iloc[i]), pred["test_index"].iloc[i]
-            p1 = pred["y_score"].iloc[i][:, 1]
-            losses[r, test] = (p1 - y[test]) ** 2
+            p_true = pred["y_score"].iloc[i][np.arange(len(test)), y[test]]
+            eps = np.finfo(float).eps
+            losses[r, test] = -np.log(np.clip(p_true, eps, 1 - eps))
         s = refit_instability(losses)
         assert f"instability of the per-row losses {s:.3g}" in ci.note
         assert (

@@ -146,8 +146,9 @@ def test_coverage_table_by_hand(study):
 @pytest.mark.slow  # about 250 fits
 def test_one_replicate_is_seeded_and_counts_its_fits(study):
     pop = study.POPULATIONS["synth-clf"]
-    rows = study.replicate(pop, "linear", 50, 0)
-    again = study.replicate(pop, "linear", 50, 0)
+    # the rows of intervals (the others carry the refit instability)
+    rows = [r for r in study.replicate(pop, "linear", 50, 0) if "low" in r]
+    again = [r for r in study.replicate(pop, "linear", 50, 0) if "low" in r]
     assert [r["low"] for r in rows] == [r["low"] for r in again]
     by = {(r["metric"], r["method"], r["n_fits"]): r for r in rows}
     # ROC AUC is not decomposable: no wald-cv and no nested-cv
