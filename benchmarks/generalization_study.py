@@ -475,19 +475,26 @@ def instability(metric, y, cv_pred):
 
 
 def near_zero(y, cv_pred):
-    """Held-out predictions (over the repetitions of 10-fold CV) that gave
-    the observed class a probability below ``skperf``'s ``_NEAR_ZERO_P``:
-    the second statistic of ``auto``'s gate for the log loss."""
+    """``(confident, missed)``: held-out predictions (over the repetitions of
+    10-fold CV) that gave some class a probability below ``skperf``'s
+    ``_NEAR_ZERO_P``, and those of them where it was the observed class: the
+    second statistic of ``auto``'s gate for the log loss."""
     from skperf._generalization import _NEAR_ZERO_P
 
     p = np.where(y == 1, cv_pred, 1.0 - cv_pred)
-    return int(np.sum(p < _NEAR_ZERO_P))
+    confident = np.minimum(cv_pred, 1.0 - cv_pred) < _NEAR_ZERO_P
+    return int(np.sum(confident)), int(np.sum(p < _NEAR_ZERO_P))
+
+
+def _near_zero_row(y, cv_pred):
+    confident, missed = near_zero(y, cv_pred)
+    return {"metric": "log_loss", "near_zero": confident, "missed": missed}
 
 
 def nearzero_replicate(pop, learner, n, rep):
     """Replay replicate ``rep``'s 3 x 10-fold CV for :func:`near_zero`."""
     *_, y, _, _, cv_pred, _ = _cv_part(pop, learner, n, rep)
-    return [{"metric": "log_loss", "near_zero": near_zero(y, cv_pred)}]
+    return [_near_zero_row(y, cv_pred)]
 
 
 def _inner_rows(metric, y, inner_pred, ids):
@@ -533,7 +540,7 @@ def replicate(pop, learner, n, rep):
         if m in DECOMPOSABLE:
             out.append({"metric": m, "instability": instability(m, y, cv_pred)})
         if m == "log_loss":
-            out.append({"metric": m, "near_zero": near_zero(y, cv_pred)})
+            out.append(_near_zero_row(y, cv_pred))
 
     # Nested CV (Bates et al. Algorithm 1; pairwise fits serve two inner CVs).
     ncv_inner = np.empty((NCV_REPEATS, NCV_K, n))  # [r, outer f, row]: inner pred
@@ -668,7 +675,7 @@ def replicate(pop, learner, n, rep):
 
 
 INSTAB_FIELDS = ("population", "learner", "n", "rep", "metric", "instability")
-NEARZERO_FIELDS = ("population", "learner", "n", "rep", "metric", "near_zero")
+NEARZERO_FIELDS = ("population", "learner", "n", "rep", "metric", "near_zero", "missed")
 
 
 SKPERF_SCORING = {
@@ -1308,13 +1315,15 @@ def load_main():
     key = ["population", "learner", "n", "rep", "metric", "method", "n_fits"]
     df = df.drop_duplicates(key)
     instab = sorted(RESULTS.glob("generalization_instab_w*.csv"))
-    if instab:
+    zero = sorted(RESULTS.glob("generalization_nearzero_w*.csv"))
+    if instab and zero:
         ins = pd.concat([pd.read_csv(p) for p in instab], ignore_index=True)
-        df = pd.concat([df, auto_rows(df, ins)], ignore_index=True)
+        nz = pd.concat([pd.read_csv(p) for p in zero], ignore_index=True)
+        df = pd.concat([df, auto_rows(df, ins, nz)], ignore_index=True)
     return df
 
 
-def auto_rows(df, instab):
+def auto_rows(df, instab, nearzero):
     """Rows ``method="auto"``: skperf's ``generalization_ci(method="auto")``
     rule applied to each dataset's reference fits.
 
@@ -1323,7 +1332,9 @@ def auto_rows(df, instab):
     for the unbounded per-row losses (log loss, squared error) the corrected
     t on 3 x 10-fold unless the refit instability of the per-row losses of
     those same 30 fits exceeds the threshold, then nested CV (skperf's
-    formula) on 45 more fits; the corrected t on 3 x 10-fold for the rest
+    formula) on 45 more fits, as also for a log loss with a held-out
+    probability of the observed class below 1e-6 in those fits (``nearzero``,
+    :func:`near_zero`); the corrected t on 3 x 10-fold for the rest
     (accuracy, Brier score, ROC AUC). ``n_fits`` is the budget (100);
     ``fits_used`` the fits the rule spent on the dataset.
     """
@@ -1340,6 +1351,7 @@ def auto_rows(df, instab):
     ns = df[(df["method"] == "nested-cv (skperf)") & (df["n_fits"] == 45)]
     ns = ns.set_index(keys)
     ins = instab.drop_duplicates(keys).set_index(keys)["instability"]
+    zero = nearzero.drop_duplicates(keys).set_index(keys)["near_zero"]
     cols = ["estimate", "low", "high", "truth_fitted"]
     n = ct.index.get_level_values("n")
     metric = ct.index.get_level_values("metric")
@@ -1350,9 +1362,16 @@ def auto_rows(df, instab):
     out = ct[cols].copy()
     out["fits_used"] = 30
     s = ins.reindex(ct.index)
-    to_nested = direct | (gated & (s > _INSTABILITY_THRESHOLD))
+    z = zero.reindex(ct.index)
+    log_loss = metric == "log_loss"
+    hard = log_loss & (z > 0)
+    to_nested = direct | (gated & ((s > _INSTABILITY_THRESHOLD) | hard))
     have_ns = ct.index.isin(ns.index)
-    ok = (~to_nested | have_ns) & (~gated | s.notna())
+    ok = (
+        (~to_nested | have_ns)
+        & (~gated | s.notna())
+        & (~(gated & log_loss) | z.notna())
+    )
     idx = ct.index[to_nested & ok]
     out.loc[idx, cols] = ns.loc[idx, cols].to_numpy()
     out.loc[idx, "fits_used"] = np.where(direct[to_nested & ok], 45, 75)

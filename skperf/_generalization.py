@@ -120,12 +120,12 @@ _SQUARED_ERROR_NESTED_N = 200
 # Refit instability above which the gated row switches to nested CV (see
 # stats._generalization.refit_instability and the Validity page).
 _INSTABILITY_THRESHOLD = 0.1
-# Log loss: a held-out probability of the observed class below this (a
-# per-row loss above -log(1e-6) = 13.8; a probability of 0 is clipped to
-# machine epsilon, a loss of 36) also switches the gated row to nested CV.
-# Such rows (15 nearest neighbours, forests and trees predict probabilities of
-# exactly 0) make the mean log loss a rare-event count, for which the
-# corrected t under-covered (0.80-0.89 for 15 nearest neighbours on fair).
+# Log loss: a held-out prediction giving some class a probability below this
+# also switches the gated row to nested CV. Learners that predict
+# probabilities of exactly 0 (15 nearest neighbours, forests, trees) make
+# the log loss on new data depend on how often such a prediction is wrong (a
+# loss of -log(1e-6) = 13.8 and up; a probability of 0 is clipped to machine
+# epsilon, 36): a rare event, for which the corrected t under-covered.
 _NEAR_ZERO_P = 1e-6
 # corrected-t's repeats of 10-fold under n_fits="auto" (see the table above)
 _CORRECTED_T_REPEATS = 3
@@ -833,7 +833,9 @@ def _corrected_t(
             for test, rows in _per_row(design, rows_of, run["y"]):
                 losses[r, test] = rows
         instability = _gstats.refit_instability(losses)
-        near_zero = _near_zero_rows(rows_of, losses)
+        near_zero = _near_zero_counts(
+            rows_of, [o["pred"]["y_score"] for d in outs for o in d], losses
+        )
     fits = [o for d in outs for o in d]
     scores = _scores(fits)
     n_train = np.mean([o["n_train"] for o in fits])
@@ -861,19 +863,29 @@ def _corrected_t(
     }
 
 
-def _near_zero_rows(per_row_name, rows):
-    """Held-out rows whose log loss exceeds ``-log(_NEAR_ZERO_P)`` (0 for
-    any other scorer); ``rows`` are per-row scores (log probabilities)."""
+def _near_zero_counts(per_row_name, y_scores, rows):
+    """``(confident, missed)`` for the log loss (``(0, 0)`` for any other
+    scorer): held-out predictions that gave some class a probability below
+    ``_NEAR_ZERO_P``, and the rows whose observed class got one (a log loss
+    above 13.8). ``y_scores``: the predicted probabilities of each fit;
+    ``rows``: per-row scores (log probabilities of the observed class)."""
     if per_row_name != "neg_log_loss":
-        return 0
-    return int(np.sum(rows < np.log(_NEAR_ZERO_P)))
+        return 0, 0
+    confident = sum(
+        int(np.sum(np.min(np.asarray(p, dtype=float), axis=-1) < _NEAR_ZERO_P))
+        for p in y_scores
+    )
+    rows = np.asarray(rows, dtype=float)
+    return confident, int(np.sum(rows[np.isfinite(rows)] < np.log(_NEAR_ZERO_P)))
 
 
-def _near_zero_text(k, total):
+def _near_zero_text(confident, missed, total):
     return (
-        f"{k} of {total} held-out predictions gave the observed class a "
-        f"probability below {_NEAR_ZERO_P:g} (a log loss of 13.8 to 36 each), so "
-        "the mean log loss is driven by a few rows"
+        f"{confident} of {total} held-out predictions gave a class a probability "
+        f"below {_NEAR_ZERO_P:g} ({missed} of them the observed class, a log loss "
+        "of 13.8 to 36 each): the log loss on new data then depends on how often "
+        "such confident predictions are wrong, a rare event that n rows measure "
+        "poorly"
     )
 
 
@@ -897,13 +909,14 @@ def _gated(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         rows_of=per_row_name,
     )
     s = ct.pop("instability")
-    hard = ct.pop("near_zero")
+    confident, missed = ct.pop("near_zero")
+    hard = confident > 0
     left = budget - ct_fits
     nest = _nested_fits(5)
     unstable = s > _INSTABILITY_THRESHOLD
     found = f"Refit instability of the per-row losses {s:.3g}"
     if hard:
-        found += "; " + _near_zero_text(hard, ct_fits // 10 * n)
+        found += "; " + _near_zero_text(confident, missed, ct_fits // 10 * n)
     if not (unstable or hard) or left < nest:
         why = (
             f" (at most {_INSTABILITY_THRESHOLD}): a stable learner"
@@ -924,7 +937,7 @@ def _gated(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         + (
             f"instability above {_INSTABILITY_THRESHOLD} (an unstable learner)"
             if unstable
-            else "near-zero probabilities"
+            else "confident predictions"
         )
         + ", for which the corrected t under-covered in the coverage study, so "
         "nested CV. " + res["note"] + f" {ct_fits + res['n_fits']} fits in all."
@@ -1197,10 +1210,15 @@ def _evaluator_gate_note(ev, scores, n_rep, n):
     if np.any(folds < 0):
         return ""
     s = _gstats.refit_instability(losses)
-    hard = _near_zero_rows(per_row_name, losses)
+    confident, missed = _near_zero_counts(
+        per_row_name, ev.predictions_["y_score"], losses
+    )
+    hard = confident > 0
     found = f" Refit instability of the per-row losses {s:.3g}"
     if hard:
-        found += "; " + _near_zero_text(hard, int(np.isfinite(losses).sum()))
+        found += "; " + _near_zero_text(
+            confident, missed, int(np.isfinite(losses).sum())
+        )
     if s <= _INSTABILITY_THRESHOLD and not hard:
         return found + ": a stable learner."
     return found + (
@@ -1209,7 +1227,7 @@ def _evaluator_gate_note(ev, scores, n_rep, n):
             if s > _INSTABILITY_THRESHOLD
             else ""
         )
-        + ", for which the corrected t under-covered in the coverage study; "
+        + "; the corrected t under-covered for such learners in the coverage study; "
         "skperf.generalization_ci(estimator, X, y) runs nested CV for it."
     )
 

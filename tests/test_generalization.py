@@ -496,18 +496,24 @@ class TestAuto:
         monkeypatch.setattr(gen._gstats, "refit_instability", lambda losses: 0.0)
         ci = generalization_ci(knn, X, y, scoring="neg_log_loss", random_state=0)
         assert (ci.method, ci.n_fits) == ("nested-cv", 75)
-        assert "12 of 900 held-out predictions" in ci.note
-        assert "near-zero probabilities" in ci.note
+        assert "of 900 held-out predictions gave a class a probability" in ci.note
+        assert "(12 of them the observed class" in ci.note
+        assert "confident predictions, for which" in ci.note
         # the Brier score of the same model is bounded: no gate
         ci = generalization_ci(knn, X, y, scoring="neg_brier_score", random_state=0)
         assert ci.method == "corrected-t"
 
-    def test_near_zero_rows_counts_log_loss_rows_only(self):
-        from skperf._generalization import _near_zero_rows
+    def test_near_zero_counts_log_loss_only(self):
+        from skperf._generalization import _near_zero_counts
 
-        rows = np.log([[0.5, 1e-7, 0.9], [2.2e-16, 0.3, 1e-6]])
-        assert _near_zero_rows("neg_log_loss", rows) == 2  # 1e-6 itself is not below
-        assert _near_zero_rows("neg_mean_squared_error", -np.full((2, 3), 50.0)) == 0
+        proba = [
+            np.array([[0.5, 0.5], [1 - 1e-7, 1e-7], [1.0, 0.0]]),
+            np.array([[0.2, 0.8], [1e-6, 1 - 1e-6]]),  # 1e-6 itself is not below
+        ]
+        rows = np.log([[0.5, 1e-7, 1.0], [0.8, np.nan, np.nan]])
+        # 2 confident predictions; the observed class got 1e-7 in one of them
+        assert _near_zero_counts("neg_log_loss", proba, rows) == (2, 1)
+        assert _near_zero_counts("neg_brier_score", proba, rows) == (0, 0)
 
     def test_squared_error_below_n_200_runs_nested_cv(self):
         from sklearn.linear_model import Ridge
