@@ -1329,13 +1329,13 @@ def auto_rows(df, instab, nearzero):
 
     The rule (``skperf._generalization._AUTO_POLICY``): below n = 100 nested
     CV (45 fits) for per-row scorers, and below n = 200 for squared error;
-    for the unbounded per-row losses (log loss, squared error) the corrected
-    t on 3 x 10-fold unless the refit instability of the per-row losses of
-    those same 30 fits exceeds the threshold, then nested CV (skperf's
-    formula) on 45 more fits, as also for a log loss with a held-out
-    probability of the observed class below 1e-6 in those fits (``nearzero``,
-    :func:`near_zero`); the corrected t on 3 x 10-fold for the rest
-    (accuracy, Brier score, ROC AUC). ``n_fits`` is the budget (100);
+    for the log loss the corrected t on 3 x 10-fold, then nested CV on 45
+    more fits (skperf's formula with ``conservative=True``, the R package's
+    factors: the rows "nested-cv", equal to it) when the refit instability
+    of the per-row losses of those same 30 fits exceeds the threshold or a
+    held-out probability is below 1e-6 (``nearzero``, :func:`near_zero`);
+    the corrected t on 3 x 10-fold for the rest (accuracy, Brier score, ROC
+    AUC, squared error from n = 200). ``n_fits`` is the budget (100);
     ``fits_used`` the fits the rule spent on the dataset.
     """
     import pandas as pd
@@ -1343,22 +1343,25 @@ def auto_rows(df, instab, nearzero):
     from skperf._generalization import (
         _AUTO_VERIFIED_N,
         _INSTABILITY_THRESHOLD,
-        _SQUARED_ERROR_NESTED_N,
+        _REGRESSION_NESTED_N,
     )
 
     keys = ["population", "learner", "n", "rep", "metric"]
     ct = df[(df["method"] == "corrected-t") & (df["n_fits"] == 30)].set_index(keys)
     ns = df[(df["method"] == "nested-cv (skperf)") & (df["n_fits"] == 45)]
     ns = ns.set_index(keys)
+    # the gate's nested CV: skperf's conservative=True, the R package's factors
+    # (tests/test_generalization_study.py checks the two agree to 1e-12)
+    nr = df[(df["method"] == "nested-cv") & (df["n_fits"] == 45)].set_index(keys)
     ins = instab.drop_duplicates(keys).set_index(keys)["instability"]
     zero = nearzero.drop_duplicates(keys).set_index(keys)["near_zero"]
     cols = ["estimate", "low", "high", "truth_fitted"]
     n = ct.index.get_level_values("n")
     metric = ct.index.get_level_values("metric")
     direct = (metric.isin(list(DECOMPOSABLE)) & (n < _AUTO_VERIFIED_N)) | (
-        (metric == "mse") & (n < _SQUARED_ERROR_NESTED_N)
+        (metric == "mse") & (n < _REGRESSION_NESTED_N)
     )  # nested CV straight away (45 fits)
-    gated = metric.isin(["log_loss", "mse"]) & ~direct
+    gated = (metric == "log_loss") & ~direct
     out = ct[cols].copy()
     out["fits_used"] = 30
     s = ins.reindex(ct.index)
@@ -1366,15 +1369,14 @@ def auto_rows(df, instab, nearzero):
     log_loss = metric == "log_loss"
     hard = log_loss & (z > 0)
     to_nested = direct | (gated & ((s > _INSTABILITY_THRESHOLD) | hard))
-    have_ns = ct.index.isin(ns.index)
-    ok = (
-        (~to_nested | have_ns)
-        & (~gated | s.notna())
-        & (~(gated & log_loss) | z.notna())
-    )
-    idx = ct.index[to_nested & ok]
+    have = np.where(direct, ct.index.isin(ns.index), ct.index.isin(nr.index))
+    ok = (~to_nested | have) & (~gated | s.notna()) & (~(gated & log_loss) | z.notna())
+    idx = ct.index[direct & ok]
     out.loc[idx, cols] = ns.loc[idx, cols].to_numpy()
-    out.loc[idx, "fits_used"] = np.where(direct[to_nested & ok], 45, 75)
+    out.loc[idx, "fits_used"] = 45
+    idx = ct.index[to_nested & ~direct & ok]
+    out.loc[idx, cols] = nr.loc[idx, cols].to_numpy()
+    out.loc[idx, "fits_used"] = 75
     out = out[ok].reset_index()
     out["method"] = "auto"
     out["n_fits"] = 100

@@ -82,41 +82,39 @@ _AUTO_POLICY = (
     # Bates et al. (2024), K = 5, 3 repetitions (45 fits). At n = 50 the
     # corrected t on 3 x 10-fold fell to 0.89 (accuracy) where nested CV held
     # (0.96-0.98, logistic regression, 54-100 datasets).
-    ("nested-cv", "squared error, n < 200", False, 25, 15),
+    ("nested-cv", "squared or absolute error, n < 200", False, 25, 15),
     # At n = 100 the corrected t on 3 x 10-fold under-covered ridge
     # regression's squared error (0.920 randhie, 0.925 synth-reg, 200
     # datasets each) where nested CV held (0.94-0.955) at the narrowest
-    # width that held; at n = 200 the corrected t holds (0.95-0.98).
-    ("gated", "unbounded per-row losses", False, 100, 30),
-    # Log loss, squared and absolute error: the corrected t on 3 x 10-fold
-    # (30 fits), then, when the refit instability of the per-row losses
-    # (stats._generalization.refit_instability) exceeds _INSTABILITY_THRESHOLD,
-    # nested CV (3 x 15 more fits). Stable learners (logistic/ridge
-    # regression: instability 0.002-0.07) keep the corrected t, which held
-    # (0.96-0.99) within 1.24x the narrowest method that holds; unstable ones
-    # (forests, trees: 0.1-2.7) get nested CV, the one method that held on a
-    # forest's log loss, where the corrected t gave 0.81-0.91.
+    # width that held; at n = 200 the corrected t holds (0.95-0.98 for ridge,
+    # 0.925-0.985 for every learner). Absolute error (not in the study) is
+    # treated as squared error.
+    ("gated", "log loss", False, 100, 30),
+    # The corrected t on 3 x 10-fold (30 fits), then nested CV (3 x 15 more
+    # fits, the R package's conservative factors) when the refit instability
+    # of the per-row losses (stats._generalization.refit_instability)
+    # exceeds _INSTABILITY_THRESHOLD or a held-out probability is below
+    # _NEAR_ZERO_P. Logistic regression (instability 0.002-0.07, no such
+    # probability) keeps the corrected t, which held (0.97-1.00) within 1.24x
+    # the narrowest method that holds; forests, trees and 15 nearest
+    # neighbours get nested CV, where the corrected t gave 0.79-0.93.
     ("corrected-t", "any", True, 20, 10),
     # Nadeau & Bengio (2003) on 3 repeats of 10-fold CV (30 fits): accuracy
     # 0.965-0.995, ROC AUC 0.935-0.975 (logistic regression, 200 datasets per
     # cell), forest accuracy 0.95-1.00. The Brier score (bounded, like the 0-1
-    # loss) is here, not gated: the corrected t held for it with every
-    # learner but 15 nearest neighbours (forests and trees 0.945-0.99), where
-    # the gate's nested CV was wider and covered less (0.92-0.97). 10 x
-    # 10-fold (100 fits) is NOT the default: the 1/J term vanishes and the
-    # interval came out 13-22 % narrower, under-covering (0.86 on some
-    # cells). Conservative Z held but was 1.5-2.7x wider; wald-cv (0.60-0.83
-    # on forests) and holdout are never chosen.
+    # loss) is here, ungated: the corrected t held for it with every learner
+    # but 15 nearest neighbours (forests and trees 0.945-0.99), where nested
+    # CV was wider and covered less (0.92-0.97); so is squared error from
+    # n = 200 (a gate sent forests and trees to nested CV 1.25-1.6x as wide
+    # for 0.01-0.02 more coverage). 10 x 10-fold (100 fits) is NOT the
+    # default: the 1/J term vanishes and the interval came out 13-22 %
+    # narrower, under-covering (0.86 on some cells). Conservative Z held but
+    # was 1.5-2.7x wider; wald-cv (0.60-0.83 on forests) and holdout are
+    # never chosen.
 )
-# Per-row losses gated by the refit instability (the "gated" row): the
-# unbounded ones, whose per-row values can be far from the rest.
-_UNBOUNDED_LOSSES = (
-    "neg_log_loss",
-    "neg_mean_absolute_error",
-    "neg_mean_squared_error",
-)
-# Squared error below this n: nested CV (the second row of _AUTO_POLICY)
-_SQUARED_ERROR_NESTED_N = 200
+# Squared and absolute error below this n: nested CV (the second row above)
+_REGRESSION_NESTED_N = 200
+_REGRESSION_LOSSES = ("neg_mean_absolute_error", "neg_mean_squared_error")
 # Refit instability above which the gated row switches to nested CV (see
 # stats._generalization.refit_instability and the Validity page).
 _INSTABILITY_THRESHOLD = 0.1
@@ -540,11 +538,11 @@ def _resolve_auto(n, metric, per_row_ok, has_groups, budget):
             continue
         if scorers == "per-row, n < 100" and not (per_row_ok and n < _AUTO_VERIFIED_N):
             continue
-        if scorers == "squared error, n < 200" and not (
-            metric == "neg_mean_squared_error" and n < _SQUARED_ERROR_NESTED_N
+        if scorers == "squared or absolute error, n < 200" and not (
+            metric in _REGRESSION_LOSSES and n < _REGRESSION_NESTED_N
         ):
             continue
-        if scorers == "unbounded per-row losses" and metric not in _UNBOUNDED_LOSSES:
+        if scorers == "log loss" and metric != "neg_log_loss":
             continue
         return method
     need = min(r[3] for r in _AUTO_POLICY if r[2] or not has_groups)
@@ -706,15 +704,16 @@ def generalization_ci(
 
     ``"auto"`` (the table ``_AUTO_POLICY``, from the coverage study over
     datasets on the Validity page): below n = 100, nested CV for a per-row
-    scorer, and below n = 200 for squared error; for the unbounded losses
-    (log loss, squared and absolute error) the corrected t on 3 x 10-fold,
-    then nested CV on 45 more fits when the refit instability of those
-    fits' per-row losses
+    scorer, and below n = 200 for squared and absolute error; for the log
+    loss the corrected t on 3 x 10-fold, then nested CV on 45 more fits
+    (with the conservative factors of the authors' R package) when the
+    refit instability of those fits' per-row losses
     (:func:`skperf.stats._generalization.refit_instability`: the share of a
-    row's loss variance that comes from refitting) exceeds 0.1, i.e. for an
-    unstable learner (forests, unpruned trees), where the corrected t
-    under-covered; the corrected t on 3 x 10-fold for every other scorer
-    (accuracy, Brier score, ROC AUC, ...) and with ``groups``. The ``note`` says which branch was taken and why, and
+    row's loss variance that comes from refitting) exceeds 0.1, or when a
+    held-out prediction gives a class a probability below 1e-6 (forests,
+    trees, nearest neighbours), where the corrected t under-covered; the
+    corrected t on 3 x 10-fold for every other scorer (accuracy, Brier
+    score, ROC AUC, squared error from n = 200, ...) and with ``groups``. The ``note`` says which branch was taken and why, and
     below n = 100 that no method's coverage is verified there.
     Minimum n: corrected-t 20, conservative-z 40, nested-cv 25, wald-cv 20,
     holdout 20.
@@ -890,11 +889,10 @@ def _near_zero_text(confident, missed, total):
 
 
 def _gated(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
-    """method='auto' on an unbounded per-row loss: the corrected t on 3 x
-    10-fold, or, when the refit instability exceeds the threshold or (log
-    loss) a held-out probability of the observed class is below
-    ``_NEAR_ZERO_P``, nested CV (45 more fits within the budget). See
-    :data:`_AUTO_POLICY`."""
+    """method='auto' on the log loss: the corrected t on 3 x 10-fold, or,
+    when the refit instability exceeds the threshold or a held-out
+    probability is below ``_NEAR_ZERO_P``, nested CV with the conservative
+    factors (45 more fits within the budget). See :data:`_AUTO_POLICY`."""
     budget = _DEFAULT_BUDGET if n_fits is None else n_fits
     ct_fits = 10 * _CORRECTED_T_REPEATS
     ct = _corrected_t(
@@ -930,7 +928,15 @@ def _gated(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         return ct
     reps = min(3, left // nest)
     res = _nested_cv(
-        run, n, groups, metric, per_row_name, reps * nest, seeds[4:], confidence
+        run,
+        n,
+        groups,
+        metric,
+        per_row_name,
+        reps * nest,
+        seeds[4:],
+        confidence,
+        conservative=True,
     )
     res["note"] = (
         f"{found} (from {ct_fits} fits of 3 x 10-fold CV): "
@@ -1016,13 +1022,32 @@ def _nested_cv_arrays(run, n, per_row_name, R, K, seeds):
     return inner, outer, folds
 
 
-def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
+def _nested_cv(
+    run,
+    n,
+    groups,
+    metric,
+    per_row_name,
+    n_fits,
+    seeds,
+    confidence,
+    conservative=False,
+):
     K = 5
     R = 3 if n_fits is None else max(1, n_fits // _nested_fits(K))
     inner, outer, folds = _nested_cv_arrays(run, n, per_row_name, R, K, seeds)
-    ci = _gstats.nested_cv_ci(inner, outer, folds, confidence=confidence)
+    ci = _gstats.nested_cv_ci(
+        inner, outer, folds, confidence=confidence, conservative=conservative
+    )
+    factors = (
+        " with the conservative factors of the authors' nestedcv R package (the "
+        f"standard error of a CV on {_rows((K - 1) / K, n)})"
+        if conservative
+        else ""
+    )
     note = (
-        f"Bates, Hastie & Tibshirani's nested CV ({K} folds, {R} repetition(s), "
+        f"Bates, Hastie & Tibshirani's nested CV{factors} ({K} folds, {R} "
+        "repetition(s), "
         f"{R * _nested_fits(K)} fits) on per-row scores; the centre is bias-corrected from "
         f"the inner ({_rows((K - 2) / K, n)}) and outer ({_rows((K - 1) / K, n)}) "
         f"training sizes to n = {n} rows: the expected score of the algorithm "
@@ -1187,21 +1212,22 @@ def _evaluator_gate_note(ev, scores, n_rep, n):
     of :func:`generalization_ci` cannot switch to nested CV here (no refit),
     so the note says what it found, or what it would need."""
     metric, per_row_name = _evaluator_metric(ev)
-    if metric == "neg_mean_squared_error" and n < _SQUARED_ERROR_NESTED_N:
+    if metric in _REGRESSION_LOSSES and n < _REGRESSION_NESTED_N:
         return (
-            f" For squared error below n = {_SQUARED_ERROR_NESTED_N} "
+            f" For squared or absolute error below n = {_REGRESSION_NESTED_N} "
             "generalization_ci's 'auto' runs nested CV, where the corrected t "
             "under-covered (0.92 at n = 100) in the coverage study."
         )
-    if metric not in _UNBOUNDED_LOSSES:
+    if metric != "neg_log_loss":
         return ""
     kept = getattr(ev, "return_predictions", False) and hasattr(ev, "predictions_")
     if not kept or n_rep < 2:
         return (
-            " For this loss, generalization_ci's 'auto' checks the learner's refit "
-            "instability (nested CV for an unstable learner, where the corrected t "
-            "under-covered); that needs the per-row predictions of at least 2 "
-            "repeats (return_predictions=True), which this evaluator did not keep."
+            " For the log loss, generalization_ci's 'auto' checks the learner's "
+            "refit instability and its confident predictions (nested CV for them, "
+            "where the corrected t under-covered); that needs the per-row "
+            "predictions of at least 2 repeats (return_predictions=True), which "
+            "this evaluator did not keep."
         )
     try:
         losses, folds = _evaluator_rows(ev, scores, per_row_name, n_rep)

@@ -404,30 +404,22 @@ def test_auto_roc_auc_small_imbalanced(clf_data):
 class TestAuto:
     def test_policy_table(self):
         # the study's choice (docs/generalization_coverage.csv): nested CV for
-        # every per-row scorer below n = 100 and for squared error below 200;
-        # for the unbounded losses the corrected t gated by the refit
-        # instability; the corrected t on 3 x 10-fold else (Brier included)
+        # every per-row scorer below n = 100 and for squared and absolute error
+        # below 200; for the log loss the corrected t gated by the refit
+        # instability and confident probabilities; the corrected t on 3 x
+        # 10-fold else (Brier, and squared error from n = 200, included)
         assert [row[0] for row in _AUTO_POLICY] == [
             "nested-cv",
             "nested-cv",
             "gated",
             "corrected-t",
         ]
-        for loss in ("neg_log_loss", "neg_mean_absolute_error"):
-            assert _resolve_auto(150, loss, True, False, 100) == "gated"
-        for loss in (
-            "neg_log_loss",
-            "neg_mean_absolute_error",
-            "neg_mean_squared_error",
-        ):
-            assert _resolve_auto(200, loss, True, False, 100) == "gated"
+        assert _resolve_auto(150, "neg_log_loss", True, False, 100) == "gated"
         assert _resolve_auto(500, "neg_log_loss", True, False, 30) == "gated"
-        assert _resolve_auto(100, "neg_mean_squared_error", True, False, 100) == (
-            "nested-cv"
-        )
-        assert _resolve_auto(199, "neg_mean_squared_error", True, False, 15) == (
-            "nested-cv"
-        )
+        for loss in ("neg_mean_squared_error", "neg_mean_absolute_error"):
+            assert _resolve_auto(100, loss, True, False, 100) == "nested-cv"
+            assert _resolve_auto(199, loss, True, False, 15) == "nested-cv"
+            assert _resolve_auto(200, loss, True, False, 100) == "corrected-t"
         for score in ("accuracy", "neg_brier_score"):
             assert _resolve_auto(500, score, True, False, 100) == "corrected-t"
             assert _resolve_auto(150, score, True, False, 100) == "corrected-t"
