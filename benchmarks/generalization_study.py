@@ -1330,13 +1330,14 @@ def auto_rows(df, instab, nearzero):
     The rule (``skperf._generalization._AUTO_POLICY``): below n = 100 nested
     CV (45 fits) for per-row scorers, and below n = 200 for squared error;
     for the log loss the corrected t on 3 x 10-fold, then nested CV on 45
-    more fits (skperf's formula with ``conservative=True``, the R package's
-    factors: the rows "nested-cv", equal to it) when the refit instability
+    more fits when the refit instability
     of the per-row losses of those same 30 fits exceeds the threshold or a
     held-out probability is below 1e-6 (``nearzero``, :func:`near_zero`);
     the corrected t on 3 x 10-fold for the rest (accuracy, Brier score, ROC
     AUC, squared error from n = 200). ``n_fits`` is the budget (100);
-    ``fits_used`` the fits the rule spent on the dataset.
+    ``fits_used`` the fits the rule spent on the dataset. Nested CV is
+    skperf's formula with ``conservative=True`` (the R package's factors):
+    the rows "nested-cv".
     """
     import pandas as pd
 
@@ -1348,11 +1349,10 @@ def auto_rows(df, instab, nearzero):
 
     keys = ["population", "learner", "n", "rep", "metric"]
     ct = df[(df["method"] == "corrected-t") & (df["n_fits"] == 30)].set_index(keys)
-    ns = df[(df["method"] == "nested-cv (skperf)") & (df["n_fits"] == 45)]
-    ns = ns.set_index(keys)
-    # the gate's nested CV: skperf's conservative=True, the R package's factors
-    # (tests/test_generalization_study.py checks the two agree to 1e-12)
-    nr = df[(df["method"] == "nested-cv") & (df["n_fits"] == 45)].set_index(keys)
+    # skperf's nested CV is nested_cv_ci(conservative=True), the R package's
+    # factors: the rows "nested-cv" (tests/test_generalization_study.py checks
+    # the two agree to 1e-12 on the same rows)
+    ns = df[(df["method"] == "nested-cv") & (df["n_fits"] == 45)].set_index(keys)
     ins = instab.drop_duplicates(keys).set_index(keys)["instability"]
     zero = nearzero.drop_duplicates(keys).set_index(keys)["near_zero"]
     cols = ["estimate", "low", "high", "truth_fitted"]
@@ -1369,14 +1369,11 @@ def auto_rows(df, instab, nearzero):
     log_loss = metric == "log_loss"
     hard = log_loss & (z > 0)
     to_nested = direct | (gated & ((s > _INSTABILITY_THRESHOLD) | hard))
-    have = np.where(direct, ct.index.isin(ns.index), ct.index.isin(nr.index))
+    have = ct.index.isin(ns.index)
     ok = (~to_nested | have) & (~gated | s.notna()) & (~(gated & log_loss) | z.notna())
-    idx = ct.index[direct & ok]
+    idx = ct.index[to_nested & ok]
     out.loc[idx, cols] = ns.loc[idx, cols].to_numpy()
-    out.loc[idx, "fits_used"] = 45
-    idx = ct.index[to_nested & ~direct & ok]
-    out.loc[idx, cols] = nr.loc[idx, cols].to_numpy()
-    out.loc[idx, "fits_used"] = 75
+    out.loc[idx, "fits_used"] = np.where(direct[to_nested & ok], 45, 75)
     out = out[ok].reset_index()
     out["method"] = "auto"
     out["n_fits"] = 100
@@ -1444,8 +1441,8 @@ SHOWN = (  # (method, n_fits) columns of the per-cell tables
 )
 LABELS = {
     "auto": "skperf auto",
-    "nested-cv (skperf)": "nested CV (skperf)",
-    "nested-cv": "nested CV (R pkg)",
+    "nested-cv (skperf)": "nested CV (mlr3inferr)",
+    "nested-cv": "nested CV (R pkg; skperf)",
     "corrected-t": "corrected t",
     "conservative-z": "cons. Z",
     "wald-cv": "Wald CV",
@@ -1625,8 +1622,8 @@ def rst_tables(t, cmp=None):
     out.append(
         "**skperf's auto, per cell** (n >= 100; ``generalization_ci(method="
         "'auto')``'s rule applied to each dataset's fits; mean fits 30 = the "
-        "corrected t throughout, 75 = nested CV after the instability gate "
-        "throughout):\n\n" + _list_table(header, rows)
+        "corrected t throughout, 45 = nested CV straight away, 75 = nested CV "
+        "after the log-loss gate throughout):\n\n" + _list_table(header, rows)
     )
     # 5. null and power study
     if cmp is not None:

@@ -370,9 +370,9 @@ def nested_cv_ci(
         standard error of a CV on ``n_sub = floor(n (K-1)/K)`` rows
         (``sd(e_in)/sqrt(n_sub)`` for the clip, ``MSE`` not rescaled) and
         the bias factor ``1 + ((K-2)/K)^1.5``. About 10 % wider: an
-        interval sized for the inner training size. ``generalization_ci``'s
-        ``auto`` uses it where the coverage study found the default too
-        narrow (unstable learners, confident probabilities under log loss).
+        interval sized for the inner training size. ``generalization_ci``
+        uses it: over the coverage study's cells it held where the default
+        was too narrow (99 of 101 cells against 84).
 
     Returns
     -------
