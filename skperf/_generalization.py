@@ -424,13 +424,17 @@ def _run(
     outcome is cached (keyed by the seeded estimator, the data, the split,
     the scorer and the fit parameters): a rerun refits nothing. Returns, per
     design, one dict per split: ``score``, ``n_train``, ``n_test``, ``test``
-    and (``predictions=True``) ``pred`` as ``_predictions.predict_test``.
+    and (``predictions=True``) ``pred`` as ``_predictions.predict_test`` (for
+    a decomposable ``scoring`` name only the prediction its per-row scores
+    need, :func:`_predict_for`, and the score is their mean).
     """
     from sklearn.metrics import check_scoring
     from sklearn.utils.parallel import Parallel, delayed
     from tqdm.auto import tqdm
 
     scorer = check_scoring(estimator, scoring)
+    if predictions and isinstance(scoring, str) and scoring in DECOMPOSABLE:
+        predictions = scoring  # _fit_score predicts once, the score from the rows
     fit = _fit_score
     cache = _cache.check_memory(memory)
     if cache is not None:
@@ -464,12 +468,18 @@ def _fit_score(estimator, X, y, train, test, scorer, params, predictions):
     X_train, y_train = _safe_split(est, X, y, train)
     X_test, y_test = _safe_split(est, X, y, test, train)
     est.fit(X_train, y_train, **_check_method_params(X, params, train))
+    if isinstance(predictions, str):  # a per-row scorer: one inference pass
+        pred = _predict_for(est, X_test, predictions)
+        score = float(np.mean(_row_scores(predictions, y_test, pred, pred["classes"])))
+    else:
+        score = float(scorer(est, X_test, y_test))
+        pred = predict_test(est, X_test) if predictions else None
     res = {
-        "score": float(scorer(est, X_test, y_test)),
+        "score": score,
         "n_train": len(train),
         "n_test": len(test),
         "test": np.asarray(test),
-        "pred": predict_test(est, X_test) if predictions else None,
+        "pred": pred,
     }
     if not np.isfinite(res["score"]):
         raise ValueError(
@@ -478,6 +488,29 @@ def _fit_score(estimator, X, y, train, test, scorer, params, predictions):
             "class); the interval is not computed."
         )
     return res
+
+
+def _predict_for(est, X_test, metric):
+    """The one prediction a per-row ``metric`` needs, as ``predict_test``'s
+    dict: ``predict_proba`` for log loss and Brier, ``predict`` otherwise.
+
+    The scorer of a decomposable metric is the mean of its per-row scores,
+    so the score is computed from this prediction (one inference pass, where
+    the scorer and ``predict_test`` would take up to four).
+    """
+    from sklearn.base import is_classifier
+
+    proba = metric in ("neg_log_loss", "neg_brier_score")
+    has_proba = proba and hasattr(est, "predict_proba")
+    classes = getattr(est, "classes_", None)
+    return {
+        "y_pred": None if proba else np.asarray(est.predict(X_test)),
+        "y_score": np.asarray(est.predict_proba(X_test)) if has_proba else None,
+        "y_decision": None,
+        "classes": None if classes is None else np.asarray(classes),
+        "kind": "classifier" if is_classifier(est) else "regressor",
+        "score_is_proba": has_proba,
+    }
 
 
 def _seeded(estimator, y, seed):
