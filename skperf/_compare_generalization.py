@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.metrics import get_scorer_names
-from sklearn.model_selection import GroupKFold
+from sklearn.model_selection import GroupKFold, KFold
 from sklearn.utils import indexable
 
 from ._cache import warn_never_reused
@@ -30,6 +30,7 @@ from ._generalization import (
     _nested_splits,
     _row_scores,
 )
+from ._vary import NewDataKFold
 from .exceptions import NoVariationWarning
 from .stats._paired_tests import (
     _check_rope,
@@ -429,7 +430,7 @@ default="auto"
     >>> res.decision, res.method, res.target
     ('better', 'corrected-t', 'new data')
     >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}]")
-    0.633 [0.599, 0.667]
+    0.733 [0.654, 0.813]
     """
     # ---- validate everything before any fit
     for name, est in (("estimator_a", estimator_a), ("estimator_b", estimator_b)):
@@ -605,7 +606,14 @@ def _resampled(
 ):
     """corrected-t, bayesian, 5x2cv-f: per-split differences on repeated K-fold."""
     R = 5 if method == "5x2cv-f" else fits // K
-    cv = K if groups is None else GroupKFold(K, shuffle=True)
+    # random K-fold splits, as the tests were derived for: not stratified
+    # (NewDataKFold keeps every class in every test fold), as compare_models
+    if groups is not None:
+        cv = GroupKFold(K, shuffle=True)
+    elif is_classifier(estimator_a) or is_classifier(estimator_b):
+        cv = NewDataKFold(K)
+    else:
+        cv = KFold(K, shuffle=True)
     evs = {
         "a": _evaluator(estimator_a, cv, R, seed, scorer, memory),
         "b": _evaluator(estimator_b, cv, R, seed, scorer, memory),

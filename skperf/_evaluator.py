@@ -659,6 +659,7 @@ def _collect(job, X, y, params):
     if ev.return_predictions:
         _predictions.collect(ev, job, job.outputs, y)
     ev.random_state_ = job.random_state_
+    ev._stratified_folds = job.stratified  # read by generalization_ci's note
     ev.scorer_ = (
         job.scorer.scorer if isinstance(job.scorer, _Single) else dict(job.singles)
     )

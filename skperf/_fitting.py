@@ -241,6 +241,8 @@ class _Job:
             )
         varied, explicit = _check_vary(spec.vary)
         kind, splitter = _outer_cv(cv, est, y, groups)
+        # stratified folds: RepeatedEvaluator.generalization_ci says what they do
+        self.stratified = "Stratified" in type(splitter).__name__
         if groups is not None:
             groups = _check_groups(spec, kind, splitter, groups)
         if kind == "iterable" and "split" in explicit:

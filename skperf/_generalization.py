@@ -280,15 +280,16 @@ def _root_seeds(random_state, k):
 
 
 def _fold_labels(y, groups, n, K, seed):
-    """Fold of each row: stratified when ``y`` is a class label, group-aware
-    with ``groups``; shuffled by ``seed``."""
-    from ._vary import _shuffled_kfold
+    """Fold of each row, shuffled by ``seed``: group-aware with ``groups``;
+    else not stratified, every test fold holding every class
+    (:class:`skperf._vary.NewDataKFold`: stratified folds made the corrected
+    t under-cover)."""
+    from ._vary import NewDataKFold
 
     if groups is not None:
         splitter = GroupKFold(K, shuffle=True, random_state=seed)
     else:
-        splitter = _shuffled_kfold(K, True, y)
-        splitter.random_state = seed
+        splitter = NewDataKFold(K, random_state=seed)
     folds = np.empty(n, dtype=np.int64)
     for k, (_, test) in enumerate(splitter.split(np.zeros((n, 1)), y, groups)):
         folds[test] = k
@@ -777,7 +778,7 @@ def generalization_ci(
     >>> ci.target, ci.n_fits
     ('new data', 20)
     >>> print(f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
-    0.979 [0.959, 0.998]
+    0.979 [0.966, 0.992]
     """
     method = _check_method(method)
     confidence = _check_confidence(confidence)
@@ -1310,9 +1311,9 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
             "sets of n rows drawn with replacement, about 0.632 n distinct rows), "
             "whose scores understate the score of a model trained on n rows; no "
             "interval for new data is computed from them. Fit the evaluator with "
-            "cv=10 (repeated 10-fold: method 'corrected-t', and 'wald-cv' with "
-            "return_predictions=True), or call skperf.generalization_ci(estimator, "
-            "X, y)."
+            "cv=KFold(10, shuffle=True) (repeated 10-fold, not stratified: method "
+            "'corrected-t', and 'wald-cv' with return_predictions=True), or call "
+            "skperf.generalization_ci(estimator, X, y)."
         )
     res = ev.results_
     failed = int(res["error"].notna().sum())
@@ -1361,6 +1362,15 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
             f"{n_train:.0f} rows (not corrected to the full data)."
         )
         metric = name
+        if getattr(ev, "_stratified_folds", False):
+            note += (
+                " The evaluator's folds are stratified, which makes fold scores "
+                "less variable than the score on new data: in the coverage study "
+                "the corrected t on stratified folds covered a random forest's "
+                "accuracy 0.895 where plain folds covered 0.95. Fit with "
+                "cv=KFold(10, shuffle=True) (compare_models' default design does "
+                "not stratify) for an interval that holds its level."
+            )
         if auto:
             note += _evaluator_gate_note(ev, scores_all, n_rep, n)
     else:  # wald-cv

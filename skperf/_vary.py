@@ -101,6 +101,54 @@ def _shuffled_kfold(n_splits, classifier, y):
     return KFold(n_splits, shuffle=True)
 
 
+class NewDataKFold(KFold):
+    """Shuffled K-fold for an interval or test about new data: not stratified.
+
+    Stratified folds make the fold scores less variable than the score on
+    new data is (the class mix of a test fold no longer varies), and the
+    corrected resampled t, derived for random splits, then under-covers: a
+    random forest's accuracy and Brier score on ``fair`` at n = 200 (200
+    datasets, through ``generalization_ci``) were covered 0.89-0.895 with
+    stratified folds and 0.95 with plain ones (17-20 % wider). For a class
+    label ``y`` the folds are re-drawn (from ``random_state``) until every
+    test fold holds every class, as a score such as ROC AUC needs; where
+    plain folds would rarely manage that (more than 0.5 test folds expected
+    to miss a class, hypergeometric) they are stratified instead. ``repr``
+    and parameters are those of ``KFold``; ``shuffle`` is always True.
+    """
+
+    def __init__(self, n_splits=10, *, shuffle=True, random_state=None):
+        super().__init__(n_splits, shuffle=True, random_state=random_state)
+
+    def split(self, X, y=None, groups=None):
+        from scipy.stats import hypergeom
+        from sklearn.utils import check_random_state
+
+        try:
+            kind = None if y is None else type_of_target(y)
+        except ValueError:
+            kind = None
+        if kind not in ("binary", "multiclass"):
+            yield from KFold(
+                self.n_splits, shuffle=True, random_state=self.random_state
+            ).split(X, y, groups)
+            return
+        y = np.asarray(y)
+        labels, counts = np.unique(y, return_counts=True)
+        n = int(counts.sum())
+        missing = self.n_splits * hypergeom.pmf(0, n, counts, n // self.n_splits).sum()
+        rng = check_random_state(self.random_state)
+        for _ in range(100 if missing <= 0.5 else 0):
+            draw = KFold(self.n_splits, shuffle=True, random_state=rng.randint(2**31))
+            splits = list(draw.split(X, y, groups))
+            if all(np.unique(y[test]).size == labels.size for _, test in splits):
+                yield from splits
+                return
+        strat = _shuffled_kfold(self.n_splits, True, y)
+        strat.random_state = rng.randint(2**31)
+        yield from strat.split(X, y, groups)
+
+
 # ---------------------------------------------------------------------------
 # estimators
 # Estimators whose ``random_state`` is used only under some settings. A

@@ -18,6 +18,7 @@ from skperf._compare_generalization import (
     GeneralizationComparison,
     compare_generalization,
 )
+from skperf._vary import NewDataKFold
 from skperf.stats._paired_tests import (
     bayesian_correlated_t,
     combined_5x2cv_f,
@@ -66,7 +67,9 @@ class TestAgainstManualComputation:
         a, b = GaussianNB(), NearestCentroid()
         res = compare_generalization(a, b, X, y, n_fits=10, random_state=3)
         # independently: two paired repeated 10-fold evaluations
-        kw = {"cv": 10, "n_repeats": 1, "random_state": 3, "scoring": "accuracy"}
+        # compare_generalization's folds: shuffled, not stratified
+        kw = {"cv": NewDataKFold(10), "n_repeats": 1, "random_state": 3}
+        kw["scoring"] = "accuracy"
         d = np.asarray(repeated_cross_val_score(a, X, y, **kw)) - np.asarray(
             repeated_cross_val_score(b, X, y, **kw)
         )
@@ -97,9 +100,9 @@ class TestAgainstManualComputation:
         a, b = GaussianNB(), DummyClassifier()
         res = compare_generalization(a, b, X, y, method="5x2cv-f", random_state=1)
         evs = [
-            RepeatedEvaluator(e, cv=2, n_repeats=5, random_state=1, refit=False).fit(
-                X, y
-            )
+            RepeatedEvaluator(
+                e, cv=NewDataKFold(2), n_repeats=5, random_state=1, refit=False
+            ).fit(X, y)
             for e in (a, b)
         ]
         d = (
@@ -119,7 +122,8 @@ class TestAgainstManualComputation:
         res = compare_generalization(
             a, b, X, y, method="bayesian", rope=0.01, n_fits=10, random_state=5
         )
-        kw = {"cv": 10, "n_repeats": 1, "random_state": 5, "scoring": "accuracy"}
+        kw = {"cv": NewDataKFold(10), "n_repeats": 1, "random_state": 5}
+        kw["scoring"] = "accuracy"
         d = np.asarray(repeated_cross_val_score(a, X, y, **kw)) - np.asarray(
             repeated_cross_val_score(b, X, y, **kw)
         )

@@ -258,3 +258,39 @@ class TestNoVariation:
         plan = _plan(GridSearchCV(LogisticRegression(), {"C": [1]}, cv=KFold(3)))
         (msg,) = _no_variation(plan, True, {"search"}, {"search"})
         assert "cv=KFold(5, shuffle=True)" in msg
+
+
+class TestNewDataKFold:
+    """Folds for intervals about new data: shuffled, not stratified, every
+    test fold holding every class (stratified where that is unlikely)."""
+
+    def _folds(self, y, k=10, seed=0):
+        from skperf._vary import NewDataKFold
+
+        X = np.zeros((len(y), 1))
+        return [test for _, test in NewDataKFold(k, random_state=seed).split(X, y)]
+
+    def test_a_partition_not_stratified_every_class_in_every_fold(self):
+        y = np.r_[np.zeros(136, int), np.ones(64, int)]
+        folds = self._folds(y)
+        np.testing.assert_array_equal(np.sort(np.concatenate(folds)), np.arange(200))
+        positives = [int(y[t].sum()) for t in folds]
+        assert min(positives) >= 1
+        # stratified folds would hold 6 or 7 positives each; random ones vary
+        assert max(positives) - min(positives) >= 3
+        assert [list(t) for t in folds] == [list(t) for t in self._folds(y)]
+        assert [list(t) for t in folds] != [list(t) for t in self._folds(y, seed=1)]
+
+    def test_a_rare_class_gets_stratified_folds(self):
+        # 10 positives in 200 rows: a plain fold of 20 misses them with
+        # probability 0.35, so the folds are stratified (one positive each)
+        y = np.r_[np.zeros(190, int), np.ones(10, int)]
+        assert [int(y[t].sum()) for t in self._folds(y)] == [1] * 10
+
+    def test_a_continuous_target_gets_plain_kfold(self):
+        from sklearn.model_selection import KFold
+
+        y = np.random.default_rng(0).normal(size=50)
+        folds = self._folds(y, k=5, seed=3)
+        ref = [t for _, t in KFold(5, shuffle=True, random_state=3).split(y)]
+        assert [list(t) for t in folds] == [list(t) for t in ref]

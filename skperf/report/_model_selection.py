@@ -27,6 +27,7 @@ import numpy as np
 
 from .._distribution import PerformanceDistribution, _as_loss, _check_requirement
 from .._seeding import _root_entropy
+from .._vary import NewDataKFold
 from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval
@@ -1595,7 +1596,9 @@ def compare_models(
         are reused).
     cv : int, cross-validation generator, iterable or None, default=None
         Splitter of each repeat. ``None``: with ``target="new data"`` a
-        shuffled 10-fold (stratified for classifiers; ``GroupKFold`` with
+        shuffled 10-fold, not stratified (random splits, as the corrected t
+        was derived for: stratified folds made it under-cover; for a
+        classifier every test fold holds every class; ``GroupKFold`` with
         ``groups``) re-drawn in every repeat, i.e. 10 x ``n_repeats`` fits per
         model (repeated 10-fold, the design of Bouckaert & Frank's corrected
         repeated CV); with ``target="this dataset"`` one out-of-bootstrap
@@ -1746,7 +1749,7 @@ def compare_models(
     >>> report.best, report.tied_with_best
     ('logreg', ['logreg', 'tree'])
     >>> {name: round(p, 3) for name, p in report.p_adjusted.items()}
-    {'tree': 0.688, 'dummy': 0.0}
+    {'tree': 0.593, 'dummy': 0.0}
     """
     from .._evaluator import RepeatedEvaluator, _fit_evaluators
 
@@ -1851,6 +1854,11 @@ def compare_models(
             if cv is None
             else f" ({_describe(cv)}: {cv}-fold, shuffled anew in every repeat)"
             if given_cv is None and isinstance(cv, int)
+            else f" ({cv.n_splits}-fold, not stratified, every test fold holding "
+            "every class; shuffled anew in every repeat)"
+            if given_cv is None and isinstance(cv, NewDataKFold)
+            else f" ({cv.n_splits}-fold, shuffled anew in every repeat)"
+            if given_cv is None and type(cv).__name__ == "KFold"
             else f" ({_describe(cv)}, shuffled anew in every repeat)"
             if given_cv is None
             else ""
@@ -2034,14 +2042,15 @@ def _fixed_splits(cv, vary):
 
 
 def _default_new_data_cv(X, y, groups, *, classifier=True):
-    """The default design for target='new data': shuffled 10-fold per repeat.
+    """The default design for target='new data': shuffled 10-fold per repeat,
+    not stratified (:class:`skperf._vary.NewDataKFold` for class labels).
 
     Fewer folds only where 10 cannot be made: fewer than 10 groups, rows, or
     (classifiers) members of the smallest class (stratified folds need one
     per fold). A regressor's integer-valued target (``type_of_target`` calls
     it "multiclass") is not a set of classes.
     """
-    from sklearn.model_selection import GroupKFold
+    from sklearn.model_selection import GroupKFold, KFold
     from sklearn.utils.multiclass import type_of_target
 
     from ..utils._sklearn_compat import _num_samples
@@ -2057,7 +2066,9 @@ def _default_new_data_cv(X, y, groups, *, classifier=True):
             kind = None
         if classifier and kind in ("binary", "multiclass"):
             k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
-    return max(k, 2)
+            # not stratified: stratified folds made the corrected t under-cover
+            return NewDataKFold(max(k, 2))
+    return KFold(max(k, 2), shuffle=True)
 
 
 def _measured_ratio(evaluators, n_samples):
