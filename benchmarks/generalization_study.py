@@ -698,7 +698,32 @@ SKPERF_CELLS = [
 ]
 
 
-def skperf_replicate(pop, learner, n, rep):
+# generalization_ci(method="auto") end to end through the API, on cells where
+# each of its branches is taken: the log-loss gate (a forest; 15 nearest
+# neighbours), the Brier score ungated, squared error below n = 200 (nested
+# CV straight away) and from 200 (the corrected t).
+SKPERF_AUTO_PLAN = {
+    "accuracy": ("auto",),
+    "log_loss": ("auto",),
+    "brier": ("auto",),
+    "roc_auc": ("auto",),
+    "mse": ("auto",),
+}
+SKPERF_AUTO_CELLS = [
+    ("fair", "forest", 200),
+    ("synth-clf", "knn", 500),
+    ("synth-reg", "linear", 100),
+    ("synth-reg", "forest", 200),
+]
+
+
+def skperf_auto_replicate(pop, learner, n, rep):
+    """``skperf:auto`` rows on replicate ``rep``'s dataset (``n_fits``: the
+    budget, 100; the fits spent and the method chosen in ``note``)."""
+    return skperf_replicate(pop, learner, n, rep, plan=SKPERF_AUTO_PLAN)
+
+
+def skperf_replicate(pop, learner, n, rep, plan=SKPERF_PLAN):
     """skperf.generalization_ci rows on replicate ``rep``'s dataset.
 
     The dataset and the fitted model (its truth score) are those of
@@ -709,7 +734,7 @@ def skperf_replicate(pop, learner, n, rep):
     )
     X, y, Xt, yt = pop.draw(rng, n)
     truth_pred = _Fitter(learner, pop.task, rng)(X, y, Xt)
-    rows = _skperf_rows(pop, learner, X, y, rng)
+    rows = _skperf_rows(pop, learner, X, y, rng, plan)
     for row in rows:
         row["truth_fitted"] = score(row["metric"], yt, truth_pred)
     return rows
@@ -754,15 +779,16 @@ def _skperf_rows(pop, learner, X, y, rng, plan=SKPERF_PLAN):
                 )
                 continue
             lo, hi = sorted((sign * ci.low, sign * ci.high))
+            auto = method == "auto"
             rows.append(
                 {
                     "metric": m,
                     "method": f"skperf:{method}",
-                    "n_fits": ci.n_fits,
+                    "n_fits": 100 if auto else ci.n_fits,
                     "estimate": sign * ci.estimate,
                     "low": lo,
                     "high": hi,
-                    "note": f"{ci.method}",
+                    "note": f"{ci.method} {ci.n_fits}" if auto else f"{ci.method}",
                 }
             )
     return rows
@@ -907,7 +933,9 @@ def _replay_order(key):
 def run(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
     kind = (
-        "skperf"
+        "skperfauto"
+        if args.skperf_auto
+        else "skperf"
         if args.skperf
         else "replay"
         if args.instability
@@ -921,7 +949,9 @@ def run(args):
     nearzero_path = RESULTS / f"generalization_nearzero_w{args.worker}.csv"
     start = time.time()
     tasks = []
-    if args.skperf:
+    if args.skperf_auto:
+        phases = ((SKPERF_AUTO_CELLS, 0, args.reps),)
+    elif args.skperf:
         phases = ((SKPERF_CELLS, 0, args.reps),)
     elif args.instability:  # replay the CV fits of the replicates already run
         key = ("population", "learner", "n", "rep")
@@ -964,6 +994,7 @@ def run(args):
             "skperf": skperf_replicate,
             "replay": replay_replicate,
             "nearzero": nearzero_replicate,
+            "skperfauto": skperf_auto_replicate,
         }.get(kind, replicate)
         rows = func(POPULATIONS[pop], lrn, n, rep)
         secs = time.perf_counter() - t0
@@ -1308,6 +1339,9 @@ def load_main():
             "generalization_main_w*.csv",
             "generalization_replay_w*.csv",
             "generalization_skperf_w*.csv",
+            "generalization_skperfauto_w*.csv",
+            # the same cells before the folds stopped being stratified
+            "generalization_skperfautostrat_w*.csv",
         )
         for p in sorted(RESULTS.glob(pattern))
     ]
@@ -1625,6 +1659,42 @@ def rst_tables(t, cmp=None):
         "corrected t throughout, 45 = nested CV straight away, 75 = nested CV "
         "after the log-loss gate throughout):\n\n" + _list_table(header, rows)
     )
+    # 4b. generalization_ci(method="auto") through the API, beside the rule
+    keys = ["population", "learner", "n", "metric"]
+    api = t[t["method"].str.startswith("skperf:auto")]
+    if not api.empty:
+        ref = t[t["method"] == "auto"].set_index(keys)
+        rows = []
+        for _, r in api.sort_values([*keys, "method"]).iterrows():
+            k = tuple(r[c] for c in keys)
+            rule = ref.loc[k] if k in ref.index else None
+            rows.append(
+                [
+                    _cell(r),
+                    r["metric"],
+                    "random (now)" if r["method"] == "skperf:auto" else "stratified",
+                    str(int(r["replicates"])),
+                    f"{r['coverage_new']:.3f} ({r['mc_se_new']:.3f})",
+                    f"{r['mean_width']:.4g}",
+                    ""
+                    if rule is None
+                    else f"{rule['coverage_new']:.3f} / {rule['mean_width']:.4g}",
+                ]
+            )
+        header = [
+            "population, learner, n",
+            "scorer",
+            "folds",
+            "datasets",
+            "coverage of new data (MC s.e.)",
+            "mean width",
+            "the rule on the reference fits: coverage / width",
+        ]
+        out.append(
+            "**Through the API** (``generalization_ci(method='auto')`` called on "
+            "each dataset, with its own fits; beside it the rule applied to the "
+            "study's reference fits, table above):\n\n" + _list_table(header, rows)
+        )
     # 5. null and power study
     if cmp is not None:
         rows = []
@@ -1753,6 +1823,11 @@ def main(argv=None):
         action="store_true",
         help="replay done replicates for the rows added later (instability, "
         "skperf's nested CV)",
+    )
+    ap.add_argument(
+        "--skperf-auto",
+        action="store_true",
+        help="generalization_ci(method='auto') through the API on a few cells",
     )
     ap.add_argument(
         "--near-zero",
