@@ -409,6 +409,9 @@ def _print_new_data_summary(report):
         "best - model": f"best - model {ci}",
     }
     names = {c: next((v for k, v in short.items() if c.startswith(k)), c) for c in keep}
+    for c in keep:  # the difference keeps its own label: "[95% CI, holm-adjusted]"
+        if c.startswith("best - model"):
+            names[c] = "best - model " + c[c.index("[") :]
     names[mean] = f"run-to-run mean, this dataset {ci}"
     print()
     print(_wrapped(report.conclusion))

@@ -94,6 +94,13 @@ def _metric_name(report):
     return report.settings.get("default_metric") or report.metric or "score"
 
 
+def _adjusted_label(report):
+    """', holm-adjusted' when the difference intervals carry the correction."""
+    if report.target == "new data" and report.correction:
+        return f", {report.correction}-adjusted"
+    return ""
+
+
 def _n_pairs(report):
     return report.n_models * (report.n_models - 1) // 2
 
@@ -159,7 +166,7 @@ def _summary_table_new_data(report, quantiles):
         [
             "model",
             f"new data: {_metric_name(report)} [{pct} CI]",
-            f"best - model, new data [{pct} CI]",
+            f"best - model, new data [{pct} CI{_adjusted_label(report)}]",
             f"p adj. ({report.correction or 'none'}, {_n_pairs(report)} pairs)",
             "vs best (new data)",
             "tied with best",

@@ -829,7 +829,11 @@ class ModelSelectionReport:
             (ranking order), with columns ``model_a``, ``model_b``,
             ``estimate`` (mean score of A minus B, in the metric's units),
             ``low``, ``high`` (its per-pair, unadjusted interval at
-            ``confidence``), ``pvalue`` (two-sided), ``pvalue_adjusted``
+            ``confidence``; with ``target="new data"`` also
+            ``low_adjusted``, ``high_adjusted``: the interval at the pair's
+            adjusted level ``1 - (1 - confidence) pvalue / pvalue_adjusted``,
+            which excludes 0 exactly when ``decision`` is significant),
+            ``pvalue`` (two-sided), ``pvalue_adjusted``
             (after ``correction``), ``decision`` (from A's side:
             ``"better"``, ``"worse"``, ``"no significant difference"``, and
             for this dataset also ``"better, not meaningful"`` ...),
@@ -866,10 +870,12 @@ class ModelSelectionReport:
                 a, b = self.names[f.a[i]], self.names[f.b[i]]
                 flip = rank[a] > rank[b]
                 est, low, high = f.estimate[i], f.low[i], f.high[i]
+                low_adj, high_adj = f.low_adjusted[i], f.high_adjusted[i]
                 decision = str(f.decision[i])
                 if flip:
                     a, b = b, a
                     est, low, high = -est, -high, -low
+                    low_adj, high_adj = -high_adj, -low_adj
                     decision = {"better": "worse", "worse": "better"}.get(
                         decision, decision
                     )
@@ -880,6 +886,8 @@ class ModelSelectionReport:
                         "estimate": float(est),
                         "low": float(low),
                         "high": float(high),
+                        "low_adjusted": float(low_adj),
+                        "high_adjusted": float(high_adj),
                         "pvalue": float(f.pvalue[i]),
                         "pvalue_adjusted": float(f.pvalue_adjusted[i]),
                         "decision": decision,
@@ -997,7 +1005,7 @@ class ModelSelectionReport:
         ...     test_train_ratio=1 / 4, random_state=0)
         >>> table = report.summary_table(quantiles=())
         >>> table.columns[:3].tolist()
-        ['new data: score [95% CI]', 'best - model, new data [95% CI]', 'p adj. (holm, 1 pairs)']
+        ['new data: score [95% CI]', 'best - model, new data [95% CI, holm-adjusted]', 'p adj. (holm, 1 pairs)']
         >>> table.loc["b", "new data: score [95% CI]"]
         '0.716 [0.677, 0.755]'
         """
@@ -1066,7 +1074,9 @@ class ModelSelectionReport:
             ``new_data_method`` (the model's interval for its expected score
             on new data, :attr:`generalization`), ``n_splits``, and
             ``difference``, ``difference_low``, ``difference_high`` (best
-            minus model on new data, per-pair unadjusted interval). With
+            minus model on new data; its interval at the pair's
+            ``correction``-adjusted level, so it excludes 0 exactly when the
+            decision is significant: ``pairwise()``'s ``low_adjusted``). With
             ``target="this dataset"`` ``decision`` is that of
             ``comparisons[best, model]`` (App. C.6, uncorrected) and the
             p-values are the rank tests of the best against each model.
@@ -1194,7 +1204,8 @@ class ModelSelectionReport:
         i, j = self.names.index(self.best), self.names.index(name)
         k = f.pair(i, j)
         sign = 1.0 if i < j else -1.0  # best minus model
-        low, high = sorted((sign * f.low[k], sign * f.high[k]))
+        # at the family's adjusted level: excludes 0 exactly when significant
+        low, high = sorted((sign * f.low_adjusted[k], sign * f.high_adjusted[k]))
         row.update(
             difference=float(sign * f.estimate[k]),
             difference_low=float(low),

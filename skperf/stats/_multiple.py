@@ -52,7 +52,10 @@ class _Family:
 
     ``estimate``/``low``/``high``: mean score of ``a`` minus ``b`` with its
     per-pair (unadjusted) interval; ``pvalue`` two-sided, ``pvalue_adjusted``
-    after the correction over all pairs; ``decision`` from ``a``'s side.
+    after the correction over all pairs; ``decision`` from ``a``'s side;
+    ``low_adjusted``/``high_adjusted``: the interval at the pair's adjusted
+    level (see :func:`_adjusted_intervals`), which excludes 0 exactly when
+    the decision is significant.
     """
 
     a: np.ndarray
@@ -64,6 +67,8 @@ class _Family:
     pvalue_adjusted: np.ndarray
     decision: np.ndarray
     n: np.ndarray
+    low_adjusted: np.ndarray
+    high_adjusted: np.ndarray
 
     def worse_than(self, best, k):
         """Boolean mask of the k rows significantly worse than row ``best``."""
@@ -148,7 +153,36 @@ def _pairwise_family(
     decision = np.full(m, "no significant difference", dtype=object)
     decision[significant & (ahead > 0)] = "better"
     decision[significant & (ahead < 0)] = "worse"
-    return _Family(a, b, est, low, high, p, adjusted, decision, n)
+    low_adj, high_adj = _adjusted_intervals(
+        est, low, high, p, adjusted, n - 1, 1 - confidence
+    )
+    return _Family(a, b, est, low, high, p, adjusted, decision, n, low_adj, high_adj)
+
+
+def _adjusted_intervals(est, low, high, p, adjusted, df, alpha):
+    """Corrected-t intervals at each pair's adjusted level.
+
+    The level ``1 - alpha p / p_adjusted``: the interval excludes 0 exactly
+    when ``p < alpha p / p_adjusted``, i.e. ``p_adjusted < alpha``, the
+    family's decision, so the interval of a difference shown beside a
+    decision never contradicts it (an unadjusted 95 % interval can exclude 0
+    for a pair that the correction keeps "not significant"). With no
+    correction (``p_adjusted = p``) it is the per-pair interval. The t
+    interval is symmetric: its half-width is rescaled by the ratio of the t
+    quantiles (``df`` = pairs' J - 1).
+    """
+    from scipy import stats
+
+    est, low, high, p, adjusted = (
+        np.asarray(x, dtype=float) for x in (est, low, high, p, adjusted)
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(adjusted > 0, p / adjusted, 1.0)
+        alpha_adj = alpha * np.clip(np.nan_to_num(ratio, nan=1.0), 0.0, 1.0)
+        df = np.maximum(np.asarray(df, dtype=float), 1.0)
+        scale = stats.t.ppf(1 - alpha_adj / 2, df) / stats.t.ppf(1 - alpha / 2, df)
+        half = (high - low) / 2 * scale
+    return est - half, est + half
 
 
 def _correct_pvalues_iv(p_values, correction):

@@ -101,7 +101,7 @@ def test_default_run_end_to_end(tmp_path):
     assert [c.strip() for c in header.strip("|").split("|")] == [
         "model",
         "accuracy, new data [95% CI]",
-        "best - model [95% CI]",
+        "best - model [95% CI, holm-adjusted]",
         "p adj. (holm, 3 pairs)",
         "tied with best",
         "run-to-run mean, this dataset [95% CI]",
@@ -771,7 +771,7 @@ class TestFactsReadFromTheReport:
             assert rows[name] == [
                 name,
                 table.loc[name, "new data: accuracy [95% CI]"],
-                table.loc[name, "best - model, new data [95% CI]"],
+                table.loc[name, "best - model, new data [95% CI, holm-adjusted]"],
                 table.loc[name, "p adj. (holm, 3 pairs)"],
                 table.loc[name, "tied with best"],
                 table.loc[name, "mean [95% CI]"],

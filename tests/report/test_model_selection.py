@@ -996,6 +996,11 @@ def _assert_never_contradicts(r):
             else "no significant difference from best"
         )
         assert row["p_adjusted"] == r.p_adjusted[name]
+        if r.target == "new data" and np.isfinite(row["difference_low"]):
+            # the difference's interval (at the adjusted level) excludes 0
+            # exactly when the model is significantly worse
+            excludes = row["difference_low"] > 0 or row["difference_high"] < 0
+            assert excludes == (name in worse)
     # the headline names the best and exactly the tied models
     head = _conclusion(r)
     assert head.startswith("On new data")

@@ -164,3 +164,39 @@ class TestPairwiseFamily:
             hits += (f.decision != "no significant difference").any()
         se = np.sqrt(0.05 * 0.95 / reps)
         assert hits / reps <= 0.05 + 2 * se
+
+
+def test_adjusted_intervals_agree_with_the_corrected_decisions():
+    # 4 models, 30 splits: the per-pair 95 % interval of a pair can exclude 0
+    # while Holm keeps it "not significant"; the adjusted one never does
+    from scipy import stats
+
+    from skperf.stats._multiple import _pairwise_family
+
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(50):
+        scores = 0.8 + rng.normal(0, 0.03, (4, 30)) + rng.normal(0, 0.01, (4, 1))
+        f = _pairwise_family(
+            scores, test_train_ratio=1 / 9, confidence=0.95, correction="holm"
+        )
+        significant = f.decision != "no significant difference"
+        excludes = (f.low_adjusted > 0) | (f.high_adjusted < 0)
+        np.testing.assert_array_equal(excludes, significant)
+        checked += int(np.any(((f.low > 0) | (f.high < 0)) & ~significant))
+        # symmetric about the estimate, at level 1 - 0.05 p / p_adj
+        np.testing.assert_allclose(
+            f.estimate - f.low_adjusted, f.high_adjusted - f.estimate
+        )
+        half = (f.high - f.low) / 2 / stats.t.ppf(0.975, 29)
+        level = 0.05 * f.pvalue / f.pvalue_adjusted
+        np.testing.assert_allclose(
+            f.high_adjusted - f.estimate, half * stats.t.ppf(1 - level / 2, 29)
+        )
+    assert checked > 0  # the unadjusted interval did contradict on some
+    # no correction: the per-pair interval itself
+    f = _pairwise_family(
+        scores, test_train_ratio=1 / 9, confidence=0.95, correction=None
+    )
+    np.testing.assert_allclose(f.low_adjusted, f.low)
+    np.testing.assert_allclose(f.high_adjusted, f.high)
