@@ -357,45 +357,40 @@ def _strata(y):
 def _subsample_splits(rows, n_test, J, rng, strata=None):
     """``J`` random (train, test) splits of ``rows`` with ``n_test`` test rows.
 
-    Stratified by ``strata`` (class labels of all rows) where every class has
-    at least 2 of ``rows`` and the test set can hold every class, so that a
-    test set of a few rows still holds both classes (ROC AUC is defined).
+    Random, not stratified (Nadeau & Bengio's designs are random splits;
+    stratified folds made the corrected t under-cover, see
+    :class:`skperf._vary.NewDataKFold`). With class labels ``strata`` a
+    split is re-drawn until its test set holds every class of ``rows`` (ROC
+    AUC is defined), and stratified only where that is unlikely.
     """
     from sklearn.model_selection import StratifiedShuffleSplit
 
-    if strata is not None:
-        _, counts = np.unique(strata[rows], return_counts=True)
-        if counts.min() >= 2 and counts.size <= min(n_test, len(rows) - n_test):
-            sss = StratifiedShuffleSplit(
-                J, test_size=n_test, random_state=int(rng.integers(2**31 - 1))
-            )
-            return [
-                (rows[np.sort(tr)], rows[np.sort(te)])
-                for tr, te in sss.split(rows, strata[rows])
-            ]
+    labels = None if strata is None else np.unique(strata[rows])
     out = []
     for _ in range(J):
-        perm = rng.permutation(rows)
-        out.append((np.sort(perm[n_test:]), np.sort(perm[:n_test])))
+        for _ in range(100):
+            perm = rng.permutation(rows)
+            test = np.sort(perm[:n_test])
+            if labels is None or np.unique(strata[test]).size == labels.size:
+                out.append((np.sort(perm[n_test:]), test))
+                break
+        else:  # a class too rare for random test sets of n_test rows
+            _, counts = np.unique(strata[rows], return_counts=True)
+            if counts.min() < 2 or counts.size > min(n_test, len(rows) - n_test):
+                out.append((np.sort(perm[n_test:]), test))
+                continue
+            sss = StratifiedShuffleSplit(
+                1, test_size=n_test, random_state=int(rng.integers(2**31 - 1))
+            )
+            tr, te = next(sss.split(rows, strata[rows]))
+            out.append((rows[np.sort(tr)], rows[np.sort(te)]))
     return out
 
 
-def _halves(n, strata, rng):
-    """Two disjoint halves of ``n // 2`` rows (stratified where possible)."""
-    from sklearn.model_selection import train_test_split
-
+def _halves(n, rng):
+    """Two disjoint random halves of ``n // 2`` rows (not stratified: the
+    conservative Z's design is random halves)."""
     half = n // 2
-    if strata is not None:
-        _, counts = np.unique(strata, return_counts=True)
-        if counts.min() >= 2:
-            a, b = train_test_split(
-                np.arange(n),
-                train_size=half,
-                test_size=half,
-                stratify=strata,
-                random_state=int(rng.integers(2**31 - 1)),
-            )
-            return np.sort(a), np.sort(b)
     perm = rng.permutation(n)
     return np.sort(perm[:half]), np.sort(perm[half : 2 * half])
 
@@ -1012,7 +1007,7 @@ def _conservative_z(run, n, groups, metric, per_row_name, n_fits, seeds, confide
     designs = [_subsample_splits(np.arange(n), n_test, J, rng, strata)]
     half = n // 2
     for _ in range(M):
-        for part in _halves(n, strata, rng):
+        for part in _halves(n, rng):
             designs.append(_subsample_splits(part, n_test, J, rng, strata))
     # designs 1..2M: (pair m, half p) -> one evaluator each
     outs = _run(designs=designs, seeds=seeds[32 : 33 + 2 * M], predictions=False, **run)

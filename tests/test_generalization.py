@@ -371,19 +371,27 @@ class TestValidation:
             generalization_ci(LogisticRegression(), X[:10], y[:10])
 
 
-def test_conservative_z_design_is_stratified_and_disjoint(clf_data):
+def test_conservative_z_design_is_random_and_disjoint(clf_data):
+    # random halves and splits (Nadeau & Bengio's design; stratified ones made
+    # the corrected t under-cover), each test set holding both classes
     from skperf._generalization import _halves, _subsample_splits
 
     _, y = clf_data
     rng = np.random.default_rng(0)
-    a, b = _halves(120, y, rng)
+    a, b = _halves(120, rng)
     assert np.intersect1d(a, b).size == 0
     assert a.size == b.size == 60
-    assert abs(y[a].mean() - y[b].mean()) <= 1 / 60
-    for train, test in _subsample_splits(a, 12, 5, rng, y):
+    positives = []
+    for train, test in _subsample_splits(a, 12, 40, rng, y):
         assert np.intersect1d(train, test).size == 0
         assert np.union1d(train, test).tolist() == a.tolist()
         assert 0 < y[test].mean() < 1  # both classes: ROC AUC defined
+        positives.append(int(y[test].sum()))
+    assert max(positives) - min(positives) >= 3  # not stratified
+    # a rare class (2 of 60): test sets re-drawn until they hold it
+    rare = np.r_[np.ones(2, int), np.zeros(58, int)]
+    for _, test in _subsample_splits(np.arange(60), 6, 5, rng, rare):
+        assert 0 < rare[test].sum() < 6
 
 
 def test_auto_roc_auc_small_imbalanced(clf_data):
