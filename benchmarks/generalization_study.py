@@ -714,6 +714,8 @@ SKPERF_AUTO_CELLS = [
     ("synth-clf", "knn", 500),
     ("synth-reg", "linear", 100),
     ("synth-reg", "forest", 200),
+    ("synth-clf", "linear", 200),
+    ("fair", "linear", 500),
 ]
 
 
