@@ -738,15 +738,17 @@ def generalization_ci(
     datasets on the Validity page): below n = 100, nested CV for a per-row
     scorer, and below n = 200 for squared and absolute error; for the log
     loss the corrected t on 3 x 10-fold, then nested CV on 45 more fits
-    when the
-    refit instability of those fits' per-row losses
+    when the refit instability of those fits' per-row losses
     (:func:`skperf.stats._generalization.refit_instability`: the share of a
     row's loss variance that comes from refitting) exceeds 0.1, or when a
     held-out prediction gives a class a probability below 1e-6 (forests,
     trees, nearest neighbours), where the corrected t under-covered; the
     corrected t on 3 x 10-fold for every other scorer (accuracy, Brier
-    score, ROC AUC, squared error from n = 200, ...) and with ``groups``. The ``note`` says which branch was taken and why, and
-    below n = 100 that no method's coverage is verified there.
+    score, ROC AUC, squared error from n = 200, ...) and with ``groups``.
+    The ``note`` says which branch was taken and why, and below n = 100
+    that coverage there was measured on few cells. Every design draws
+    random K-fold splits, not stratified ones (each test fold holding every
+    class): stratified folds made the corrected t under-cover.
     Minimum n: corrected-t 20, conservative-z 40, nested-cv 25, wald-cv 20,
     holdout 20.
 

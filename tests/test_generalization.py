@@ -569,6 +569,21 @@ class TestAuto:
 
 # ---------------------------------------------------------------------------
 class TestFromEvaluator:
+    def test_stratified_folds_are_named_in_the_note(self, clf_data):
+        from sklearn.model_selection import KFold
+
+        X, y = clf_data
+
+        def note(cv):
+            ev = RepeatedEvaluator(
+                LogisticRegression(), cv=cv, n_repeats=2, random_state=0, refit=False
+            ).fit(X, y)
+            return ev.generalization_ci().note
+
+        # cv=10 on a classifier: StratifiedKFold, as cross_val_score
+        assert "The evaluator's folds are stratified" in note(10)
+        assert "stratified" not in note(KFold(10, shuffle=True))
+
     def test_corrected_t_and_wald_from_fits(self, clf_data):
         X, y = clf_data
         ev = RepeatedEvaluator(
