@@ -355,7 +355,7 @@ def _print_plan(args, source, X, task_text, notes, missing, models, scoring, tar
         print(_wrapped(f"{name} = {_one_line(repr(est), limit=None)}", indent="  "))
     design = (
         f"n_repeats={args.n_repeats} x {args.folds}-fold per model (shuffled anew "
-        "per repeat)"
+        "per repeat, not stratified)"
         if target == "new data"
         else f"n_repeats={args.n_repeats} per model, one out-of-bootstrap split per "
         "repeat"

@@ -1326,7 +1326,7 @@ def benchmark(
     {'logreg': 1.0, 'dummy': 2.0}
     >>> wtl = rep.win_tie_loss().iloc[0]
     >>> print(wtl["wins"], wtl["ties"], wtl["losses"], wtl["target"])
-    2 1 0 new data
+    3 0 0 new data
     """
     from ._model_selection import compare_models
 

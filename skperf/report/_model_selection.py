@@ -1606,8 +1606,8 @@ def compare_models(
         (call ``compare_models`` once per metric; with ``memory=`` the fits
         are reused).
     cv : int, cross-validation generator, iterable or None, default=None
-        Splitter of each repeat. ``None``: with ``target="new data"`` a
-        shuffled 10-fold, not stratified (random splits, as the corrected t
+        Splitter of each repeat. ``None`` (or an int K, for K folds): with
+        ``target="new data"`` a shuffled 10-fold, not stratified (random splits, as the corrected t
         was derived for: stratified folds made it under-cover; for a
         classifier every test fold holds every class; ``GroupKFold`` with
         ``groups``) re-drawn in every repeat, i.e. 10 x ``n_repeats`` fits per
@@ -1801,11 +1801,16 @@ def compare_models(
     _check_requirement(requirement, confidence)
     entropy = _root_entropy(random_state)
     given_cv = cv
-    if cv is None and target == "new data":
+    # the design for new data: None or a number of folds (random K-fold, not
+    # stratified; every other cv is used as given)
+    defaulted = target == "new data" and (
+        cv is None or (isinstance(cv, Integral) and not isinstance(cv, bool))
+    )
+    if defaulted:
         from sklearn.base import is_classifier
 
         classifier = any(is_classifier(e) for e in estimators.values())
-        cv = _default_new_data_cv(X, y, groups, classifier=classifier)
+        cv = _default_new_data_cv(X, y, groups, classifier=classifier, k=cv)
     n_repeats = _resolve_n_repeats(n_repeats, target, cv, X, y, groups, vary)
 
     evaluators = {
@@ -1863,15 +1868,13 @@ def compare_models(
             f" (one {'group ' if groups is not None else ''}out-of-bootstrap "
             "split per repeat)"
             if cv is None
-            else f" ({_describe(cv)}: {cv}-fold, shuffled anew in every repeat)"
-            if given_cv is None and isinstance(cv, int)
             else f" ({cv.n_splits}-fold, not stratified, every test fold holding "
             "every class; shuffled anew in every repeat)"
-            if given_cv is None and isinstance(cv, NewDataKFold)
+            if defaulted and isinstance(cv, NewDataKFold)
             else f" ({cv.n_splits}-fold, shuffled anew in every repeat)"
-            if given_cv is None and type(cv).__name__ == "KFold"
+            if defaulted and type(cv).__name__ == "KFold"
             else f" ({_describe(cv)}, shuffled anew in every repeat)"
-            if given_cv is None
+            if defaulted
             else ""
         ),
         "scoring": _describe(scoring)
@@ -2052,34 +2055,43 @@ def _fixed_splits(cv, vary):
     return not (hasattr(cv, "split") and _is_random_splitter(cv))
 
 
-def _default_new_data_cv(X, y, groups, *, classifier=True):
-    """The default design for target='new data': shuffled 10-fold per repeat,
-    not stratified (:class:`skperf._vary.NewDataKFold` for class labels).
+def _default_new_data_cv(X, y, groups, *, classifier=True, k=None):
+    """The design for target='new data': shuffled K-fold per repeat, not
+    stratified (:class:`skperf._vary.NewDataKFold` for class labels); ``k``
+    folds when given, else 10.
 
-    Fewer folds only where 10 cannot be made: fewer than 10 groups, rows, or
+    Fewer than 10 default folds only where 10 cannot be made: fewer than 10 groups, rows, or
     (classifiers) members of the smallest class (stratified folds need one
     per fold). A regressor's integer-valued target (``type_of_target`` calls
     it "multiclass") is not a set of classes.
     """
     from sklearn.model_selection import GroupKFold, KFold
-    from sklearn.utils.multiclass import type_of_target
 
     from ..utils._sklearn_compat import _num_samples
 
+    if k is not None:  # the folds asked for, as given
+        if groups is not None:
+            return GroupKFold(n_splits=int(k), shuffle=True)
+        labels = classifier and y is not None and _is_class_label(y)
+        return NewDataKFold(int(k)) if labels else KFold(int(k), shuffle=True)
     if groups is not None:
         n_groups = np.unique(np.asarray(groups)).size
         return GroupKFold(n_splits=min(_DEFAULT_K, max(n_groups, 2)), shuffle=True)
     k = min(_DEFAULT_K, _num_samples(X))
-    if y is not None:
-        try:
-            kind = type_of_target(y)
-        except ValueError:
-            kind = None
-        if classifier and kind in ("binary", "multiclass"):
-            k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
-            # not stratified: stratified folds made the corrected t under-cover
-            return NewDataKFold(max(k, 2))
+    if classifier and y is not None and _is_class_label(y):
+        k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
+        # not stratified: stratified folds made the corrected t under-cover
+        return NewDataKFold(max(k, 2))
     return KFold(max(k, 2), shuffle=True)
+
+
+def _is_class_label(y):
+    from sklearn.utils.multiclass import type_of_target
+
+    try:
+        return type_of_target(y) in ("binary", "multiclass")
+    except ValueError:
+        return False
 
 
 def _measured_ratio(evaluators, n_samples):
