@@ -1231,34 +1231,47 @@ def _evaluator_rows(ev, scores, per_row_name, n_rep):
     return losses, folds
 
 
+def _evaluator_gate(ev):
+    """``(note, nested)`` of :func:`_evaluator_gate_note` from a fitted
+    evaluator's own results (``nested``: ``generalization_ci(method="auto")``
+    would run nested CV for this learner and scorer)."""
+    res = ev.results_
+    scores = res[f"test_{ev.distribution_.metric}"].to_numpy(dtype=float)
+    n = round(float(res["n_train"].mean()) + float(res["n_test"].mean()))
+    return _evaluator_gate_note(ev, scores, int(res["repeat"].nunique()), n)
+
+
 def _evaluator_gate_note(ev, scores, n_rep, n):
-    """method='auto' from an evaluator on a per-row loss: the instability gate
-    of :func:`generalization_ci` cannot switch to nested CV here (no refit),
-    so the note says what it found, or what it would need."""
+    """method='auto' from an evaluator on a per-row loss: the gate of
+    :func:`generalization_ci` cannot switch to nested CV here (no refit), so
+    the note says what it found, or what it would need. Returns ``(note,
+    nested)``, ``nested`` when auto would run nested CV."""
     metric, per_row_name = _evaluator_metric(ev)
     if metric in _REGRESSION_LOSSES and n < _REGRESSION_NESTED_N:
-        return (
+        note = (
             f" For squared or absolute error below n = {_REGRESSION_NESTED_N} "
             "generalization_ci's 'auto' runs nested CV, where the corrected t "
             "under-covered (0.92 at n = 100) in the coverage study."
         )
+        return note, True
     if metric != "neg_log_loss":
-        return ""
+        return "", False
     kept = getattr(ev, "return_predictions", False) and hasattr(ev, "predictions_")
     if not kept or n_rep < 2:
-        return (
+        note = (
             " For the log loss, generalization_ci's 'auto' checks the learner's "
             "refit instability and its confident predictions (nested CV for them, "
             "where the corrected t under-covered); that needs the per-row "
             "predictions of at least 2 repeats (return_predictions=True), which "
             "this evaluator did not keep."
         )
+        return note, False
     try:
         losses, folds = _evaluator_rows(ev, scores, per_row_name, n_rep)
     except ValueError as exc:  # the scorer is not the mean of per-row losses
-        return f" The refit instability is not computed: {exc}"
+        return f" The refit instability is not computed: {exc}", False
     if np.any(folds < 0):
-        return ""
+        return "", False
     s = _gstats.refit_instability(losses)
     confident, missed = _near_zero_counts(
         per_row_name, ev.predictions_["y_score"], losses
@@ -1270,16 +1283,19 @@ def _evaluator_gate_note(ev, scores, n_rep, n):
             confident, missed, int(np.isfinite(losses).sum())
         )
     if s <= _INSTABILITY_THRESHOLD and not hard:
-        return found + ": a stable learner."
-    return found + (
-        (
-            f", above {_INSTABILITY_THRESHOLD}: an unstable learner"
-            if s > _INSTABILITY_THRESHOLD
-            else ""
-        )
+        return found + ": a stable learner.", False
+    unstable = (
+        f", above {_INSTABILITY_THRESHOLD}: an unstable learner"
+        if s > _INSTABILITY_THRESHOLD
+        else ""
+    )
+    note = (
+        found
+        + unstable
         + "; the corrected t under-covered for such learners in the coverage study; "
         "skperf.generalization_ci(estimator, X, y) runs nested CV for it."
     )
+    return note, True
 
 
 def _evaluator_ci(ev, confidence=0.95, method="auto"):
@@ -1369,7 +1385,7 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
                 "not stratify) for an interval that holds its level."
             )
         if auto:
-            note += _evaluator_gate_note(ev, scores_all, n_rep, n)
+            note += _evaluator_gate_note(ev, scores_all, n_rep, n)[0]
     else:  # wald-cv
         if not getattr(ev, "return_predictions", False) or not hasattr(
             ev, "predictions_"

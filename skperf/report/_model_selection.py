@@ -1663,7 +1663,9 @@ def compare_models(
         Cache of the fits (see :class:`~skperf.RepeatedEvaluator`): a rerun,
         or one with more repeats or more models, fits only what is missing.
     return_predictions : bool, default=False
-        Every model's evaluator keeps its test predictions (``predictions_``),
+        Every model's evaluator keeps its test predictions (``predictions_``;
+        kept anyway with ``target="new data"`` and ``scoring="neg_log_loss"``,
+        whose headline interval reads them),
         and the report keeps, per model, the ROC and precision-recall curves
         across repeats with their pointwise band (``curves``, drawn by
         :meth:`ModelSelectionReport.plot_curves` and in the HTML report).
@@ -1824,7 +1826,10 @@ def compare_models(
             n_jobs=n_jobs,
             refit=False,
             memory=memory,
-            return_predictions=return_predictions,
+            # the log loss's headline interval reads the gate from the fits'
+            # predictions (see _evaluator_intervals)
+            return_predictions=return_predictions
+            or (target == "new data" and scoring == "neg_log_loss"),
         )
         for name, est in estimators.items()
     }
@@ -1912,7 +1917,17 @@ def compare_models(
     for name, reason in lost.items():
         report.notes.add(name, f"{reason}: {_LEFT_OUT}")
     if target == "new data":
-        _evaluator_intervals(report, fitted, design)
+        refits = {
+            "estimators": estimators,
+            "X": X,
+            "y": y,
+            "groups": groups,
+            "scoring": scoring,
+            "random_state": entropy,
+            "n_jobs": n_jobs,
+            "memory": memory,
+        }
+        _evaluator_intervals(report, fitted, design, refits)
     if return_predictions:
         _add_curves(report, fitted)
     return report
@@ -2126,11 +2141,16 @@ def _as_loss_name(metric):
     return metric
 
 
-def _evaluator_intervals(report, evaluators, design):
+def _evaluator_intervals(report, evaluators, design, refits=None):
     """Headline intervals from ``generalization_ci()`` where the evaluator has it.
 
     Falls back to the corrected resampled t of the report (and notes the
-    split design the new-data tests used).
+    split design the new-data tests used). Where ``generalization_ci(method=
+    "auto")`` would run nested CV (the log loss of an unstable or confident
+    learner, squared or absolute error below n = 200; read from the
+    evaluator's own fits), the interval is nested CV on 45 more fits per
+    model (``refits``: what those fits need), not the corrected t on the
+    evaluator's fits, which under-covered there.
     """
     report.notes.append(
         "new data: every pair of models is tested with the corrected resampled "
@@ -2151,16 +2171,49 @@ def _evaluator_intervals(report, evaluators, design):
             report.notes.add(name, f"generalization_ci: {why}; corrected-t used.")
             continue
         _record(caught, report.notes, name)
+        ci = _nested_where_auto_would(ci, ev, name, report, refits)
         if ci.metric != report.metric and report.metric == _as_loss_name(ci.metric):
             # the report shows the loss itself: the interval in its units
-            ci = dataclasses.replace(
+            ci = dataclasses.replace(  # + 0.0: no negative zero
                 ci,
-                estimate=-ci.estimate,
-                low=-ci.high,
-                high=-ci.low,
+                estimate=-ci.estimate + 0.0,
+                low=-ci.high + 0.0,
+                high=-ci.low + 0.0,
                 metric=report.metric,
             )
         report.generalization[name] = ci
+
+
+def _nested_where_auto_would(ci, ev, name, report, refits):
+    """``ci``, or nested CV where ``generalization_ci``'s auto would run it."""
+    from .._generalization import _evaluator_gate, generalization_ci
+
+    if refits is None or refits["groups"] is not None:
+        return ci  # nested CV assumes independent rows
+    if not isinstance(refits["scoring"], str):
+        return ci
+    found, nested = _evaluator_gate(ev)
+    if not nested:
+        return ci
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = generalization_ci(
+            refits["estimators"][name],
+            refits["X"],
+            refits["y"],
+            scoring=refits["scoring"],
+            method="nested-cv",
+            confidence=report.confidence,
+            random_state=refits["random_state"],
+            n_jobs=refits["n_jobs"],
+            memory=refits["memory"],
+        )
+    _record(caught, report.notes, name)
+    return dataclasses.replace(
+        res,
+        note=f"From the {ev.results_.shape[0]} fits of the comparison:{found} So "
+        f"nested CV on {res.n_fits} more fits: " + res.note,
+    )
 
 
 def _add_curves(report, evaluators):

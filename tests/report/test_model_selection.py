@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 from scipy.stats import binomtest
-from sklearn.datasets import make_classification
+from sklearn.datasets import make_classification, make_regression
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
@@ -1718,3 +1718,41 @@ class TestAutoRepeatsOnFixedSplits:
         assert r.settings["n_repeats"] == expected
         n_splits = 10 if cv is None else 5
         assert len(r.evaluators["lr"].results_) == expected * n_splits
+
+
+class TestHeadlineWhereAutoRunsNestedCV:
+    """The headline interval is generalization_ci(method='auto')'s answer:
+    nested CV (45 more fits) where auto runs it, read from the comparison's
+    own fits; the corrected t on those fits elsewhere."""
+
+    def test_log_loss_of_an_unstable_learner(self):
+        from sklearn.ensemble import RandomForestClassifier
+
+        X, y = make_classification(300, 8, random_state=0)
+        models = {"lr": LogisticRegression(), "rf": RandomForestClassifier(20)}
+        r = compare_models(models, X, y, scoring="neg_log_loss", random_state=0)
+        lr, rf = r.generalization["lr"], r.generalization["rf"]
+        assert (lr.method, lr.n_fits) == ("corrected-t", 30)
+        assert (rf.method, rf.n_fits) == ("nested-cv", 45)  # 30 + 45 <= 100
+        assert "From the 30 fits of the comparison" in rf.note
+        assert "held-out predictions gave a class a probability" in rf.note
+        assert rf.metric == "log_loss"
+        assert 0.0 <= rf.low < rf.estimate < rf.high
+        assert str(rf.low) != "-0.0"
+        frame = r.to_frame(quantiles=())
+        assert frame.loc["rf", "new_data_method"] == "nested-cv"
+        _assert_never_contradicts(r)
+
+    def test_squared_error_below_200_rows_and_not_with_groups(self):
+        from sklearn.linear_model import Ridge
+        from sklearn.tree import DecisionTreeRegressor
+
+        X, y = make_regression(150, 5, noise=10.0, random_state=0)
+        models = {"ridge": Ridge(), "tree": DecisionTreeRegressor(random_state=0)}
+        kw = {"scoring": "neg_mean_squared_error", "random_state": 0}
+        r = compare_models(models, X, y, **kw)
+        assert {ci.method for ci in r.generalization.values()} == {"nested-cv"}
+        # nested CV assumes independent rows: with groups the corrected t stays
+        groups = np.arange(150) // 3
+        r = compare_models(models, X, y, groups=groups, **kw)
+        assert {ci.method for ci in r.generalization.values()} == {"corrected-t"}
