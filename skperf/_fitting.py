@@ -31,6 +31,12 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.metrics import check_scoring
+from sklearn.model_selection import (
+    RepeatedStratifiedKFold,
+    StratifiedGroupKFold,
+    StratifiedKFold,
+    StratifiedShuffleSplit,
+)
 from sklearn.utils import assert_all_finite
 from sklearn.utils.parallel import Parallel, delayed
 
@@ -97,6 +103,15 @@ class _Single:
 def _is_iterable_cv(cv):
     """Whether ``cv`` is an iterable of ``(train, test)`` splits (not a splitter)."""
     return cv is not None and not isinstance(cv, Integral) and not hasattr(cv, "split")
+
+
+# splitters whose test folds keep the class mix fixed
+_STRATIFIED = (
+    StratifiedKFold,
+    RepeatedStratifiedKFold,
+    StratifiedShuffleSplit,
+    StratifiedGroupKFold,
+)
 
 
 def _outer_cv(cv, estimator, y, groups=None):
@@ -242,7 +257,7 @@ class _Job:
         varied, explicit = _check_vary(spec.vary)
         kind, splitter = _outer_cv(cv, est, y, groups)
         # stratified folds: RepeatedEvaluator.generalization_ci says what they do
-        self.stratified = "Stratified" in type(splitter).__name__
+        self.stratified = isinstance(splitter, _STRATIFIED)
         if groups is not None:
             groups = _check_groups(spec, kind, splitter, groups)
         if kind == "iterable" and "split" in explicit:

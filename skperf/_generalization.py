@@ -342,17 +342,6 @@ def _fill_nested(rows, folds, K, inner, outer):
             pos += 1
 
 
-def _strata(y):
-    """Class labels to stratify on (binary or multiclass ``y``), else None."""
-    if y is None:
-        return None
-    try:
-        kind = type_of_target(y)
-    except ValueError:
-        return None
-    return np.asarray(y) if kind in ("binary", "multiclass") else None
-
-
 def _subsample_splits(rows, n_test, J, rng, strata=None):
     """``J`` random (train, test) splits of ``rows`` with ``n_test`` test rows.
 
@@ -1004,7 +993,9 @@ def _conservative_z(run, n, groups, metric, per_row_name, n_fits, seeds, confide
     rng = np.random.default_rng(seeds[0])
     n_train = round(0.9 * n)
     n_test = n - n_train
-    strata = _strata(run["y"])
+    from ._vary import _class_labels
+
+    strata = _class_labels(run["y"])
     designs = [_subsample_splits(np.arange(n), n_test, J, rng, strata)]
     half = n // 2
     for _ in range(M):

@@ -101,6 +101,17 @@ def _shuffled_kfold(n_splits, classifier, y):
     return KFold(n_splits, shuffle=True)
 
 
+def _class_labels(y):
+    """``y`` as an array when it is a binary or multiclass label, else None."""
+    if y is None:
+        return None
+    try:
+        kind = type_of_target(y)
+    except ValueError:  # e.g. y holding inf: the fits report it, per fit
+        return None
+    return np.asarray(y) if kind in ("binary", "multiclass") else None
+
+
 class NewDataKFold(KFold):
     """Shuffled K-fold for an interval or test about new data: not stratified.
 
@@ -124,16 +135,12 @@ class NewDataKFold(KFold):
         from scipy.stats import hypergeom
         from sklearn.utils import check_random_state
 
-        try:
-            kind = None if y is None else type_of_target(y)
-        except ValueError:
-            kind = None
-        if kind not in ("binary", "multiclass"):
+        y = _class_labels(y)
+        if y is None:
             yield from KFold(
                 self.n_splits, shuffle=True, random_state=self.random_state
             ).split(X, y, groups)
             return
-        y = np.asarray(y)
         labels, counts = np.unique(y, return_counts=True)
         n = int(counts.sum())
         missing = self.n_splits * hypergeom.pmf(0, n, counts, n // self.n_splits).sum()

@@ -27,7 +27,7 @@ import numpy as np
 
 from .._distribution import PerformanceDistribution, _as_loss, _check_requirement
 from .._seeding import _root_entropy
-from .._vary import NewDataKFold
+from .._vary import NewDataKFold, _class_labels
 from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval
@@ -2087,26 +2087,17 @@ def _default_new_data_cv(X, y, groups, *, classifier=True, k=None):
     if k is not None:  # the folds asked for, as given
         if groups is not None:
             return GroupKFold(n_splits=int(k), shuffle=True)
-        labels = classifier and y is not None and _is_class_label(y)
+        labels = classifier and y is not None and _class_labels(y) is not None
         return NewDataKFold(int(k)) if labels else KFold(int(k), shuffle=True)
     if groups is not None:
         n_groups = np.unique(np.asarray(groups)).size
         return GroupKFold(n_splits=min(_DEFAULT_K, max(n_groups, 2)), shuffle=True)
     k = min(_DEFAULT_K, _num_samples(X))
-    if classifier and y is not None and _is_class_label(y):
+    if classifier and y is not None and _class_labels(y) is not None:
         k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
         # not stratified: stratified folds made the corrected t under-cover
         return NewDataKFold(max(k, 2))
     return KFold(max(k, 2), shuffle=True)
-
-
-def _is_class_label(y):
-    from sklearn.utils.multiclass import type_of_target
-
-    try:
-        return type_of_target(y) in ("binary", "multiclass")
-    except ValueError:
-        return False
 
 
 def _measured_ratio(evaluators, n_samples):
@@ -2195,19 +2186,26 @@ def _nested_where_auto_would(ci, ev, name, report, refits):
     found, nested = _evaluator_gate(ev)
     if not nested:
         return ci
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = generalization_ci(
-            refits["estimators"][name],
-            refits["X"],
-            refits["y"],
-            scoring=refits["scoring"],
-            method="nested-cv",
-            confidence=report.confidence,
-            random_state=refits["random_state"],
-            n_jobs=refits["n_jobs"],
-            memory=refits["memory"],
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = generalization_ci(
+                refits["estimators"][name],
+                refits["X"],
+                refits["y"],
+                scoring=refits["scoring"],
+                method="nested-cv",
+                confidence=report.confidence,
+                random_state=refits["random_state"],
+                n_jobs=refits["n_jobs"],
+                memory=refits["memory"],
+            )
+    except ValueError as exc:  # e.g. too few rows for nested CV's folds
+        why = str(exc).rstrip(".")
+        report.notes.add(
+            name, f"nested CV not run ({why}); the corrected t on the fits kept."
         )
+        return ci
     _record(caught, report.notes, name)
     return dataclasses.replace(
         res,

@@ -1756,3 +1756,16 @@ class TestHeadlineWhereAutoRunsNestedCV:
         groups = np.arange(150) // 3
         r = compare_models(models, X, y, groups=groups, **kw)
         assert {ci.method for ci in r.generalization.values()} == {"corrected-t"}
+
+    def test_too_few_rows_for_nested_cv_keep_the_corrected_t_and_say_so(self):
+        from sklearn.linear_model import Ridge
+
+        X, y = make_regression(22, 3, noise=5.0, random_state=0)
+        models = {"a": Ridge(), "b": Ridge(alpha=10.0)}
+        r = compare_models(
+            models, X, y, scoring="neg_mean_squared_error", random_state=0
+        )
+        assert {ci.method for ci in r.generalization.values()} == {"corrected-t"}
+        notes = str(r.notes)
+        assert "nested CV not run" in notes
+        assert "n=25" in notes
