@@ -700,8 +700,8 @@ SKPERF_CELLS = [
 
 # generalization_ci(method="auto") end to end through the API, on cells where
 # each of its branches is taken: the log-loss gate (a forest; 15 nearest
-# neighbours), the Brier score ungated, squared error below n = 200 (nested
-# CV straight away) and from 200 (the corrected t).
+# neighbours), the Brier score ungated, ROC AUC and squared error below
+# n = 200 (the corrected t with 9 df), squared error from 200 (29 df).
 SKPERF_AUTO_PLAN = {
     "accuracy": ("auto",),
     "log_loss": ("auto",),
@@ -1344,6 +1344,8 @@ def load_main():
             "generalization_skperfauto_w*.csv",
             # the same cells before the folds stopped being stratified
             "generalization_skperfautostrat_w*.csv",
+            # ... and before ROC AUC and small-n squared error took 9 df
+            "generalization_skperfautodf29_w*.csv",
         )
         for p in sorted(RESULTS.glob(pattern))
     ]
@@ -1364,23 +1366,24 @@ def auto_rows(df, instab, nearzero):
     rule applied to each dataset's reference fits.
 
     The rule (``skperf._generalization._AUTO_POLICY``): below n = 100 nested
-    CV (45 fits) for per-row scorers, and below n = 200 for squared error;
-    for the log loss the corrected t on 3 x 10-fold, then nested CV on 45
-    more fits when the refit instability
+    CV (45 fits) for per-row scorers; for the log loss the corrected t on
+    3 x 10-fold, then nested CV on 45 more fits when the refit instability
     of the per-row losses of those same 30 fits exceeds the threshold or a
     held-out probability is below 1e-6 (``nearzero``, :func:`near_zero`);
-    the corrected t on 3 x 10-fold for the rest (accuracy, Brier score, ROC
-    AUC, squared error from n = 200). ``n_fits`` is the budget (100);
-    ``fits_used`` the fits the rule spent on the dataset. Nested CV is
-    skperf's formula with ``conservative=True`` (the R package's factors):
-    the rows "nested-cv".
+    the corrected t on 3 x 10-fold read with K - 1 = 9 degrees of freedom
+    (its half-width times t_9 / t_29: the same fits and se) for ROC AUC and
+    for squared error below n = 200; the plain corrected t on 3 x 10-fold
+    for the rest (accuracy, Brier score, squared error from n = 200).
+    ``n_fits`` is the budget (100); ``fits_used`` the fits the rule spent on
+    the dataset. Nested CV is skperf's formula with ``conservative=True``
+    (the R package's factors): the rows "nested-cv".
     """
     import pandas as pd
 
     from skperf._generalization import (
         _AUTO_VERIFIED_N,
         _INSTABILITY_THRESHOLD,
-        _REGRESSION_NESTED_N,
+        _REGRESSION_CALIBRATED_N,
     )
 
     keys = ["population", "learner", "n", "rep", "metric"]
@@ -1394,12 +1397,18 @@ def auto_rows(df, instab, nearzero):
     cols = ["estimate", "low", "high", "truth_fitted"]
     n = ct.index.get_level_values("n")
     metric = ct.index.get_level_values("metric")
-    direct = (metric.isin(list(DECOMPOSABLE)) & (n < _AUTO_VERIFIED_N)) | (
-        (metric == "mse") & (n < _REGRESSION_NESTED_N)
-    )  # nested CV straight away (45 fits)
+    direct = metric.isin(list(DECOMPOSABLE)) & (n < _AUTO_VERIFIED_N)  # nested CV
     gated = (metric == "log_loss") & ~direct
+    calibrated = (metric == "roc_auc") | (
+        (metric == "mse") & (n < _REGRESSION_CALIBRATED_N) & ~direct
+    )
     out = ct[cols].copy()
     out["fits_used"] = 30
+    q = stats.t.ppf(0.5 + CONFIDENCE / 2, 9) / stats.t.ppf(0.5 + CONFIDENCE / 2, 29)
+    mid = (out["low"] + out["high"]) / 2
+    half = (out["high"] - out["low"]) / 2
+    out.loc[calibrated, "low"] = (mid - q * half)[calibrated]
+    out.loc[calibrated, "high"] = (mid + q * half)[calibrated]
     s = ins.reindex(ct.index)
     z = zero.reindex(ct.index)
     log_loss = metric == "log_loss"
@@ -1662,6 +1671,11 @@ def rst_tables(t, cmp=None):
         "after the log-loss gate throughout):\n\n" + _list_table(header, rows)
     )
     # 4b. generalization_ci(method="auto") through the API, beside the rule
+    versions = {
+        "skperf:auto": "now",
+        "skperf:auto 29 df (before)": "t with 29 df (before)",
+        "skperf:auto stratified (before)": "stratified folds (before)",
+    }
     keys = ["population", "learner", "n", "metric"]
     api = t[t["method"].str.startswith("skperf:auto")]
     if not api.empty:
@@ -1674,7 +1688,7 @@ def rst_tables(t, cmp=None):
                 [
                     _cell(r),
                     r["metric"],
-                    "random (now)" if r["method"] == "skperf:auto" else "stratified",
+                    versions[r["method"]],
                     str(int(r["replicates"])),
                     f"{r['coverage_new']:.3f} ({r['mc_se_new']:.3f})",
                     f"{r['mean_width']:.4g}",
@@ -1686,7 +1700,7 @@ def rst_tables(t, cmp=None):
         header = [
             "population, learner, n",
             "scorer",
-            "folds",
+            "version",
             "datasets",
             "coverage of new data (MC s.e.)",
             "mean width",

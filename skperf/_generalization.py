@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import ClassifierMixin, RegressorMixin, is_classifier
+from sklearn.base import ClassifierMixin, RegressorMixin, is_classifier, is_regressor
 from sklearn.model_selection import GroupKFold
 from sklearn.utils import indexable
 from sklearn.utils.multiclass import type_of_target
@@ -82,12 +82,6 @@ _AUTO_POLICY = (
     # Bates et al. (2024), K = 5, 3 repetitions (45 fits). At n = 50 the
     # corrected t on 3 x 10-fold fell to 0.89 (accuracy) where nested CV held
     # (0.96-0.98, logistic regression, 54-100 datasets).
-    ("nested-cv", "squared or absolute error, n < 200", False, 25, 15),
-    # At n = 100 the corrected t on 3 x 10-fold under-covered ridge
-    # regression's squared error (0.920 randhie; 0.930, at the bound,
-    # synth-reg) where nested CV held (0.965-0.99); at n = 200 the corrected t
-    # holds (0.95-0.98 for ridge, 0.925-0.985 for every learner). Absolute error (not in the study) is
-    # treated as squared error.
     ("gated", "log loss", False, 100, 30),
     # The corrected t on 3 x 10-fold (30 fits), then nested CV (3 x 15 more
     # fits) when the refit instability
@@ -97,22 +91,39 @@ _AUTO_POLICY = (
     # probability) keeps the corrected t, which held (0.97-1.00) within 1.24x
     # the narrowest method that holds; forests, trees and 15 nearest
     # neighbours get nested CV, where the corrected t gave 0.79-0.93.
+    ("calibrated-t", "not per-row (classifier); regression, n < 200", True, 20, 10),
+    # The corrected t on 3 x 10-fold read with K - 1 = 9 degrees of freedom,
+    # not J - 1 = 29 (Bouckaert 2003's calibrated degrees of freedom: the
+    # repetitions reuse the same rows): 1.106x as wide at 95 %. With 29 df
+    # the corrected t under-covered ROC AUC (0.915-0.925, 15 nearest
+    # neighbours; 0.87 for logistic regression at n = 50) and ridge
+    # regression's squared error at n = 100 (0.920); with 9 df it held in
+    # every ROC AUC cell and every squared-error cell below n = 200
+    # (0.95-0.99), within 1.25x the narrowest method that holds but for the
+    # forest and 15-NN at n = 100 on synth-reg (1.35-1.37). Until this row,
+    # squared error below n = 200 ran nested CV straight away: 1.27-1.60x
+    # the narrowest in 5 cells. A classifier's other scores without per-row
+    # losses (F1, average precision, ...) are not in the study and are
+    # treated as ROC AUC; a regressor's (R^2, ...) as squared error. From
+    # n = 200 squared error keeps 29 df (below): 9 df there were 1.32-1.37x
+    # the narrowest for ridge and 15-NN.
     ("corrected-t", "any", True, 20, 10),
     # Nadeau & Bengio (2003) on 3 repeats of 10-fold CV (30 fits): accuracy
-    # 0.965-0.995, ROC AUC 0.935-0.975 (logistic regression, 200 datasets per
-    # cell), forest accuracy 0.95-1.00. The Brier score (bounded, like the 0-1
-    # loss) is here, ungated: the corrected t held for it with every learner
-    # but 15 nearest neighbours (forests and trees 0.945-0.99), where nested
-    # CV was wider and covered less (0.92-0.97); so is squared error from
-    # n = 200 (a gate sent forests and trees to nested CV 1.25-1.6x as wide
-    # for 0.01-0.02 more coverage). 10 x 10-fold (100 fits) is NOT the
+    # 0.965-0.995 (logistic regression, 200 datasets per cell), forest
+    # accuracy 0.95-1.00. The Brier score (bounded, like the 0-1 loss) is
+    # here, ungated: the corrected t held for it with every learner but 15
+    # nearest neighbours (forests and trees 0.945-0.99), where nested CV was
+    # wider and covered less (0.92-0.97), and 9 df would be 1.3x the
+    # narrowest for logistic regression and forests; so is squared error
+    # from n = 200 (a gate sent forests and trees to nested CV 1.25-1.6x as
+    # wide for 0.01-0.02 more coverage). 10 x 10-fold (100 fits) is NOT the
     # default: the 1/J term vanishes and the interval came out 13-22 %
     # narrower, under-covering (0.86 on some cells). Conservative Z held but
     # was 1.5-2.7x wider; wald-cv (0.60-0.83 on forests) and holdout are
     # never chosen.
 )
-# Squared and absolute error below this n: nested CV (the second row above)
-_REGRESSION_NESTED_N = 200
+# Squared and absolute error below this n: the calibrated row above
+_REGRESSION_CALIBRATED_N = 200
 _REGRESSION_LOSSES = ("neg_mean_absolute_error", "neg_mean_squared_error")
 # Refit instability above which the gated row switches to nested CV (see
 # stats._generalization.refit_instability and the Validity page).
@@ -542,7 +553,28 @@ def _check_n_fits(n_fits):
     return int(n_fits)
 
 
-def _resolve_auto(n, metric, per_row_ok, has_groups, budget):
+def _calibrated_df(metric, per_row_ok, n, regressor=False):
+    """Whether auto reads the corrected t with ``K - 1`` degrees of freedom
+    (the ``"calibrated-t"`` row of :data:`_AUTO_POLICY`): a regressor's
+    score (or squared or absolute error) below n = 200, a classifier's score
+    without per-row losses (ROC AUC, F1, ...) at any n."""
+    if (regressor or metric in _REGRESSION_LOSSES) and n < _REGRESSION_CALIBRATED_N:
+        return True
+    return not (per_row_ok or regressor)
+
+
+def _calibrated_text(K, J):
+    return (
+        f" The t quantile has K - 1 = {K - 1} degrees of freedom, not J - 1 = "
+        f"{J - 1}: the repetitions reuse the same rows, so their scores carry "
+        "about the information of one K-fold CV (Bouckaert 2003's calibrated "
+        "degrees of freedom); with J - 1 the corrected t under-covered this "
+        "scorer in the coverage study (ROC AUC 0.915-0.925 for 15 nearest "
+        "neighbours, squared error 0.920 at n = 100)."
+    )
+
+
+def _resolve_auto(n, metric, per_row_ok, has_groups, budget, regressor=False):
     """The method of the first row of :data:`_AUTO_POLICY` that applies.
 
     ``"gated"`` means: the corrected t, switching to nested CV when the
@@ -555,8 +587,8 @@ def _resolve_auto(n, metric, per_row_ok, has_groups, budget):
             continue
         if scorers == "per-row, n < 100" and not (per_row_ok and n < _AUTO_VERIFIED_N):
             continue
-        if scorers == "squared or absolute error, n < 200" and not (
-            metric in _REGRESSION_LOSSES and n < _REGRESSION_NESTED_N
+        if scorers.startswith("not per-row") and not _calibrated_df(
+            metric, per_row_ok, n, regressor
         ):
             continue
         if scorers == "log loss" and metric != "neg_log_loss":
@@ -724,15 +756,19 @@ def generalization_ci(
 
     ``"auto"`` (the table ``_AUTO_POLICY``, from the coverage study over
     datasets on the Validity page): below n = 100, nested CV for a per-row
-    scorer, and below n = 200 for squared and absolute error; for the log
-    loss the corrected t on 3 x 10-fold, then nested CV on 45 more fits
-    when the refit instability of those fits' per-row losses
-    (:func:`skperf.stats._generalization.refit_instability`: the share of a
-    row's loss variance that comes from refitting) exceeds 0.1, or when a
-    held-out prediction gives a class a probability below 1e-6 (forests,
-    trees, nearest neighbours), where the corrected t under-covered; the
+    scorer; for the log loss the corrected t on 3 x 10-fold, then nested CV
+    on 45 more fits when the refit instability of those fits' per-row
+    losses (:func:`skperf.stats._generalization.refit_instability`: the
+    share of a row's loss variance that comes from refitting) exceeds 0.1,
+    or when a held-out prediction gives a class a probability below 1e-6
+    (forests, trees, nearest neighbours), where the corrected t
+    under-covered; for scorers without per-row losses (ROC AUC, F1, ...)
+    and for squared and absolute error below n = 200 the corrected t on
+    3 x 10-fold read with K - 1 = 9 degrees of freedom instead of 29
+    (Bouckaert's calibrated degrees of freedom: the repetitions reuse the
+    same rows; 1.106 times as wide at 95 %), where 29 under-covered; the
     corrected t on 3 x 10-fold for every other scorer (accuracy, Brier
-    score, ROC AUC, squared error from n = 200, ...) and with ``groups``.
+    score, squared error from n = 200, ...) and with ``groups``.
     The ``note`` says which branch was taken and why, and below n = 100
     that coverage there was measured on few cells. Every design draws
     random K-fold splits, not stratified ones (each test fold holding every
@@ -748,6 +784,8 @@ def generalization_ci(
     JASA 119, Sec. 4 and Algorithm 1. Bayle, Bayle, Janson & Mackey (2020),
     "Cross-validation confidence intervals for test error", NeurIPS 33.
     Schulz-Kümpel et al. (2024), benchmark of 13 inference methods.
+    Bouckaert (2003), "Choosing between two learning algorithms based on
+    calibrated tests", ICML (calibrated degrees of freedom).
 
     Examples
     --------
@@ -778,10 +816,17 @@ def generalization_ci(
     budget = _DEFAULT_BUDGET if n_fits is None else n_fits
     chosen = method
     if method == "auto":
-        chosen = _resolve_auto(n, metric, per_row_name is not None, has_groups, budget)
+        chosen = _resolve_auto(
+            n,
+            metric,
+            per_row_name is not None,
+            has_groups,
+            budget,
+            is_regressor(estimator),
+        )
     n_groups = None if groups is None else len(np.unique(np.asarray(groups)))
     _check_method_fits(
-        "corrected-t" if chosen == "gated" else chosen,
+        "corrected-t" if chosen in ("gated", "calibrated-t") else chosen,
         n,
         metric,
         per_row_name,
@@ -814,8 +859,8 @@ def generalization_ci(
                 f" Below n = {_AUTO_VERIFIED_N} coverage of the score on new data "
                 "was measured at n = 50 only (two populations, logistic regression "
                 "and a random forest: nested-cv 0.93-0.98 on per-row scores, "
-                "corrected-t 0.87-0.96 on ROC AUC): read the interval as an "
-                "approximate range for the expected score of "
+                "corrected-t with 9 df 0.91-0.965 on ROC AUC): read the interval "
+                "as an approximate range for the expected score of "
                 f"this algorithm trained on about {n} rows, possibly too narrow."
             )
     return GeneralizationCI(
@@ -835,10 +880,21 @@ def generalization_ci(
 # ---------------------------------------------------------------------------
 # the methods
 def _corrected_t(
-    run, n, groups, metric, per_row_name, n_fits, seeds, confidence, rows_of=None
+    run,
+    n,
+    groups,
+    metric,
+    per_row_name,
+    n_fits,
+    seeds,
+    confidence,
+    rows_of=None,
+    calibrated=False,
 ):
     """The corrected t on repeated 10-fold CV; with ``rows_of`` (a per-row
-    scorer name) also the refit instability of the per-row losses."""
+    scorer name) also the refit instability of the per-row losses; with
+    ``calibrated`` read with ``K - 1`` degrees of freedom (the
+    ``"calibrated-t"`` row of :data:`_AUTO_POLICY`)."""
     K = 10
     R = _CORRECTED_T_REPEATS if n_fits is None else max(1, n_fits // K)
     folds = [_fold_labels(run["y"], groups, n, K, seeds[r]) for r in range(R)]
@@ -863,7 +919,11 @@ def _corrected_t(
     n_train = np.mean([o["n_train"] for o in fits])
     n_test = np.mean([o["n_test"] for o in fits])
     ci = _gstats.corrected_t_ci(
-        scores, n_train=n_train, n_test=n_test, confidence=confidence
+        scores,
+        n_train=n_train,
+        n_test=n_test,
+        confidence=confidence,
+        df=K - 1 if calibrated else None,
     )
     grp = (
         "" if groups is None else f" (GroupKFold over {len(np.unique(groups))} groups)"
@@ -874,6 +934,8 @@ def _corrected_t(
         f"({n_train / n:.2g} n), so the interval is for the expected score of the "
         f"algorithm trained on about {n_train:.0f} rows (not corrected to n = {n})."
     )
+    if calibrated and R > 1:
+        note += _calibrated_text(K, R * K)
     return {
         "estimate": ci.estimate,
         "low": ci.low,
@@ -883,6 +945,24 @@ def _corrected_t(
         "instability": instability,
         "near_zero": near_zero,
     }
+
+
+def _calibrated_t(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
+    """method='auto': the corrected t read with ``K - 1`` degrees of freedom
+    (see :data:`_AUTO_POLICY`)."""
+    res = _corrected_t(
+        run,
+        n,
+        groups,
+        metric,
+        per_row_name,
+        n_fits,
+        seeds,
+        confidence,
+        calibrated=True,
+    )
+    res["chosen"] = "corrected-t"
+    return res
 
 
 def _near_zero_counts(per_row_name, y_scores, rows):
@@ -1172,6 +1252,7 @@ _METHOD_IMPL = {
     "wald-cv": _wald_cv,
     "holdout": _holdout,
     "gated": _gated,  # method="auto" only
+    "calibrated-t": _calibrated_t,  # method="auto" only
 }
 
 
@@ -1237,11 +1318,11 @@ def _evaluator_gate_note(ev, scores, n_rep, n):
     the note says what it found, or what it would need. Returns ``(note,
     nested)``, ``nested`` when auto would run nested CV."""
     metric, per_row_name = _evaluator_metric(ev)
-    if metric in _REGRESSION_LOSSES and n < _REGRESSION_NESTED_N:
+    if per_row_name is not None and n < _AUTO_VERIFIED_N:
         note = (
-            f" For squared or absolute error below n = {_REGRESSION_NESTED_N} "
+            f" For a per-row scorer below n = {_AUTO_VERIFIED_N} "
             "generalization_ci's 'auto' runs nested CV, where the corrected t "
-            "under-covered (0.92 at n = 100) in the coverage study."
+            "under-covered (0.89 for accuracy at n = 50) in the coverage study."
         )
         return note, True
     if metric != "neg_log_loss":
@@ -1348,10 +1429,19 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
             )
         if J < len(scores):
             scores = np.bincount(inv, weights=scores) / np.bincount(inv)
-        ci = _gstats.corrected_t_ci(
-            scores, n_train=n_train, n_test=n_test, confidence=confidence
-        )
         n = round(n_train + n_test)
+        df = None
+        scorer, per_row_name = _evaluator_metric(ev)
+        if auto and _calibrated_df(
+            scorer, per_row_name is not None, n, is_regressor(ev.estimator)
+        ):
+            # K - 1 for K-fold; for other splits the K whose folds have
+            # their test size
+            K = max(2, round(n / n_test))
+            df = min(J - 1, K - 1)
+        ci = _gstats.corrected_t_ci(
+            scores, n_train=n_train, n_test=n_test, confidence=confidence, df=df
+        )
         shared = (
             ""
             if J == len(res)
@@ -1365,6 +1455,8 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
             f"{n_train:.0f} rows (not corrected to the full data)."
         )
         metric = name
+        if df is not None and df < J - 1:
+            note += _calibrated_text(df + 1, J)
         if getattr(ev, "_stratified_folds", False):
             note += (
                 " The evaluator's folds are stratified, which makes fold scores "

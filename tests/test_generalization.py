@@ -415,35 +415,67 @@ def test_auto_roc_auc_small_imbalanced(clf_data):
 class TestAuto:
     def test_policy_table(self):
         # the study's choice (docs/generalization_coverage.csv): nested CV for
-        # every per-row scorer below n = 100 and for squared and absolute error
-        # below 200; for the log loss the corrected t gated by the refit
-        # instability and confident probabilities; the corrected t on 3 x
-        # 10-fold else (Brier, and squared error from n = 200, included)
+        # every per-row scorer below n = 100; for the log loss the corrected t
+        # gated by the refit instability and confident probabilities; the
+        # corrected t with K - 1 degrees of freedom for scorers without
+        # per-row losses (ROC AUC) and for squared and absolute error below
+        # n = 200; the corrected t on 3 x 10-fold else (Brier, and squared
+        # error from n = 200, included)
         assert [row[0] for row in _AUTO_POLICY] == [
             "nested-cv",
-            "nested-cv",
             "gated",
+            "calibrated-t",
             "corrected-t",
         ]
         assert _resolve_auto(150, "neg_log_loss", True, False, 100) == "gated"
         assert _resolve_auto(500, "neg_log_loss", True, False, 30) == "gated"
         for loss in ("neg_mean_squared_error", "neg_mean_absolute_error"):
-            assert _resolve_auto(100, loss, True, False, 100) == "nested-cv"
-            assert _resolve_auto(199, loss, True, False, 15) == "nested-cv"
+            assert _resolve_auto(99, loss, True, False, 100) == "nested-cv"
+            assert _resolve_auto(100, loss, True, False, 100) == "calibrated-t"
+            assert _resolve_auto(199, loss, True, False, 15) == "calibrated-t"
+            assert _resolve_auto(199, loss, True, True, 100) == "calibrated-t"
             assert _resolve_auto(200, loss, True, False, 100) == "corrected-t"
         for score in ("accuracy", "neg_brier_score"):
             assert _resolve_auto(500, score, True, False, 100) == "corrected-t"
             assert _resolve_auto(150, score, True, False, 100) == "corrected-t"
-        assert _resolve_auto(500, "accuracy", True, False, 100) == "corrected-t"
-        assert _resolve_auto(500, "roc_auc", False, False, 100) == "corrected-t"
+        for score in ("roc_auc", "f1"):
+            assert _resolve_auto(500, score, False, False, 100) == "calibrated-t"
+            assert _resolve_auto(60, score, False, False, 100) == "calibrated-t"
+            assert _resolve_auto(500, score, False, True, 100) == "calibrated-t"
+        # a regressor's score without per-row losses (R^2) is read as squared
+        # error: 9 df below n = 200, 29 from 200
+        assert _resolve_auto(150, "r2", False, False, 100, True) == "calibrated-t"
+        assert _resolve_auto(60, "r2", False, False, 100, True) == "calibrated-t"
+        assert _resolve_auto(200, "r2", False, False, 100, True) == "corrected-t"
         assert _resolve_auto(60, "accuracy", True, False, 100) == "nested-cv"
         assert _resolve_auto(60, "neg_log_loss", True, False, 100) == "nested-cv"
-        assert _resolve_auto(60, "roc_auc", False, False, 100) == "corrected-t"
         # groups: whole groups held out (GroupKFold); budget below the gate's
         assert _resolve_auto(500, "neg_log_loss", True, True, 100) == "corrected-t"
         assert _resolve_auto(500, "neg_log_loss", True, False, 20) == "corrected-t"
         with pytest.raises(ValueError, match="no method fits n=10 rows"):
             _resolve_auto(10, "accuracy", True, False, 100)
+
+    def test_calibrated_df_for_roc_auc_and_small_regression(self, clf_data):
+        # the same 30 fits as method="corrected-t", the quantile of t_9 not t_29
+        X, y = clf_data
+        kw = dict(scoring="roc_auc", random_state=0)
+        ci = generalization_ci(LogisticRegression(), X, y, **kw)
+        ref = generalization_ci(LogisticRegression(), X, y, method="corrected-t", **kw)
+        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
+        assert ci.estimate == ref.estimate
+        ratio = (ci.estimate - ci.low) / (ref.estimate - ref.low)  # high: cut at 1
+        assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 29))
+        assert "K - 1 = 9 degrees of freedom, not J - 1 = 29" in ci.note
+        assert "degrees of freedom" not in ref.note
+        # squared error: 9 df below n = 200, 29 from 200
+        X, y = make_regression(200, 3, noise=10.0, random_state=0)
+        for n, calibrated in ((150, True), (200, False)):
+            kw = dict(scoring="neg_mean_squared_error", random_state=0)
+            ci = generalization_ci(Ridge(), X[:n], y[:n], **kw)
+            ref = generalization_ci(Ridge(), X[:n], y[:n], method="corrected-t", **kw)
+            assert (ci.method, ci.n_fits) == ("corrected-t", 30)
+            assert (ci.high - ci.low > ref.high - ref.low) is calibrated
+            assert ("degrees of freedom" in ci.note) is calibrated
 
     def test_gate_keeps_the_corrected_t_for_a_stable_learner(self, clf_data):
         X, y = clf_data
@@ -518,15 +550,10 @@ class TestAuto:
         assert _near_zero_counts("neg_log_loss", proba, rows) == (2, 1)
         assert _near_zero_counts("neg_brier_score", proba, rows) == (0, 0)
 
-    def test_squared_error_below_n_200_runs_nested_cv(self):
-        from sklearn.linear_model import Ridge
-
+    def test_evaluator_reads_the_calibrated_df_too(self):
+        # RepeatedEvaluator.generalization_ci(method="auto") on the same
+        # scorers: K - 1 degrees of freedom for squared error below n = 200
         X, y = make_regression(150, 3, noise=10.0, random_state=0)
-        ci = generalization_ci(
-            Ridge(), X, y, scoring="neg_mean_squared_error", random_state=0
-        )
-        assert (ci.method, ci.n_fits) == ("nested-cv", 45)
-        assert "method='auto' chose 'nested-cv'" in ci.note
         ev = RepeatedEvaluator(
             Ridge(),
             scoring="neg_mean_squared_error",
@@ -535,8 +562,15 @@ class TestAuto:
             random_state=0,
             refit=False,
         ).fit(X, y)
+        auto, plain = ev.generalization_ci(), ev.generalization_ci(method="corrected-t")
+        assert auto.estimate == plain.estimate
+        ratio = (auto.high - auto.low) / (plain.high - plain.low)
+        assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 29))
+        assert "K - 1 = 9 degrees of freedom, not J - 1 = 29" in auto.note
+        # below n = 100 auto would run nested CV: the note says so
+        ev.fit(X[:80], y[:80])
         note = ev.generalization_ci().note
-        assert "below n = 200 generalization_ci's 'auto' runs nested CV" in note
+        assert "below n = 100 generalization_ci's 'auto' runs nested CV" in note
 
     def test_auto_default_design(self, clf_data):
         X, y = clf_data

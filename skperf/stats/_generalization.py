@@ -135,7 +135,7 @@ def _as_float(x, name, min_ndim=1):
     return arr
 
 
-def corrected_t_ci(scores, *, n_train, n_test, confidence=0.95):
+def corrected_t_ci(scores, *, n_train, n_test, confidence=0.95, df=None):
     """Nadeau & Bengio's corrected resampled t interval over ``J`` splits.
 
     ``mean +/- t_{J-1} * sqrt((1/J + n_test/n_train) * s^2)``, where ``s^2``
@@ -150,22 +150,32 @@ def corrected_t_ci(scores, *, n_train, n_test, confidence=0.95):
         differ slightly, e.g. K-fold with ``n`` not a multiple of ``K``).
     confidence : float, default=0.95
         Confidence level in (0, 1).
+    df : float or None, default=None
+        Degrees of freedom of the t quantile. ``None``: ``J - 1``, Nadeau &
+        Bengio's. A smaller value is Bouckaert's (2003) calibrated degrees of
+        freedom: ``R`` repetitions of ``K``-fold CV reuse the same rows, so
+        their ``J = R K`` scores carry about the information of one
+        ``K``-fold CV, and ``df = K - 1`` (see Notes).
 
     Returns
     -------
     CVInterval
-        ``df = J - 1``.
+        ``df = J - 1`` unless ``df`` is given.
 
     Notes
     -----
     The interval is for the expected score of the algorithm trained on
     ``n_train`` rows; the term ``n_test / n_train`` is Nadeau & Bengio's
     heuristic for the correlation between splits that share rows (Sec. 5).
+    Only the quantile depends on ``df``: ``se`` is the same.
 
     References
     ----------
     Nadeau & Bengio (2003), Machine Learning 52, Sec. 5 (corrected
-    resampled t).
+    resampled t). Bouckaert, R. R. (2003), "Choosing between two learning
+    algorithms based on calibrated tests", ICML 2003 (the effective degrees
+    of freedom of tests on reused data are much lower than ``J - 1``; they
+    are calibrated empirically).
 
     Examples
     --------
@@ -184,9 +194,18 @@ def corrected_t_ci(scores, *, n_train, n_test, confidence=0.95):
         raise ValueError(
             f"`n_train` and `n_test` must be positive; got {n_train!r}, {n_test!r}."
         )
+    if df is None:
+        df = J - 1
+    elif isinstance(df, bool) or not (
+        isinstance(df, int | float | np.integer | np.floating) and 0 < df <= J - 1
+    ):
+        raise ValueError(
+            f"`df` must be None or a number in (0, J - 1 = {J - 1}] (J = {J} "
+            f"splits); got {df!r}."
+        )
     var = np.var(x, axis=-1, ddof=1)
     se = np.sqrt((1 / J + n_test / n_train) * var)
-    return _interval(np.mean(x, axis=-1), se, J - 1, confidence, "corrected-t")
+    return _interval(np.mean(x, axis=-1), se, float(df), confidence, "corrected-t")
 
 
 def conservative_z_ci(scores, half_scores, *, confidence=0.95):

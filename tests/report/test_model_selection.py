@@ -1743,7 +1743,7 @@ class TestHeadlineWhereAutoRunsNestedCV:
         assert frame.loc["rf", "new_data_method"] == "nested-cv"
         _assert_never_contradicts(r)
 
-    def test_squared_error_below_200_rows_and_not_with_groups(self):
+    def test_squared_error_below_200_rows_reads_9_df(self):
         from sklearn.linear_model import Ridge
         from sklearn.tree import DecisionTreeRegressor
 
@@ -1751,9 +1751,21 @@ class TestHeadlineWhereAutoRunsNestedCV:
         models = {"ridge": Ridge(), "tree": DecisionTreeRegressor(random_state=0)}
         kw = {"scoring": "neg_mean_squared_error", "random_state": 0}
         r = compare_models(models, X, y, **kw)
-        assert {ci.method for ci in r.generalization.values()} == {"nested-cv"}
+        for ci in r.generalization.values():
+            assert (ci.method, ci.n_fits) == ("corrected-t", 30)
+            assert "K - 1 = 9 degrees of freedom, not J - 1 = 29" in ci.note
+        _assert_never_contradicts(r)
+
+    def test_per_row_scorer_below_100_rows_and_not_with_groups(self):
+        X, y = make_classification(80, 5, random_state=0)
+        models = {"lr": LogisticRegression(), "lr10": LogisticRegression(C=10.0)}
+        kw = {"scoring": "accuracy", "random_state": 0}
+        r = compare_models(models, X, y, **kw)
+        for ci in r.generalization.values():
+            assert (ci.method, ci.n_fits) == ("nested-cv", 45)
+            assert "below n = 100 generalization_ci's 'auto' runs nested CV" in ci.note
         # nested CV assumes independent rows: with groups the corrected t stays
-        groups = np.arange(150) // 3
+        groups = np.arange(80) // 2
         r = compare_models(models, X, y, groups=groups, **kw)
         assert {ci.method for ci in r.generalization.values()} == {"corrected-t"}
 

@@ -41,6 +41,27 @@ class TestCorrectedT:
         assert ci.low[1, 2] == pytest.approx(ref.low)
         assert not ci.low.flags.writeable
 
+    def test_calibrated_df_changes_only_the_quantile(self):
+        # Bouckaert (2003): 3 x 10-fold scores read with K - 1 = 9 degrees of
+        # freedom, not J - 1 = 29: the same se, a t_9 quantile
+        x = np.random.default_rng(3).normal(0.8, 0.05, size=30)
+        ci29 = corrected_t_ci(x, n_train=90, n_test=10)
+        ci9 = corrected_t_ci(x, n_train=90, n_test=10, df=9)
+        assert ci9.se == ci29.se and ci9.df == 9 and ci29.df == 29
+        half = ci9.high - ci9.estimate
+        assert half == pytest.approx(stats.t.ppf(0.975, 9) * ci9.se, rel=1e-12)
+        ratio = (ci9.high - ci9.low) / (ci29.high - ci29.low)
+        assert ratio == pytest.approx(2.2622 / 2.0452, abs=1e-4)  # t tables
+        assert ci9.pvalue(0.78) == pytest.approx(
+            2 * stats.t.sf(abs(x.mean() - 0.78) / ci9.se, 9)
+        )
+
+    @pytest.mark.parametrize("df", [0, -1, 30, True, "9"])
+    def test_bad_df(self, df):
+        with pytest.raises(ValueError, match=r"`df` must be None or a number in "
+                           r"\(0, J - 1 = 29\]"):
+            corrected_t_ci(np.arange(30.0), n_train=90, n_test=10, df=df)
+
     def test_pvalue_matches_scipy(self):
         x = np.array([0.01, 0.03, -0.01, 0.02, 0.04, 0.00])
         ci = corrected_t_ci(x, n_train=80, n_test=20)
