@@ -458,7 +458,7 @@ class TestAuto:
     def test_calibrated_df_for_roc_auc_and_small_regression(self, clf_data):
         # the same 30 fits as method="corrected-t", the quantile of t_9 not t_29
         X, y = clf_data
-        kw = dict(scoring="roc_auc", random_state=0)
+        kw = {"scoring": "roc_auc", "random_state": 0}
         ci = generalization_ci(LogisticRegression(), X, y, **kw)
         ref = generalization_ci(LogisticRegression(), X, y, method="corrected-t", **kw)
         assert (ci.method, ci.n_fits) == ("corrected-t", 30)
@@ -470,7 +470,7 @@ class TestAuto:
         # squared error: 9 df below n = 200, 29 from 200
         X, y = make_regression(200, 3, noise=10.0, random_state=0)
         for n, calibrated in ((150, True), (200, False)):
-            kw = dict(scoring="neg_mean_squared_error", random_state=0)
+            kw = {"scoring": "neg_mean_squared_error", "random_state": 0}
             ci = generalization_ci(Ridge(), X[:n], y[:n], **kw)
             ref = generalization_ci(Ridge(), X[:n], y[:n], method="corrected-t", **kw)
             assert (ci.method, ci.n_fits) == ("corrected-t", 30)

@@ -47,7 +47,9 @@ class TestCorrectedT:
         x = np.random.default_rng(3).normal(0.8, 0.05, size=30)
         ci29 = corrected_t_ci(x, n_train=90, n_test=10)
         ci9 = corrected_t_ci(x, n_train=90, n_test=10, df=9)
-        assert ci9.se == ci29.se and ci9.df == 9 and ci29.df == 29
+        assert ci9.se == ci29.se
+        assert ci9.df == 9
+        assert ci29.df == 29
         half = ci9.high - ci9.estimate
         assert half == pytest.approx(stats.t.ppf(0.975, 9) * ci9.se, rel=1e-12)
         ratio = (ci9.high - ci9.low) / (ci29.high - ci29.low)
@@ -58,8 +60,11 @@ class TestCorrectedT:
 
     @pytest.mark.parametrize("df", [0, -1, 30, True, "9"])
     def test_bad_df(self, df):
-        with pytest.raises(ValueError, match=r"`df` must be None or a number in "
-                           r"\(0, J - 1 = 29\]"):
+        with pytest.raises(
+            ValueError,
+            match=r"`df` must be None or a number in "
+            r"\(0, J - 1 = 29\]",
+        ):
             corrected_t_ci(np.arange(30.0), n_train=90, n_test=10, df=df)
 
     def test_pvalue_matches_scipy(self):
