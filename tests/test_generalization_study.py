@@ -22,9 +22,17 @@ _PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization_stu
 
 @pytest.fixture(scope="module")
 def study():
+    import sklearn
+
+    # the study turns scikit-learn's input validation off for its own run
+    # (set_config at import); the tests that run after this module need it
+    saved = sklearn.get_config()
     spec = importlib.util.spec_from_file_location("generalization_study", _PATH)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sklearn.set_config(**saved)
     return module
 
 
