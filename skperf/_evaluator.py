@@ -558,8 +558,12 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         confidence : float, default=0.95
             Confidence level in (0, 1).
         method : {"auto", "corrected-t", "wald-cv"}, default="auto"
-            ``"corrected-t"`` (``"auto"``): Nadeau & Bengio's corrected
-            resampled t over the fits' scores; ``"wald-cv"``: Bayle et al.'s
+            ``"corrected-t"``: Nadeau & Bengio's corrected resampled t over
+            the fits' scores; ``"auto"``: the same, read with ``K - 1``
+            degrees of freedom (``K`` folds) where
+            :func:`~skperf.generalization_ci`'s auto does so (a classifier's
+            scores without per-row losses, a regressor's below n = 200), and
+            a note where it would refit (nested CV); ``"wald-cv"``: Bayle et al.'s
             interval from the kept per-row predictions of K-fold splits
             (``return_predictions=True``, decomposable scorer). The default
             out-of-bootstrap ``cv=None`` raises ValueError (use ``cv=10``).
