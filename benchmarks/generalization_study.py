@@ -68,6 +68,7 @@ Usage::
     python benchmarks/generalization_study.py run [--worker 0 --workers 1]
     python benchmarks/generalization_study.py null [--reps 200] [--power-reps 200]
     python benchmarks/generalization_study.py null --skperf   # compare_models' default
+    python benchmarks/generalization_study.py null --roc-auc  # the tests on ROC AUC
     python benchmarks/generalization_study.py summarize
 
 Run with OMP_NUM_THREADS=1 (set below before numpy is imported).
@@ -1050,8 +1051,14 @@ def _pair_dataset(study, n, rep):
     return X, y, rng
 
 
-def compare_replicate(study, n, rep):
-    """Decisions of each comparison method on one dataset (A: block a, B: block b)."""
+def compare_replicate(study, n, rep, metrics=("accuracy", "log_loss")):
+    """Decisions of each comparison method on one dataset (A: block a, B: block b).
+
+    ``metrics=("roc_auc",)`` (``null --roc-auc``): the same dataset and
+    splits, the tests on fold scores only (nested CV needs per-row values),
+    and the corrected t also with 9 degrees of freedom (auto's reading of a
+    single model's ROC AUC).
+    """
     X, y, rng = _pair_dataset(study, n, rep)
     cols = (slice(0, 4), slice(4, 8))
 
@@ -1062,7 +1069,6 @@ def compare_replicate(study, n, rep):
         ]
 
     out = []
-    alpha = 1 - CONFIDENCE
     # corrected t and Bayesian correlated t on repeated 10-fold CV
     cv, ids_all = _repeated_cv(rng, n, fit_both, lead=(2,))
     # 5 x 2 CV
@@ -1074,6 +1080,8 @@ def compare_replicate(study, n, rep):
         for f in range(2):
             te = ids == f
             five[:, r, te] = fit_both(~te, te)
+    if metrics == ("roc_auc",):
+        return _fold_score_tests("roc_auc", y, cv, ids_all, five, ids52)
     # nested CV on per-row differences (K = 5, NCV_REPEATS repetitions)
     inner = np.empty((2, NCV_REPEATS, NCV_K, n))
     outer = np.empty((2, NCV_REPEATS, n))
@@ -1094,78 +1102,9 @@ def compare_replicate(study, n, rep):
             te = ids == f
             outer[:, r, te] = fit_both(~te, te)
 
-    for m in ("accuracy", "log_loss"):
+    for m in metrics:
         sign = 1.0 if m == "accuracy" else -1.0  # positive = A better
-        fs = (
-            np.array(
-                [
-                    [
-                        score(m, y[ids_all[r] == f], cv[0, r, ids_all[r] == f])
-                        - score(m, y[ids_all[r] == f], cv[1, r, ids_all[r] == f])
-                        for f in range(10)
-                    ]
-                    for r in range(N_CV_REPEATS)
-                ]
-            ).ravel()
-            * sign
-        )
-        j = len(fs)
-        se = np.sqrt((1 / j + 1 / 9) * fs.var(ddof=1))
-        tstat = fs.mean() / se if se > 0 else 0.0
-        p = 2 * stats.t.sf(abs(tstat), j - 1)
-        out.append(
-            {
-                "metric": m,
-                "method": "corrected-t",
-                "n_fits": 2 * 10 * N_CV_REPEATS,
-                "estimate": fs.mean(),
-                "pvalue": p,
-                "significant": int(p < alpha),
-                "a_better": int(p < alpha and tstat > 0),
-            }
-        )
-        # Corani & Benavoli (2015): posterior t(J-1, mean, se); rope 0
-        p_better = stats.t.sf(0, j - 1, loc=fs.mean(), scale=se) if se > 0 else 0.5
-        sig = p_better > CONFIDENCE or p_better < 1 - CONFIDENCE
-        out.append(
-            {
-                "metric": m,
-                "method": "bayesian",
-                "n_fits": 2 * 10 * N_CV_REPEATS,
-                "estimate": fs.mean(),
-                "pvalue": 1 - max(p_better, 1 - p_better),
-                "significant": int(sig),
-                "a_better": int(p_better > CONFIDENCE),
-            }
-        )
-        # 5 x 2 CV combined F (Alpaydin 1999)
-        d = (
-            np.array(
-                [
-                    [
-                        score(m, y[ids52[r] == f], five[0, r, ids52[r] == f])
-                        - score(m, y[ids52[r] == f], five[1, r, ids52[r] == f])
-                        for f in range(2)
-                    ]
-                    for r in range(5)
-                ]
-            )
-            * sign
-        )
-        s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-        fstat = (d**2).sum() / (2 * s2.sum()) if s2.sum() > 0 else np.inf
-        p = stats.f.sf(fstat, 10, 5)
-        out.append(
-            {
-                "metric": m,
-                "method": "5x2cv-f",
-                "n_fits": 2 * 10,
-                "estimate": d.mean(),
-                "pvalue": p,
-                "significant": int(p < alpha),
-                "a_better": int(p < alpha and d.mean() > 0),
-            }
-        )
+        out.extend(_fold_score_tests(m, y, cv, ids_all, five, ids52, last=False))
         # nested CV on per-row differences of the per-row values
         ho, piv, cv_rows = [], [], []
         for r in range(NCV_REPEATS):
@@ -1199,20 +1138,98 @@ def compare_replicate(study, n, rep):
                 "a_better": int(lo > 0),
             }
         )
-        # "this dataset" for contrast: t test of the paired fold differences
-        tt = stats.ttest_1samp(fs, 0.0)
+        out.append(_naive_paired_t(m, y, cv, ids_all))
+    return out
+
+
+def _fold_diffs(m, y, pred, ids, k):
+    """Per-fold score differences A - B (positive = A better): ``(R, k)``."""
+    sign = -1.0 if m in ("log_loss", "brier", "mse") else 1.0
+    return sign * np.array(
+        [
+            [
+                score(m, y[ids[r] == f], pred[0, r, ids[r] == f])
+                - score(m, y[ids[r] == f], pred[1, r, ids[r] == f])
+                for f in range(k)
+            ]
+            for r in range(len(ids))
+        ]
+    )
+
+
+def _fold_score_tests(m, y, cv, ids_all, five, ids52, last=True):
+    """The comparison rows computed from fold scores: the corrected paired t
+    (and, for ROC AUC, the same with 9 df), the Bayesian correlated t and
+    Alpaydin's 5 x 2 CV combined F; with ``last`` also the naive paired t."""
+    alpha = 1 - CONFIDENCE
+    fs = _fold_diffs(m, y, cv, ids_all, 10).ravel()
+    j = len(fs)
+    se = np.sqrt((1 / j + 1 / 9) * fs.var(ddof=1))
+    tstat = fs.mean() / se if se > 0 else 0.0
+    out = []
+    for df, name in ((j - 1, "corrected-t"), (9, "corrected-t (9 df)")):
+        if df == 9 and m != "roc_auc":
+            continue
+        p = 2 * stats.t.sf(abs(tstat), df)
         out.append(
             {
                 "metric": m,
-                "method": "naive-paired-t",
+                "method": name,
                 "n_fits": 2 * 10 * N_CV_REPEATS,
                 "estimate": fs.mean(),
-                "pvalue": tt.pvalue,
-                "significant": int(tt.pvalue < alpha),
-                "a_better": int(tt.pvalue < alpha and fs.mean() > 0),
+                "pvalue": p,
+                "significant": int(p < alpha),
+                "a_better": int(p < alpha and tstat > 0),
             }
         )
+    # Corani & Benavoli (2015): posterior t(J-1, mean, se); rope 0
+    p_better = stats.t.sf(0, j - 1, loc=fs.mean(), scale=se) if se > 0 else 0.5
+    sig = p_better > CONFIDENCE or p_better < 1 - CONFIDENCE
+    out.append(
+        {
+            "metric": m,
+            "method": "bayesian",
+            "n_fits": 2 * 10 * N_CV_REPEATS,
+            "estimate": fs.mean(),
+            "pvalue": 1 - max(p_better, 1 - p_better),
+            "significant": int(sig),
+            "a_better": int(p_better > CONFIDENCE),
+        }
+    )
+    # 5 x 2 CV combined F (Alpaydin 1999)
+    d = _fold_diffs(m, y, five, ids52, 2)
+    s2 = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    fstat = (d**2).sum() / (2 * s2.sum()) if s2.sum() > 0 else np.inf
+    p = stats.f.sf(fstat, 10, 5)
+    out.append(
+        {
+            "metric": m,
+            "method": "5x2cv-f",
+            "n_fits": 2 * 10,
+            "estimate": d.mean(),
+            "pvalue": p,
+            "significant": int(p < alpha),
+            "a_better": int(p < alpha and d.mean() > 0),
+        }
+    )
+    if last:
+        out.append(_naive_paired_t(m, y, cv, ids_all))
     return out
+
+
+def _naive_paired_t(m, y, cv, ids_all):
+    """ "this dataset" for contrast: t test of the paired fold differences."""
+    fs = _fold_diffs(m, y, cv, ids_all, 10).ravel()
+    tt = stats.ttest_1samp(fs, 0.0)
+    return {
+        "metric": m,
+        "method": "naive-paired-t",
+        "n_fits": 2 * 10 * N_CV_REPEATS,
+        "estimate": fs.mean(),
+        "pvalue": tt.pvalue,
+        "significant": int(tt.pvalue < 1 - CONFIDENCE),
+        "a_better": int(tt.pvalue < 1 - CONFIDENCE and fs.mean() > 0),
+    }
 
 
 def skperf_compare_replicate(study, n, rep):
@@ -1303,7 +1320,13 @@ CMP_FIELDS = (
 
 def run_null(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
-    kind = "compare_skperf" if args.skperf else "compare"
+    kind = (
+        "compare_skperf"
+        if args.skperf
+        else "compare_rocauc"
+        if args.roc_auc
+        else "compare"
+    )
     done = _done(f"generalization_{kind}_w*.csv", ("study", "n", "rep"))
     path = RESULTS / f"generalization_{kind}_w{args.worker}.csv"
     k = 0
@@ -1317,9 +1340,12 @@ def run_null(args):
                 if k % args.workers != args.worker:
                     continue
                 t0 = time.perf_counter()
-                rows = (skperf_compare_replicate if args.skperf else compare_replicate)(
-                    study, 200, rep
-                )
+                if args.skperf:
+                    rows = skperf_compare_replicate(study, 200, rep)
+                elif args.roc_auc:
+                    rows = compare_replicate(study, 200, rep, metrics=("roc_auc",))
+                else:
+                    rows = compare_replicate(study, 200, rep)
                 secs = time.perf_counter() - t0
                 for r in rows:
                     r.update(study=study, n=200, rep=rep, seconds=round(secs, 3))
@@ -1855,6 +1881,11 @@ def main(argv=None):
         action="store_true",
         help="replay done classification replicates for the near-zero "
         "probability count of auto's log-loss gate",
+    )
+    ap.add_argument(
+        "--roc-auc",
+        action="store_true",
+        help="null/power study of the comparisons on ROC AUC (fold-score tests)",
     )
     ap.add_argument(
         "--skperf",
