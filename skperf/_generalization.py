@@ -1457,6 +1457,12 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
         metric = name
         if df is not None and df < J - 1:
             note += _calibrated_text(df + 1, J)
+            if per_fold != df + 1:
+                note += (
+                    f" The splits are not {df + 1}-fold: K = n / n_test = "
+                    f"{n / n_test:.3g}, by analogy (the study measured repeated "
+                    "10-fold CV)."
+                )
         if getattr(ev, "_stratified_folds", False):
             note += (
                 " The evaluator's folds are stratified, which makes fold scores "

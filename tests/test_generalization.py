@@ -567,6 +567,14 @@ class TestAuto:
         ratio = (auto.high - auto.low) / (plain.high - plain.low)
         assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 29))
         assert "K - 1 = 9 degrees of freedom, not J - 1 = 29" in auto.note
+        # splits that are not K-fold: K = n / n_test (20 % test sets: 4 df)
+        from sklearn.model_selection import ShuffleSplit
+
+        split = ShuffleSplit(10, test_size=0.2)
+        note = ev.set_params(cv=split).fit(X, y).generalization_ci().note
+        assert "K - 1 = 4 degrees of freedom" in note
+        assert "The splits are not 5-fold: K = n / n_test = 5" in note
+        ev.set_params(cv=10)
         # below n = 100 auto would run nested CV: the note says so
         ev.fit(X[:80], y[:80])
         note = ev.generalization_ci().note
