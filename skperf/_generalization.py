@@ -23,7 +23,6 @@ import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin, is_classifier, is_regressor
 from sklearn.model_selection import GroupKFold
 from sklearn.utils import indexable
-from sklearn.utils.multiclass import type_of_target
 
 from . import _cache
 from ._distribution import _known_range
@@ -287,6 +286,16 @@ def _root_seeds(random_state, k):
         entropy = random_state
     ss = np.random.SeedSequence(entropy)
     return [int(c.generate_state(1)[0]) for c in ss.spawn(k)]
+
+
+def _class_y(run):
+    """``y`` as class labels for the fold drawing, or None: a binary or
+    multiclass target, unless the estimator is a regressor (its
+    integer-valued target, e.g. counts, is not a set of classes to keep in
+    every test fold)."""
+    from ._vary import _class_labels
+
+    return None if is_regressor(run["estimator"]) else _class_labels(run["y"])
 
 
 def _fold_labels(y, groups, n, K, seed):
@@ -897,7 +906,7 @@ def _corrected_t(
     ``"calibrated-t"`` row of :data:`_AUTO_POLICY`)."""
     K = 10
     R = _CORRECTED_T_REPEATS if n_fits is None else max(1, n_fits // K)
-    folds = [_fold_labels(run["y"], groups, n, K, seeds[r]) for r in range(R)]
+    folds = [_fold_labels(_class_y(run), groups, n, K, seeds[r]) for r in range(R)]
     outs = _run(
         designs=[_kfold_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
@@ -1073,9 +1082,7 @@ def _conservative_z(run, n, groups, metric, per_row_name, n_fits, seeds, confide
     rng = np.random.default_rng(seeds[0])
     n_train = round(0.9 * n)
     n_test = n - n_train
-    from ._vary import _class_labels
-
-    strata = _class_labels(run["y"])
+    strata = _class_y(run)
     designs = [_subsample_splits(np.arange(n), n_test, J, rng, strata)]
     half = n // 2
     for _ in range(M):
@@ -1111,7 +1118,8 @@ def _nested_cv_arrays(run, n, per_row_name, R, K, seeds):
     depend only on ``seeds`` (from ``_root_seeds(random_state, 64)``), so two
     estimators run with the same seeds share every split (paired).
     """
-    folds = np.stack([_fold_labels(run["y"], None, n, K, seeds[r]) for r in range(R)])
+    y = _class_y(run)
+    folds = np.stack([_fold_labels(y, None, n, K, seeds[r]) for r in range(R)])
     outs = _run(
         designs=[_nested_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
@@ -1159,7 +1167,8 @@ def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
 def _wald_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
     K = 10
     R = 1 if n_fits is None else max(1, n_fits // K)
-    folds = np.stack([_fold_labels(run["y"], None, n, K, seeds[r]) for r in range(R)])
+    y = _class_y(run)
+    folds = np.stack([_fold_labels(y, None, n, K, seeds[r]) for r in range(R)])
     outs = _run(
         designs=[_kfold_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
@@ -1194,12 +1203,8 @@ def _holdout(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
     from sklearn.model_selection import train_test_split
 
     y = run["y"]
-    try:
-        kind = type_of_target(y) if y is not None else None
-    except ValueError:
-        kind = None
-    strat = y if kind in ("binary", "multiclass") else None
-    if strat is not None and np.unique(np.asarray(y), return_counts=True)[1].min() < 2:
+    strat = _class_y(run)
+    if strat is not None and np.unique(strat, return_counts=True)[1].min() < 2:
         strat = None
     train, test = train_test_split(
         np.arange(n), test_size=0.2, random_state=seeds[0], stratify=strat

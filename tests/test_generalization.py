@@ -596,6 +596,35 @@ class TestAuto:
         assert "method='auto' chose 'nested-cv'" in ci.note
         assert "Below n = 100" in ci.note
 
+    def test_a_regressors_integer_target_is_not_a_set_of_classes(self):
+        # counts with rare values: as class labels they would have sent the
+        # folds to the stratified fallback (which under-covers); a regressor's
+        # folds are plain shuffled K-fold
+        from sklearn.model_selection import KFold
+
+        from skperf._generalization import _class_y
+
+        rng = np.random.default_rng(0)
+        y = rng.poisson(1.0, size=120)
+        X = rng.normal(size=(120, 3))
+        assert _class_y({"estimator": Ridge(), "y": y}) is None
+        labels = _class_y({"estimator": LogisticRegression(), "y": y})
+        assert labels is not None
+        seed = _root_seeds(0, 64)[0]
+        folds = _fold_labels(None, None, 120, 10, seed)
+        ref = np.empty(120, dtype=np.int64)
+        for k, (_, test) in enumerate(
+            KFold(10, shuffle=True, random_state=seed).split(X)
+        ):
+            ref[test] = k
+        np.testing.assert_array_equal(folds, ref)
+        # the same folds as for y + 0.5 (a continuous target): with an
+        # intercept the residuals, so the interval, are the same
+        kw = {"scoring": "neg_mean_squared_error", "method": "corrected-t"}
+        ci = generalization_ci(Ridge(), X, y, n_fits=20, random_state=0, **kw)
+        ref = generalization_ci(Ridge(), X, y + 0.5, n_fits=20, random_state=0, **kw)
+        assert (ci.low, ci.high) == pytest.approx((ref.low, ref.high), rel=1e-9)
+
     def test_groups_use_group_kfold(self, clf_data):
         X, y = clf_data
         groups = np.arange(120) // 4
