@@ -69,6 +69,7 @@ Usage::
     python benchmarks/generalization_study.py null [--reps 200] [--power-reps 200]
     python benchmarks/generalization_study.py null --skperf   # compare_models' default
     python benchmarks/generalization_study.py null --roc-auc  # the tests on ROC AUC
+    python benchmarks/generalization_study.py null --search   # the search tools
     python benchmarks/generalization_study.py summarize
 
 Run with OMP_NUM_THREADS=1 (set below before numpy is imported).
@@ -1302,6 +1303,70 @@ def skperf_compare_replicate(study, n, rep):
     return rows
 
 
+def search_compare_replicate(study, n, rep):
+    """The search tools' default decision (``candidates_tied_with_best``,
+    target "new data") on the same dataset as :func:`compare_replicate`.
+
+    A ``GridSearchCV`` over the two candidates "logistic regression on block
+    A" and "on block B" (a ``ColumnTransformer`` parameter), with 3 x 10-fold
+    CV given as ``RepeatedKFold`` and, as many users write it, as
+    ``RepeatedStratifiedKFold``; "significant" means the other candidate is
+    not tied with the best.
+    """
+    from sklearn.compose import ColumnTransformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import (
+        GridSearchCV,
+        RepeatedKFold,
+        RepeatedStratifiedKFold,
+    )
+    from sklearn.pipeline import Pipeline
+
+    from skperf.search import candidates_tied_with_best
+
+    X, y, _ = _pair_dataset(study, n, rep)
+    blocks = {"A": [0, 1, 2, 3], "B": [4, 5, 6, 7]}
+    pipe = Pipeline(
+        [
+            ("cols", ColumnTransformer([("keep", "passthrough", blocks["A"])])),
+            ("lr", LogisticRegression()),
+        ]
+    )
+    grid = {
+        "cols__transformers": [[("keep", "passthrough", c)] for c in blocks.values()]
+    }
+    seed = int(np.random.default_rng([SEED, 79, rep]).integers(2**31 - 1))
+    rows = []
+    for name, cv in (
+        ("RepeatedKFold", RepeatedKFold(n_splits=10, n_repeats=3, random_state=seed)),
+        (
+            "RepeatedStratifiedKFold",
+            RepeatedStratifiedKFold(n_splits=10, n_repeats=3, random_state=seed),
+        ),
+    ):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            search = GridSearchCV(pipe, grid, cv=cv, scoring="accuracy").fit(X, y)
+            tied = candidates_tied_with_best(search)
+        best = tied[tied["decision"] == "best"].iloc[0]
+        other = tied[tied["decision"] != "best"].iloc[0]
+        a_best = best["params"]["cols__transformers"][0][2] == blocks["A"]
+        sig = not bool(other["tied_with_best"])
+        rows.append(
+            {
+                "metric": "accuracy",
+                "method": f"skperf:candidates_tied_with_best ({name})",
+                "n_fits": 2 * 30,
+                "estimate": (1 if a_best else -1) * float(other["difference"]),
+                "pvalue": float(other["p_adjusted"]),
+                "significant": int(sig),
+                "a_better": int(sig and a_best),
+                "note": str(other["decision"]),
+            }
+        )
+    return rows
+
+
 CMP_FIELDS = (
     "study",
     "n",
@@ -1325,6 +1390,8 @@ def run_null(args):
         if args.skperf
         else "compare_rocauc"
         if args.roc_auc
+        else "compare_search"
+        if args.search
         else "compare"
     )
     done = _done(f"generalization_{kind}_w*.csv", ("study", "n", "rep"))
@@ -1342,6 +1409,8 @@ def run_null(args):
                 t0 = time.perf_counter()
                 if args.skperf:
                     rows = skperf_compare_replicate(study, 200, rep)
+                elif args.search:
+                    rows = search_compare_replicate(study, 200, rep)
                 elif args.roc_auc:
                     rows = compare_replicate(study, 200, rep, metrics=("roc_auc",))
                 else:
@@ -1881,6 +1950,11 @@ def main(argv=None):
         action="store_true",
         help="replay done classification replicates for the near-zero "
         "probability count of auto's log-loss gate",
+    )
+    ap.add_argument(
+        "--search",
+        action="store_true",
+        help="null/power study of candidates_tied_with_best on a GridSearchCV",
     )
     ap.add_argument(
         "--roc-auc",
