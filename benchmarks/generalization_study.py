@@ -70,6 +70,7 @@ Usage::
     python benchmarks/generalization_study.py null --skperf   # compare_models' default
     python benchmarks/generalization_study.py null --roc-auc  # the tests on ROC AUC
     python benchmarks/generalization_study.py null --search   # the search tools
+    python benchmarks/generalization_study.py null --generalization
     python benchmarks/generalization_study.py summarize
 
 Run with OMP_NUM_THREADS=1 (set below before numpy is imported).
@@ -1242,20 +1243,9 @@ def skperf_compare_replicate(study, n, rep):
     report's decision for B is not "no significant difference" (two models:
     one test) and, for compare_generalization, a decision "better"/"worse".
     """
-    from sklearn.compose import ColumnTransformer
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-
     import skperf
 
-    X, y, _ = _pair_dataset(study, n, rep)
-    a, b = (
-        make_pipeline(
-            ColumnTransformer([("keep", "passthrough", c)]), LogisticRegression()
-        )
-        for c in ([0, 1, 2, 3], [4, 5, 6, 7])
-    )
-    seed = int(np.random.default_rng([SEED, 78, rep]).integers(2**31 - 1))
+    X, y, a, b, seed = _skperf_pair(study, n, rep)
     rows = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -1263,6 +1253,7 @@ def skperf_compare_replicate(study, n, rep):
             {"A": a, "B": b}, X, y, scoring="accuracy", random_state=seed, n_jobs=1
         )
         # the same test as compare_models' default: checked on a few datasets
+        # (on every dataset: null --generalization)
         res = None
         if rep < 10:
             res = skperf.compare_generalization(
@@ -1285,22 +1276,56 @@ def skperf_compare_replicate(study, n, rep):
             "note": dec,
         }
     )
-    if res is None:
-        return rows
-    dec = str(res.decision)
-    rows.append(
-        {
-            "metric": "accuracy",
-            "method": f"skperf:compare_generalization ({res.method})",
-            "n_fits": 2 * res.n_fits,
-            "estimate": res.estimate,
-            "pvalue": res.pvalue,
-            "significant": int(dec.startswith(("better", "worse"))),
-            "a_better": int(dec.startswith("better")),
-            "note": dec,
-        }
-    )
+    if res is not None:
+        rows.append(_generalization_row(res))
     return rows
+
+
+def _skperf_pair(study, n, rep):
+    """``X, y, A, B, seed``: the dataset of :func:`compare_replicate` and the
+    two pipelines (logistic regression on block A / block B)."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    X, y, _ = _pair_dataset(study, n, rep)
+    a, b = (
+        make_pipeline(
+            ColumnTransformer([("keep", "passthrough", c)]), LogisticRegression()
+        )
+        for c in ([0, 1, 2, 3], [4, 5, 6, 7])
+    )
+    seed = int(np.random.default_rng([SEED, 78, rep]).integers(2**31 - 1))
+    return X, y, a, b, seed
+
+
+def _generalization_row(res, label=""):
+    dec = str(res.decision)
+    return {
+        "metric": "accuracy",
+        "method": f"skperf:compare_generalization{label} ({res.method})",
+        "n_fits": 2 * res.n_fits,
+        "estimate": res.estimate,
+        "pvalue": res.pvalue,
+        "significant": int(dec.startswith(("better", "worse"))),
+        "a_better": int(dec.startswith("better")),
+        "note": dec,
+    }
+
+
+def generalization_compare_replicate(study, n, rep):
+    """``compare_generalization(method="auto")``'s default decision on the
+    dataset of :func:`compare_replicate` (every dataset, not only the first
+    10 of :func:`skperf_compare_replicate`)."""
+    import skperf
+
+    X, y, a, b, seed = _skperf_pair(study, n, rep)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = skperf.compare_generalization(
+            a, b, X, y, scoring="accuracy", random_state=seed, n_jobs=1
+        )
+    return [_generalization_row(res, " every dataset")]
 
 
 def search_compare_replicate(study, n, rep):
@@ -1392,6 +1417,8 @@ def run_null(args):
         if args.roc_auc
         else "compare_search"
         if args.search
+        else "compare_generalization"
+        if args.generalization
         else "compare"
     )
     done = _done(f"generalization_{kind}_w*.csv", ("study", "n", "rep"))
@@ -1409,6 +1436,8 @@ def run_null(args):
                 t0 = time.perf_counter()
                 if args.skperf:
                     rows = skperf_compare_replicate(study, 200, rep)
+                elif args.generalization:
+                    rows = generalization_compare_replicate(study, 200, rep)
                 elif args.search:
                     rows = search_compare_replicate(study, 200, rep)
                 elif args.roc_auc:
@@ -1950,6 +1979,11 @@ def main(argv=None):
         action="store_true",
         help="replay done classification replicates for the near-zero "
         "probability count of auto's log-loss gate",
+    )
+    ap.add_argument(
+        "--generalization",
+        action="store_true",
+        help="null/power study of compare_generalization's default on every dataset",
     )
     ap.add_argument(
         "--search",
