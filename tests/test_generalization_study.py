@@ -267,3 +267,24 @@ def test_nested_cv_r_package_factors_equal_skperf_conservative(study):
     # about 10 % wider than the default (mlr3inferr's factors, for n rows)
     ci0 = nested_cv_ci(inner, outer, folds)
     assert 1.05 < (ci.high - ci.low) / (ci0.high - ci0.low) < 1.4
+
+
+def test_roc_auc_comparison_rows(study):
+    # null --roc-auc: the same dataset and splits as the accuracy rows; the
+    # corrected paired t read with 29 and with 9 degrees of freedom
+    rows = {
+        r["method"]: r for r in study.compare_replicate("power", 200, 0, ("roc_auc",))
+    }
+    assert set(rows) == {
+        "corrected-t", "corrected-t (9 df)", "bayesian", "5x2cv-f", "naive-paired-t"
+    }  # fmt: skip
+    ct, ct9 = rows["corrected-t"], rows["corrected-t (9 df)"]
+    assert ct["estimate"] == ct9["estimate"]
+    # the same statistic: p-values of t_29 and t_9 at one |t|
+    t = stats.t.isf(ct["pvalue"] / 2, 29)
+    assert ct9["pvalue"] == pytest.approx(2 * stats.t.sf(t, 9), rel=1e-9)
+    # the accuracy rows of the same dataset share its 3 x 10-fold splits
+    acc = study.compare_replicate("power", 200, 0)
+    assert [r["method"] for r in acc if r["metric"] == "accuracy"] == [
+        "corrected-t", "bayesian", "5x2cv-f", "nested-cv", "naive-paired-t"
+    ]  # fmt: skip
