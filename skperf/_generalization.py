@@ -956,20 +956,10 @@ def _corrected_t(
     }
 
 
-def _calibrated_t(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
-    """method='auto': the corrected t read with ``K - 1`` degrees of freedom
-    (see :data:`_AUTO_POLICY`)."""
-    res = _corrected_t(
-        run,
-        n,
-        groups,
-        metric,
-        per_row_name,
-        n_fits,
-        seeds,
-        confidence,
-        calibrated=True,
-    )
+def _calibrated_t(*args):
+    """method='auto': :func:`_corrected_t` (same arguments) read with
+    ``K - 1`` degrees of freedom (see :data:`_AUTO_POLICY`)."""
+    res = _corrected_t(*args, calibrated=True)
     res["chosen"] = "corrected-t"
     return res
 
@@ -1436,14 +1426,15 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
             scores = np.bincount(inv, weights=scores) / np.bincount(inv)
         n = round(n_train + n_test)
         df = None
-        scorer, per_row_name = _evaluator_metric(ev)
-        if auto and _calibrated_df(
-            scorer, per_row_name is not None, n, is_regressor(ev.estimator)
-        ):
-            # K - 1 for K-fold; for other splits the K whose folds have
-            # their test size
-            K = max(2, round(n / n_test))
-            df = min(J - 1, K - 1)
+        if auto:
+            scorer, per_row_name = _evaluator_metric(ev)
+            if _calibrated_df(
+                scorer, per_row_name is not None, n, is_regressor(ev.estimator)
+            ):
+                # K - 1 for K-fold; for other splits the K whose folds have
+                # their test size
+                K = max(2, round(n / n_test))
+                df = min(J - 1, K - 1)
         ci = _gstats.corrected_t_ci(
             scores, n_train=n_train, n_test=n_test, confidence=confidence, df=df
         )

@@ -138,8 +138,9 @@ def _as_float(x, name, min_ndim=1):
 def corrected_t_ci(scores, *, n_train, n_test, confidence=0.95, df=None):
     """Nadeau & Bengio's corrected resampled t interval over ``J`` splits.
 
-    ``mean +/- t_{J-1} * sqrt((1/J + n_test/n_train) * s^2)``, where ``s^2``
-    is the sample variance of the ``J`` scores (last axis).
+    ``mean +/- t_{df} * sqrt((1/J + n_test/n_train) * s^2)``, where ``s^2``
+    is the sample variance of the ``J`` scores (last axis) and ``df = J - 1``
+    unless given.
 
     Parameters
     ----------
