@@ -550,6 +550,41 @@ class TestAuto:
         assert _near_zero_counts("neg_log_loss", proba, rows) == (2, 1)
         assert _near_zero_counts("neg_brier_score", proba, rows) == (0, 0)
 
+    def test_known_gap_named_in_the_note(self, clf_data):
+        # 15 nearest neighbours' Brier score: the corrected t on 3 x 10-fold
+        # under-covered in the study (0.905-0.925); the note says so, and
+        # names the design that held
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        X, y = clf_data
+        knn = make_pipeline(StandardScaler(), KNeighborsClassifier(15))
+        kw = {"scoring": "neg_brier_score", "random_state": 0}
+        ci = generalization_ci(knn, X, y, **kw)
+        assert ci.method == "corrected-t"
+        assert "Known gap" in ci.note
+        assert "(generalization_ci(method='corrected-t', n_fits=10)) held" in ci.note
+        # one 10-fold CV, another learner or another scorer: no such note
+        one = generalization_ci(knn, X, y, method="corrected-t", n_fits=10, **kw)
+        assert "Known gap" not in one.note
+        assert (
+            "Known gap" not in generalization_ci(LogisticRegression(), X, y, **kw).note
+        )
+        acc = generalization_ci(knn, X, y, scoring="accuracy", random_state=0)
+        assert "Known gap" not in acc.note
+        # from an evaluator's 3 x 10-fold fits too
+        from sklearn.model_selection import KFold
+
+        ev = RepeatedEvaluator(
+            knn,
+            scoring="neg_brier_score",
+            cv=KFold(10, shuffle=True),
+            n_repeats=3,
+            random_state=0,
+            refit=False,
+        ).fit(X, y)
+        assert "Known gap" in ev.generalization_ci().note
+
     def test_evaluator_reads_the_calibrated_df_too(self):
         # RepeatedEvaluator.generalization_ci(method="auto") on the same
         # scorers: K - 1 degrees of freedom for squared error below n = 200

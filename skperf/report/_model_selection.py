@@ -2143,6 +2143,8 @@ def _evaluator_intervals(report, evaluators, design, refits=None):
     model (``refits``: what those fits need), not the corrected t on the
     evaluator's fits, which under-covered there.
     """
+    from .._generalization import _evaluator_metric, _known_gap
+
     report.notes.append(
         "new data: every pair of models is tested with the corrected resampled "
         f"paired t (Nadeau & Bengio 2003) at n_test / n_train = {design}; the "
@@ -2163,6 +2165,10 @@ def _evaluator_intervals(report, evaluators, design, refits=None):
             continue
         _record(caught, report.notes, name)
         ci = _nested_where_auto_would(ci, ev, name, report, refits)
+        if ci.method == "corrected-t":
+            gap = _known_gap(ev.estimator, _evaluator_metric(ev)[0], ci.n_fits)
+            if gap:
+                report.notes.add(name, gap.removeprefix(" Known gap: "))
         if ci.metric != report.metric and report.metric == _as_loss_name(ci.metric):
             # the report shows the loss itself: the interval in its units
             ci = dataclasses.replace(  # + 0.0: no negative zero

@@ -1769,6 +1769,16 @@ class TestHeadlineWhereAutoRunsNestedCV:
         r = compare_models(models, X, y, groups=groups, **kw)
         assert {ci.method for ci in r.generalization.values()} == {"corrected-t"}
 
+    def test_a_known_gap_is_a_note(self):
+        from sklearn.neighbors import KNeighborsClassifier
+
+        X, y = make_classification(200, 5, random_state=0)
+        models = {"knn": KNeighborsClassifier(15), "lr": LogisticRegression()}
+        r = compare_models(models, X, y, scoring="neg_brier_score", random_state=0)
+        notes = [n for n in r.notes if "the Brier score of 15 nearest" in n]
+        assert len(notes) == 1
+        assert notes[0].startswith("knn: in the coverage study the corrected t")
+
     def test_too_few_rows_for_nested_cv_keep_the_corrected_t_and_say_so(self):
         from sklearn.linear_model import Ridge
 
