@@ -286,5 +286,14 @@ def test_roc_auc_comparison_rows(study):
     # the accuracy rows of the same dataset share its 3 x 10-fold splits
     acc = study.compare_replicate("power", 200, 0)
     assert [r["method"] for r in acc if r["metric"] == "accuracy"] == [
-        "corrected-t", "bayesian", "5x2cv-f", "nested-cv", "naive-paired-t"
+        "corrected-t", "bayesian", "5x2cv-f", "nested-cv", "wald-cv", "naive-paired-t"
     ]  # fmt: skip
+    # the Wald test: skperf's wald_cv_ci on the per-row differences
+    wald = next(
+        r for r in acc if r["metric"] == "accuracy" and r["method"] == "wald-cv"
+    )
+    ct = next(
+        r for r in acc if r["metric"] == "accuracy" and r["method"] == "corrected-t"
+    )
+    assert wald["estimate"] == pytest.approx(ct["estimate"])  # the same 30 fits
+    assert 0 < wald["pvalue"] < 1
