@@ -890,6 +890,36 @@ def test_coverage_new_data_slow(method):
     assert cov >= 0.95 - 2.5 * np.sqrt(0.95 * 0.05 / 200)
 
 
+@pytest.mark.slow  # about 30 s
+def test_coverage_auto_roc_auc_of_nearest_neighbours_slow():
+    # auto's calibrated row: 15 nearest neighbours' ROC AUC at n = 200 (the
+    # corrected t with 29 df under-covered it in the study), 200 datasets of
+    # the logistic population; the truth: the mean ROC AUC of 200 fits on
+    # fresh training sets of 200 rows, on 20,000 fresh rows
+    from sklearn.metrics import roc_auc_score
+
+    n = 200
+    rng = np.random.default_rng(10_000 + n)
+    X_new, y_new = _sample(20_000, rng)
+    knn = KNeighborsClassifier(15)
+    truth = np.mean(
+        [
+            roc_auc_score(y_new, knn.fit(*_sample(n, rng)).predict_proba(X_new)[:, 1])
+            for _ in range(200)
+        ]
+    )
+    rng = np.random.default_rng(1)
+    hits = []
+    for s in range(200):
+        X, y = _sample(n, rng)
+        ci = generalization_ci(knn, X, y, scoring="roc_auc", random_state=s)
+        assert "K - 1 = 9 degrees of freedom" in ci.note
+        hits.append(ci.low <= truth <= ci.high)
+    cov = float(np.mean(hits))
+    assert cov >= 0.95 - 2.5 * np.sqrt(0.95 * 0.05 / 200)
+    assert cov == pytest.approx(0.955, abs=1e-9)  # recorded
+
+
 # ---------------------------------------------------------------------------
 class TestCacheNeverReused:
     """memory= with random_state=None: every run draws fresh splits, so the
