@@ -97,11 +97,11 @@ _AUTO_POLICY = (
     # the corrected t under-covered ROC AUC (0.915-0.925, 15 nearest
     # neighbours; 0.87 for logistic regression at n = 50) and ridge
     # regression's squared error at n = 100 (0.920); with 9 df it held in
-    # every ROC AUC cell and every squared-error cell below n = 200
-    # (0.95-0.99), within 1.25x the narrowest method that holds but for the
-    # forest and 15-NN at n = 100 on synth-reg (1.35-1.37). Until this row,
-    # squared error below n = 200 ran nested CV straight away: 1.27-1.60x
-    # the narrowest in 5 cells. A classifier's other scores without per-row
+    # every ROC AUC cell from n = 100 (0.935-1.00; 0.91-0.965 at n = 50) and
+    # every squared-error cell below n = 200 (0.95-0.99), within 1.25x the
+    # narrowest method that holds but for the forest and 15-NN at n = 100 on
+    # synth-reg (1.35-1.37). Until this row, squared error below n = 200 ran
+    # nested CV straight away: 1.27-1.60x the narrowest in 5 cells. A classifier's other scores without per-row
     # losses (F1, average precision, ...) are not in the study and are
     # treated as ROC AUC; a regressor's (R^2, ...) as squared error. From
     # n = 200 squared error keeps 29 df (below): 9 df there were 1.32-1.37x
