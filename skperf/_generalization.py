@@ -478,15 +478,40 @@ def _run(
     ]
     out = [[] for _ in designs]
     calls = (
-        delayed(fit)(est, X, y, train, test, scorer, params, predictions)
+        delayed(_guarded)(fit, est, X, y, train, test, scorer, params, predictions)
         for _, est, train, test in tasks
     )
     parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+    failed = []
     with tqdm(total=len(tasks), disable=not progress, desc="fits", unit="fit") as bar:
         for (d, _, _, _), res in zip(tasks, parallel(calls), strict=True):
+            if isinstance(res, BaseException):
+                failed.append(res)
             out[d].append(res)
             bar.update(1)
+    if failed:
+        first = failed[0]
+        kept = (
+            " The fits that succeeded are cached (memory=): a rerun refits only "
+            "the failed ones."
+            if cache is not None
+            else ""
+        )
+        raise ValueError(
+            f"{len(failed)} of {len(tasks)} fits failed; the interval needs every "
+            f"fit of its design. First failure: {type(first).__name__}: {first}" + kept
+        ) from first
     return out
+
+
+def _guarded(fit, *args):
+    """``fit(*args)``, or the exception it raised: every fit of the design
+    runs (and, with ``memory``, every success is cached: joblib does not
+    cache a call that raised) before :func:`_run` reports the failures."""
+    try:
+        return fit(*args)
+    except Exception as exc:  # reported, with its type, by _run
+        return exc
 
 
 def _fit_score(estimator, X, y, train, test, scorer, params, predictions):

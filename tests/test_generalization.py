@@ -1,6 +1,7 @@
 """Tests of skperf.generalization_ci and RepeatedEvaluator.generalization_ci."""
 
 import dataclasses
+import os
 import re
 
 import joblib
@@ -51,6 +52,24 @@ class CountingClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         return self.model_.predict_proba(X)
+
+
+class FlakyClassifier(CountingClassifier):
+    """CountingClassifier that fails while the file ``flag`` exists, on
+    about half the training sets (a parity of their first column's sum)."""
+
+    def __init__(self, log=None, C=1.0, flag=None):
+        super().__init__(log=log, C=C)
+        self.flag = flag
+
+    def fit(self, X, y):
+        with open(self.log, "a") as f:
+            f.write("fit\n")
+        if os.path.exists(self.flag) and int(abs(X[:, 0].sum()) * 1e3) % 2:
+            raise ValueError("flaky: this fit diverged")
+        self.model_ = LogisticRegression(C=self.C).fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
 
 
 def _n_fits(log):
@@ -960,6 +979,30 @@ class TestCacheNeverReused:
         )
         generalization_ci(LogisticRegression(), X, y, memory=joblib.Memory(None), **kw)
         generalization_ci(LogisticRegression(), X, y, **kw)
+
+    def test_failed_fits_are_reported_and_the_others_kept(self, tmp_path, clf_data):
+        # every fit runs, the failures are counted with the first one named,
+        # and with memory= a rerun refits only the fits that failed
+        X, y = clf_data
+        log, flag = str(tmp_path / "fits.log"), tmp_path / "flag"
+        flag.write_text("fail")
+        est = FlakyClassifier(log=log, flag=str(flag))
+        kw = {"method": "corrected-t", "n_fits": 10, "random_state": 0}
+        kw["memory"] = str(tmp_path / "cache")
+        with pytest.raises(ValueError, match=r"(\d+) of 10 fits failed") as info:
+            generalization_ci(est, X, y, **kw)
+        msg = str(info.value)
+        assert "First failure: ValueError: flaky: this fit diverged" in msg
+        assert "a rerun refits only the failed ones" in msg
+        assert isinstance(info.value.__cause__, ValueError)
+        n_failed = int(re.match(r"(\d+) of", msg).group(1))
+        assert 0 < n_failed < 10
+        assert _n_fits(log) == 10  # every fit ran
+        flag.unlink()
+        ci = generalization_ci(est, X, y, **kw)
+        assert _n_fits(log) == 10 + n_failed  # the successes came from the cache
+        ref = generalization_ci(LogisticRegression(), X, y, **kw)
+        assert (ci.low, ci.high) == pytest.approx((ref.low, ref.high))
 
     def test_bad_memory_refused_before_any_fit(self, tmp_path, clf_data):
         X, y = clf_data
