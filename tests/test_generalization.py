@@ -591,6 +591,13 @@ class TestAuto:
         )
         acc = generalization_ci(knn, X, y, scoring="accuracy", random_state=0)
         assert "Known gap" not in acc.note
+        # 15 nearest neighbours' log loss below n = 200 (0.885 at n = 100):
+        # named for auto's methods, not for the conservative Z that held
+        kw = {"scoring": "neg_log_loss", "random_state": 0}
+        ci = generalization_ci(knn, X, y, **kw)
+        assert "covered the log loss of 15 nearest neighbours 0.885" in ci.note
+        cz = generalization_ci(knn, X, y, method="conservative-z", n_fits=30, **kw)
+        assert "Known gap" not in cz.note
         # from an evaluator's 3 x 10-fold fits too
         from sklearn.model_selection import KFold
 

@@ -2165,10 +2165,10 @@ def _evaluator_intervals(report, evaluators, design, refits=None):
             continue
         _record(caught, report.notes, name)
         ci = _nested_where_auto_would(ci, ev, name, report, refits)
-        if ci.method == "corrected-t":
-            gap = _known_gap(ev.estimator, _evaluator_metric(ev)[0], ci.n_fits)
-            if gap:
-                report.notes.add(name, gap.removeprefix(" Known gap: "))
+        metric = _evaluator_metric(ev)[0]
+        gap = _known_gap(ev.estimator, metric, ci.n_fits, ci.method, ci.n)
+        if gap:
+            report.notes.add(name, gap.removeprefix(" Known gap: "))
         if ci.metric != report.metric and report.metric == _as_loss_name(ci.metric):
             # the report shows the loss itself: the interval in its units
             ci = dataclasses.replace(  # + 0.0: no negative zero
