@@ -80,6 +80,19 @@ def _n_fits(log):
         return 0
 
 
+def _fitted(est, X, y, scoring=None, cv=10, n_repeats=3, **kw):
+    """A RepeatedEvaluator fitted with the settings every test here shares."""
+    return RepeatedEvaluator(
+        est,
+        scoring=scoring,
+        cv=cv,
+        n_repeats=n_repeats,
+        random_state=0,
+        refit=False,
+        **kw,
+    ).fit(X, y)
+
+
 @pytest.fixture(scope="module")
 def clf_data():
     return make_classification(n_samples=120, n_features=4, random_state=0)
@@ -601,28 +614,14 @@ class TestAuto:
         # from an evaluator's 3 x 10-fold fits too
         from sklearn.model_selection import KFold
 
-        ev = RepeatedEvaluator(
-            knn,
-            scoring="neg_brier_score",
-            cv=KFold(10, shuffle=True),
-            n_repeats=3,
-            random_state=0,
-            refit=False,
-        ).fit(X, y)
+        ev = _fitted(knn, X, y, "neg_brier_score", KFold(10, shuffle=True))
         assert "Known gap" in ev.generalization_ci().note
 
     def test_evaluator_reads_the_calibrated_df_too(self):
         # RepeatedEvaluator.generalization_ci(method="auto") on the same
         # scorers: K - 1 degrees of freedom for squared error below n = 200
         X, y = make_regression(150, 3, noise=10.0, random_state=0)
-        ev = RepeatedEvaluator(
-            Ridge(),
-            scoring="neg_mean_squared_error",
-            cv=10,
-            n_repeats=3,
-            random_state=0,
-            refit=False,
-        ).fit(X, y)
+        ev = _fitted(Ridge(), X, y, "neg_mean_squared_error", 10)
         auto, plain = ev.generalization_ci(), ev.generalization_ci(method="corrected-t")
         assert auto.estimate == plain.estimate
         ratio = (auto.high - auto.low) / (plain.high - plain.low)
@@ -718,15 +717,15 @@ class TestFromEvaluator:
 
     def test_corrected_t_and_wald_from_fits(self, clf_data):
         X, y = clf_data
-        ev = RepeatedEvaluator(
+        ev = _fitted(
             LogisticRegression(),
-            scoring="accuracy",
-            cv=10,
+            X,
+            y,
+            "accuracy",
+            10,
             n_repeats=2,
-            random_state=0,
             return_predictions=True,
-            refit=False,
-        ).fit(X, y)
+        )
         ci = ev.generalization_ci(confidence=0.9)
         ref = corrected_t_ci(
             ev.results_["test_accuracy"], n_train=108, n_test=12, confidence=0.9
@@ -771,15 +770,7 @@ class TestFromEvaluator:
         X, y = clf_data
 
         def fitted(est, keep):
-            return RepeatedEvaluator(
-                est,
-                scoring="neg_log_loss",
-                cv=10,
-                n_repeats=3,
-                random_state=0,
-                return_predictions=keep,
-                refit=False,
-            ).fit(X, y)
+            return _fitted(est, X, y, "neg_log_loss", 10, return_predictions=keep)
 
         tree = DecisionTreeClassifier(max_features=1)
         ci = fitted(tree, True).generalization_ci()
@@ -807,15 +798,15 @@ class TestFromEvaluator:
         import skperf._generalization as gen
 
         X, y = clf_data
-        ev = RepeatedEvaluator(
+        ev = _fitted(
             LogisticRegression(),
-            scoring="neg_log_loss",
-            cv=10,
+            X,
+            y,
+            "neg_log_loss",
+            10,
             n_repeats=2,
-            random_state=0,
             return_predictions=True,
-            refit=False,
-        ).fit(X, y)
+        )
         ref = ev.generalization_ci()
 
         def mismatch(*args, **kwargs):
