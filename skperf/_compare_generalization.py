@@ -19,7 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.metrics import get_scorer_names
-from sklearn.model_selection import GroupKFold, KFold
 from sklearn.utils import indexable
 
 from ._cache import warn_never_reused
@@ -30,7 +29,7 @@ from ._generalization import (
     _nested_splits,
     _row_scores,
 )
-from ._vary import NewDataKFold
+from ._vary import _new_data_kfold
 from .exceptions import NoVariationWarning
 from .stats._paired_tests import (
     _check_rope,
@@ -606,14 +605,9 @@ def _resampled(
 ):
     """corrected-t, bayesian, 5x2cv-f: per-split differences on repeated K-fold."""
     R = 5 if method == "5x2cv-f" else fits // K
-    # random K-fold splits, as the tests were derived for: not stratified
-    # (NewDataKFold keeps every class in every test fold), as compare_models
-    if groups is not None:
-        cv = GroupKFold(K, shuffle=True)
-    elif is_classifier(estimator_a) or is_classifier(estimator_b):
-        cv = NewDataKFold(K)
-    else:
-        cv = KFold(K, shuffle=True)
+    # random K-fold splits, as the tests were derived for, as compare_models
+    classifier = is_classifier(estimator_a) or is_classifier(estimator_b)
+    cv = _new_data_kfold(K, groups, classifier)
     evs = {
         "a": _evaluator(estimator_a, cv, R, seed, scorer, memory),
         "b": _evaluator(estimator_b, cv, R, seed, scorer, memory),

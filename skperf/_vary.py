@@ -37,7 +37,7 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import clone, is_classifier
-from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.model_selection import GroupKFold, KFold, StratifiedKFold
 from sklearn.utils.multiclass import type_of_target
 
 from ._seeding import SOURCES, _derive_ints
@@ -154,6 +154,15 @@ class NewDataKFold(KFold):
         strat = _shuffled_kfold(self.n_splits, True, y)
         strat.random_state = rng.randint(2**31)
         yield from strat.split(X, y, groups)
+
+
+def _new_data_kfold(k, groups=None, labels=True):
+    """The K-fold design of every test and interval about new data:
+    ``GroupKFold`` with ``groups``; else shuffled, not stratified
+    (:class:`NewDataKFold` for class labels, plain ``KFold`` otherwise)."""
+    if groups is not None:
+        return GroupKFold(n_splits=int(k), shuffle=True)
+    return NewDataKFold(int(k)) if labels else KFold(int(k), shuffle=True)
 
 
 # ---------------------------------------------------------------------------

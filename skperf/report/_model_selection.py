@@ -24,10 +24,11 @@ from collections.abc import Mapping
 from numbers import Integral
 
 import numpy as np
+from sklearn.model_selection import KFold
 
 from .._distribution import PerformanceDistribution, _as_loss, _check_requirement
 from .._seeding import _root_entropy
-from .._vary import NewDataKFold, _class_labels
+from .._vary import NewDataKFold, _class_labels, _new_data_kfold
 from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval
@@ -1877,7 +1878,7 @@ def compare_models(
             "every class; shuffled anew in every repeat)"
             if defaulted and isinstance(cv, NewDataKFold)
             else f" ({cv.n_splits}-fold, shuffled anew in every repeat)"
-            if defaulted and type(cv).__name__ == "KFold"
+            if defaulted and type(cv) is KFold
             else f" ({_describe(cv)}, shuffled anew in every repeat)"
             if defaulted
             else ""
@@ -2075,29 +2076,24 @@ def _default_new_data_cv(X, y, groups, *, classifier=True, k=None):
     stratified (:class:`skperf._vary.NewDataKFold` for class labels); ``k``
     folds when given, else 10.
 
-    Fewer than 10 default folds only where 10 cannot be made: fewer than 10 groups, rows, or
-    (classifiers) members of the smallest class (stratified folds need one
-    per fold). A regressor's integer-valued target (``type_of_target`` calls
+    Fewer than 10 default folds only where 10 cannot be made: fewer than 10
+    groups, rows, or (class labels) members of the smallest class (each test
+    fold holds every class). A regressor's integer-valued target (``type_of_target`` calls
     it "multiclass") is not a set of classes.
     """
-    from sklearn.model_selection import GroupKFold, KFold
-
     from ..utils._sklearn_compat import _num_samples
 
+    labels = classifier and y is not None and _class_labels(y) is not None
     if k is not None:  # the folds asked for, as given
-        if groups is not None:
-            return GroupKFold(n_splits=int(k), shuffle=True)
-        labels = classifier and y is not None and _class_labels(y) is not None
-        return NewDataKFold(int(k)) if labels else KFold(int(k), shuffle=True)
+        return _new_data_kfold(k, groups, labels)
     if groups is not None:
-        n_groups = np.unique(np.asarray(groups)).size
-        return GroupKFold(n_splits=min(_DEFAULT_K, max(n_groups, 2)), shuffle=True)
-    k = min(_DEFAULT_K, _num_samples(X))
-    if classifier and y is not None and _class_labels(y) is not None:
-        k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
-        # not stratified: stratified folds made the corrected t under-cover
-        return NewDataKFold(max(k, 2))
-    return KFold(max(k, 2), shuffle=True)
+        k = np.unique(np.asarray(groups)).size
+    else:
+        k = _num_samples(X)
+        if labels:
+            k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
+    # not stratified: stratified folds made the corrected t under-cover
+    return _new_data_kfold(max(min(_DEFAULT_K, k), 2), groups, labels)
 
 
 def _measured_ratio(evaluators, n_samples):
