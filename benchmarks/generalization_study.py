@@ -52,9 +52,14 @@ cells run in phases (``PHASES``): the most important first.
 ``run --skperf [--reps R]`` computes ``skperf.generalization_ci`` (rows
 ``skperf:M``, its default designs) on the datasets of a few cells
 (``SKPERF_CELLS``), to check the library against the reference methods.
+``run --repeats`` replays every replicate with 10 repetitions of 10-fold CV
+(the first 3 are the main study's): the corrected t on 5 and 10 repetitions
+(``n_fits`` 50 and 100), with J - 1 and, on 10, with 9 degrees of freedom.
 ``null`` runs the comparison tests on datasets of two equally good (null) or
 unequal (power) algorithms; ``null --skperf`` records the default decision of
-``skperf.compare_models`` (target "new data") on the same datasets.
+``skperf.compare_models`` (target "new data") on the same datasets;
+``null --repeats`` the corrected paired t on 3, 5 and 10 repetitions of
+10-fold CV, ``null --skperf --repeats`` ``compare_models(n_repeats=10)``.
 
 Results are appended per (cell, replicate) to
 ``benchmarks/results/generalization_<study>_w<worker>.csv``; a rerun skips
@@ -71,6 +76,8 @@ Usage::
     python benchmarks/generalization_study.py null --roc-auc  # the tests on ROC AUC
     python benchmarks/generalization_study.py null --search   # the search tools
     python benchmarks/generalization_study.py null --generalization
+    python benchmarks/generalization_study.py run --repeats   # 5 and 10 x 10-fold
+    python benchmarks/generalization_study.py null --repeats [--skperf]
     python benchmarks/generalization_study.py summarize
 
 Run with OMP_NUM_THREADS=1 (set below before numpy is imported).
@@ -341,8 +348,9 @@ def score(metric, y, pred):
 # --------------------------------------------------------------------------
 
 
-def corrected_t(scores, test_train_ratio, confidence=CONFIDENCE):
-    """Nadeau & Bengio (2003) corrected resampled t: (estimate, low, high)."""
+def corrected_t(scores, test_train_ratio, confidence=CONFIDENCE, df=None):
+    """Nadeau & Bengio (2003) corrected resampled t: (estimate, low, high);
+    ``df`` (default J - 1) as in Bouckaert (2003)'s calibrated reading."""
     s = np.asarray(scores, dtype=float)
     s = s[np.isfinite(s)]
     j = len(s)
@@ -350,7 +358,7 @@ def corrected_t(scores, test_train_ratio, confidence=CONFIDENCE):
         return np.nan, np.nan, np.nan
     m = s.mean()
     se = np.sqrt((1.0 / j + test_train_ratio) * s.var(ddof=1))
-    h = stats.t.ppf(0.5 + confidence / 2, j - 1) * se
+    h = stats.t.ppf(0.5 + confidence / 2, j - 1 if df is None else df) * se
     return m, m - h, m + h
 
 
@@ -433,11 +441,13 @@ class _Fitter:
         return _fit_predict(self.learner, self.task, seed, X, y, X_test)
 
 
-def _cv_part(pop, learner, n, rep):
+def _cv_part(pop, learner, n, rep, repeats=None):
     """Replicate ``rep``'s dataset, fitted model and repeated 10-fold CV.
 
     The first part of :func:`replicate` (same random stream), shared with
-    :func:`replay_replicate` so that both see the same fits.
+    :func:`replay_replicate` so that both see the same fits. ``repeats``
+    (default ``N_CV_REPEATS``) more repetitions draw theirs after the first
+    ``N_CV_REPEATS``, which stay those of :func:`replicate`.
     """
     rng = np.random.default_rng(
         [SEED, list(POPULATIONS).index(pop.name), LEARNERS.index(learner), n, rep]
@@ -447,16 +457,20 @@ def _cv_part(pop, learner, n, rep):
     # The fitted model and its truth score.
     truth_pred = fit(X, y, Xt)
     # 3 x 10-fold CV: per-row predictions and fold ids.
-    cv_pred, cv_ids = _repeated_cv(rng, n, lambda tr, te: fit(X[tr], y[tr], X[te]))
+    cv_pred, cv_ids = _repeated_cv(
+        rng, n, lambda tr, te: fit(X[tr], y[tr], X[te]), repeats=repeats
+    )
     return rng, fit, X, y, yt, truth_pred, cv_pred, cv_ids
 
 
-def _repeated_cv(rng, n, predict, lead=()):
-    """``N_CV_REPEATS`` shuffled 10-fold CVs: ``predict(train, test)`` per
-    fold; returns predictions ``lead + (R, n)`` and fold ids ``(R, n)``."""
-    pred = np.empty((*lead, N_CV_REPEATS, n))
-    ids_all = np.empty((N_CV_REPEATS, n), dtype=int)
-    for r in range(N_CV_REPEATS):
+def _repeated_cv(rng, n, predict, lead=(), repeats=None):
+    """``repeats`` (default ``N_CV_REPEATS``) shuffled 10-fold CVs:
+    ``predict(train, test)`` per fold; returns predictions ``lead + (R, n)``
+    and fold ids ``(R, n)``."""
+    repeats = N_CV_REPEATS if repeats is None else repeats
+    pred = np.empty((*lead, repeats, n))
+    ids_all = np.empty((repeats, n), dtype=int)
+    for r in range(repeats):
         ids = _folds(rng, n, 10)
         ids_all[r] = ids
         for f in range(10):
@@ -501,6 +515,56 @@ def nearzero_replicate(pop, learner, n, rep):
     """Replay replicate ``rep``'s 3 x 10-fold CV for :func:`near_zero`."""
     *_, y, _, _, cv_pred, _ = _cv_part(pop, learner, n, rep)
     return [_near_zero_row(y, cv_pred)]
+
+
+#: Repetitions of 10-fold CV in the ``run --repeats`` replay.
+MORE_REPEATS = 10
+
+
+def repeats_replicate(pop, learner, n, rep):
+    """The corrected t on more repetitions of 10-fold CV (``run --repeats``).
+
+    Replays replicate ``rep`` (its first ``N_CV_REPEATS`` repetitions are
+    those of :func:`replicate`, a check: the rows ``n_fits = 30`` equal the
+    main study's) and adds ``MORE_REPEATS - N_CV_REPEATS`` more: the
+    corrected t on 5 and 10 repetitions with J - 1 degrees of freedom, and
+    on 10 read with K - 1 = 9 (Bouckaert 2003's calibrated reading; the
+    design of ``compare_models(n_repeats=10)`` and of a user's
+    ``RepeatedKFold(n_repeats=10)``).
+    """
+    _, _, _, y, yt, truth_pred, cv_pred, cv_ids = _cv_part(
+        pop, learner, n, rep, repeats=MORE_REPEATS
+    )
+    out = []
+    for m in pop.metrics:
+        fs = np.array(
+            [
+                [
+                    score(m, y[cv_ids[r] == f], cv_pred[r, cv_ids[r] == f])
+                    for f in range(10)
+                ]
+                for r in range(MORE_REPEATS)
+            ]
+        )
+        for reps, df, method in (
+            (N_CV_REPEATS, None, "corrected-t"),
+            (5, None, "corrected-t"),
+            (MORE_REPEATS, None, "corrected-t"),
+            (MORE_REPEATS, 9, "corrected-t (9 df)"),
+        ):
+            est, low, high = corrected_t(fs[:reps].ravel(), 1 / 9, df=df)
+            out.append(
+                {
+                    "metric": m,
+                    "method": method,
+                    "n_fits": 10 * reps,
+                    "estimate": est,
+                    "low": low,
+                    "high": high,
+                    "truth_fitted": score(m, yt, truth_pred),
+                }
+            )
+    return out
 
 
 def _inner_rows(metric, y, inner_pred, ids):
@@ -949,6 +1013,8 @@ def run(args):
         if args.instability
         else "nearzero"
         if args.near_zero
+        else "repeats"
+        if args.repeats
         else "main"
     )
     done = _done(f"generalization_{kind}_w*.csv", ("population", "learner", "n", "rep"))
@@ -969,6 +1035,14 @@ def run(args):
         phases = tuple(
             ([(p, lrn, int(n))], int(r), int(r) + 1)
             for p, lrn, n, r in sorted(main_done, key=_replay_order)
+        )
+    elif args.repeats:  # replay every replicate with more repetitions
+        key = ("population", "learner", "n", "rep")
+        phases = tuple(
+            ([(p, lrn, int(n))], int(r), int(r) + 1)
+            for p, lrn, n, r in sorted(
+                _done("generalization_main_w*.csv", key), key=_replay_order
+            )
         )
     elif args.near_zero:  # replay the CV fits of classification replicates
         key = ("population", "learner", "n", "rep")
@@ -1002,6 +1076,7 @@ def run(args):
             "skperf": skperf_replicate,
             "replay": replay_replicate,
             "nearzero": nearzero_replicate,
+            "repeats": repeats_replicate,
             "skperfauto": skperf_auto_replicate,
         }.get(kind, replicate)
         rows = func(POPULATIONS[pop], lrn, n, rep)
@@ -1257,7 +1332,47 @@ def _naive_paired_t(m, y, cv, ids_all):
     }
 
 
-def skperf_compare_replicate(study, n, rep):
+def repeats_compare_replicate(study, n, rep):
+    """The corrected paired t on 5 and 10 repetitions of 10-fold CV
+    (``null --repeats``): the dataset and the first ``N_CV_REPEATS``
+    repetitions of :func:`compare_replicate` (their rows ``corrected-t``
+    are the check), then more; the design of Bouckaert & Frank (2004)'s
+    corrected repeated-CV test and of ``compare_models(n_repeats=10)``."""
+    X, y, rng = _pair_dataset(study, n, rep)
+    cols = (slice(0, 4), slice(4, 8))
+
+    def fit_both(tr, te):
+        return [
+            _fast_linear("clf", X[tr][:, c], y[tr], X[te][:, c], scale=False)
+            for c in cols
+        ]
+
+    cv, ids_all = _repeated_cv(rng, n, fit_both, lead=(2,), repeats=MORE_REPEATS)
+    out = []
+    alpha = 1 - CONFIDENCE
+    for m in ("accuracy", "log_loss"):
+        fs = _fold_diffs(m, y, cv, ids_all, 10)
+        for reps in (N_CV_REPEATS, 5, MORE_REPEATS):
+            d = fs[:reps].ravel()
+            j = len(d)
+            se = np.sqrt((1 / j + 1 / 9) * d.var(ddof=1))
+            tstat = d.mean() / se if se > 0 else 0.0
+            p = 2 * stats.t.sf(abs(tstat), j - 1)
+            out.append(
+                {
+                    "metric": m,
+                    "method": f"corrected-t ({reps} x 10)",
+                    "n_fits": 2 * j,
+                    "estimate": d.mean(),
+                    "pvalue": p,
+                    "significant": int(p < alpha),
+                    "a_better": int(p < alpha and tstat > 0),
+                }
+            )
+    return out
+
+
+def skperf_compare_replicate(study, n, rep, n_repeats="auto"):
     """The default decisions of skperf on the same dataset as compare_replicate.
 
     ``compare_models`` (target "new data", every default), and on the first
@@ -1265,6 +1380,8 @@ def skperf_compare_replicate(study, n, rep):
     (it should give the same test); "significant" means the
     report's decision for B is not "no significant difference" (two models:
     one test) and, for compare_generalization, a decision "better"/"worse".
+    ``n_repeats=10`` (``null --skperf --repeats``): ``compare_models`` with
+    10 repetitions of 10-fold CV only.
     """
     import skperf
 
@@ -1273,12 +1390,18 @@ def skperf_compare_replicate(study, n, rep):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         report = skperf.compare_models(
-            {"A": a, "B": b}, X, y, scoring="accuracy", random_state=seed, n_jobs=1
+            {"A": a, "B": b},
+            X,
+            y,
+            scoring="accuracy",
+            random_state=seed,
+            n_jobs=1,
+            n_repeats=n_repeats,
         )
         # the same test as compare_models' default: checked on a few datasets
         # (on every dataset: null --generalization)
         res = None
-        if rep < 10:
+        if rep < 10 and n_repeats == "auto":
             res = skperf.compare_generalization(
                 a, b, X, y, scoring="accuracy", random_state=seed, n_jobs=1
             )
@@ -1290,7 +1413,8 @@ def skperf_compare_replicate(study, n, rep):
     rows.append(
         {
             "metric": "accuracy",
-            "method": "skperf:compare_models",
+            "method": "skperf:compare_models"
+            + ("" if n_repeats == "auto" else f" n_repeats={n_repeats}"),
             "n_fits": int(frame.loc[other, "n_splits"]) * 2,
             "estimate": frame.loc["A", "new_data"] - frame.loc["B", "new_data"],
             "pvalue": frame.loc[other, "p_adjusted"],
@@ -1434,8 +1558,12 @@ CMP_FIELDS = (
 def run_null(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
     kind = (
-        "compare_skperf"
+        "compare_skperf10"
+        if args.skperf and args.repeats
+        else "compare_skperf"
         if args.skperf
+        else "compare_repeats"
+        if args.repeats
         else "compare_rocauc"
         if args.roc_auc
         else "compare_search"
@@ -1458,7 +1586,11 @@ def run_null(args):
                     continue
                 t0 = time.perf_counter()
                 if args.skperf:
-                    rows = skperf_compare_replicate(study, 200, rep)
+                    rows = skperf_compare_replicate(
+                        study, 200, rep, n_repeats=10 if args.repeats else "auto"
+                    )
+                elif args.repeats:
+                    rows = repeats_compare_replicate(study, 200, rep)
                 elif args.generalization:
                     rows = generalization_compare_replicate(study, 200, rep)
                 elif args.search:
@@ -1644,6 +1776,25 @@ LABELS = {
 }
 
 
+def below_hold_pvalues(coverage, replicates, hold=HOLD):
+    """One-sided exact binomial p-values of "coverage >= ``hold``" per cell
+    (small when the cell covers significantly less), and the same
+    Holm-adjusted over the cells (``skperf.stats._multiple.correct_pvalues``)."""
+    from skperf.stats._multiple import correct_pvalues
+
+    n = np.asarray(replicates, dtype=int)
+    covered = np.round(np.asarray(coverage, dtype=float) * n).astype(int)
+    p = stats.binom.cdf(covered, n, hold)
+    return p, np.asarray(correct_pvalues(p, correction="holm"))
+
+
+def expected_below(replicates, hold=HOLD, true=CONFIDENCE):
+    """Cells expected to observe a coverage below ``hold`` by chance alone
+    when every cell covers ``true``."""
+    n = np.asarray(replicates, dtype=int)
+    return float(np.sum(stats.binom.cdf(np.ceil(hold * n) - 1, n, true)))
+
+
 def with_ratios(t):
     """Add ``holds`` and ``ratio``: width over the narrowest method that holds."""
     t = t.copy()
@@ -1792,30 +1943,49 @@ def rst_tables(t, cmp=None):
         )
     # 4. skperf's auto rule, every cell with n >= 100 ("Done when" of issue 15)
     a = t[(t["method"] == "auto") & (t["n"] >= 100)]
+    a = a.sort_values(["population", "learner", "metric", "n"])
+    p_low, p_holm = below_hold_pvalues(a["coverage_new"], a["replicates"])
     rows = [
         [
             _cell(r),
             r["metric"],
             str(int(r["replicates"])),
             f"{r['coverage_new']:.3f} ({r['mc_se_new']:.3f})",
+            f"{p:.3f}",
             f"{r['ratio']:.2f}",
             f"{r['fits_used']:.0f}",
         ]
-        for _, r in a.sort_values(["population", "learner", "metric", "n"]).iterrows()
+        for (_, r), p in zip(a.iterrows(), p_low, strict=True)
     ]
     header = [
         "population, learner, n",
         "scorer",
         "datasets",
         "coverage of new data (MC s.e.)",
+        f"p (coverage < {HOLD})",
         "width / narrowest that holds",
         "mean fits",
     ]
+    worst = int(np.argmin(p_low))
     out.append(
         "**skperf's auto, per cell** (n >= 100; ``generalization_ci(method="
         "'auto')``'s rule applied to each dataset's fits; mean fits 30 = the "
         "corrected t throughout, 45 = nested CV straight away, 75 = nested CV "
-        "after the log-loss gate throughout):\n\n" + _list_table(header, rows)
+        "after the log-loss gate throughout; p: the exact binomial test of "
+        f"coverage >= {HOLD} in the cell, one-sided):\n\n"
+        + _list_table(header, rows)
+        + f"\n{int((a['coverage_new'] < HOLD).sum())} of {len(a)} cells observe a "
+        f"coverage below {HOLD}. The smallest p is {p_low[worst]:.3f} "
+        f"({_cell(a.iloc[worst])}, {a.iloc[worst]['metric']}); Holm-adjusted over "
+        f"the {len(a)} cells it is {p_holm[worst]:.2f}: "
+        + (
+            "no cell is significantly below "
+            if np.nanmin(p_holm) >= 1 - CONFIDENCE
+            else f"{int((p_holm < 1 - CONFIDENCE).sum())} cells are significantly below "
+        )
+        + f"{HOLD} at the 5 % family-wise level (with every cell covering 0.95, "
+        f"about {expected_below(a['replicates']):.0f} would observe less than "
+        f"{HOLD} by chance).\n"
     )
     # 4b. generalization_ci(method="auto") through the API, beside the rule
     versions = {
@@ -2002,6 +2172,13 @@ def main(argv=None):
         action="store_true",
         help="replay done classification replicates for the near-zero "
         "probability count of auto's log-loss gate",
+    )
+    ap.add_argument(
+        "--repeats",
+        action="store_true",
+        help="replay done replicates with 10 repetitions of 10-fold CV: the "
+        "corrected t on 5 and 10 repetitions (run), or the comparisons on them "
+        "(null)",
     )
     ap.add_argument(
         "--generalization",

@@ -297,3 +297,62 @@ def test_roc_auc_comparison_rows(study):
     )
     assert wald["estimate"] == pytest.approx(ct["estimate"])  # the same 30 fits
     assert 0 < wald["pvalue"] < 1
+
+
+def test_more_repetitions_extend_the_main_studys_folds(study):
+    # run --repeats: the first 3 repetitions are the main study's, so the
+    # corrected t on 30 fits is its row; 100 fits read with 99 and 9 df
+    pop = study.POPULATIONS["synth-clf"]
+    rows = study.repeats_replicate(pop, "linear", 100, 0)
+    main = {
+        (r["metric"], r["n_fits"]): r
+        for r in study.replicate(pop, "linear", 100, 0)
+        if r.get("method") == "corrected-t"
+    }
+    got = {(r["metric"], r["method"], r["n_fits"]): r for r in rows}
+    for m in pop.metrics:
+        r30 = got[(m, "corrected-t", 30)]
+        assert r30["estimate"] == pytest.approx(main[(m, 30)]["estimate"], abs=1e-6)
+        assert r30["low"] == pytest.approx(main[(m, 30)]["low"], abs=1e-6)
+        assert r30["truth_fitted"] == pytest.approx(
+            main[(m, 30)]["truth_fitted"], abs=1e-6
+        )
+        r99, r9 = got[(m, "corrected-t", 100)], got[(m, "corrected-t (9 df)", 100)]
+        assert r99["estimate"] == r9["estimate"]
+        ratio = stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 99)
+        assert r9["high"] - r9["low"] == pytest.approx(
+            ratio * (r99["high"] - r99["low"]), rel=1e-12
+        )
+    # the comparisons on more repetitions: the 3 x 10 row is compare_replicate's
+    more = {
+        (r["metric"], r["method"]): r
+        for r in study.repeats_compare_replicate("null", 200, 3)
+    }
+    base = {
+        (r["metric"], r["method"]): r
+        for r in study.compare_replicate("null", 200, 3)
+        if r["method"] == "corrected-t"
+    }
+    for m in ("accuracy", "log_loss"):
+        assert more[(m, "corrected-t (3 x 10)")]["pvalue"] == pytest.approx(
+            base[(m, "corrected-t")]["pvalue"], rel=1e-6
+        )
+        assert more[(m, "corrected-t (10 x 10)")]["n_fits"] == 200
+
+
+def test_below_hold_pvalues_are_exact_binomial_tests(study):
+    cov, reps = np.array([0.885, 0.905, 0.95]), np.array([200, 204, 200])
+    p, holm = study.below_hold_pvalues(cov, reps)
+    for c, n, pi in zip(cov, reps, p, strict=True):
+        k = round(c * n)
+        want = stats.binomtest(k, n, 0.93, alternative="less").pvalue
+        assert pi == pytest.approx(want, rel=1e-9)
+    # Holm: the smallest times 3, then max(running, 2 x the next), ...
+    assert holm[0] == pytest.approx(3 * p[0])
+    assert holm[1] == pytest.approx(max(3 * p[0], 2 * p[1]))
+    assert holm[2] == pytest.approx(min(1.0, max(holm[1], p[2])))
+    # cells expected below 0.93 by chance when all cover 0.95: 200 datasets
+    # each, P(X <= 185 | 200, 0.95) per cell
+    assert study.expected_below([200] * 10) == pytest.approx(
+        10 * stats.binom.cdf(185, 200, 0.95)
+    )
