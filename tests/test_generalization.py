@@ -640,6 +640,44 @@ class TestAuto:
         note = ev.generalization_ci().note
         assert "below n = 100 generalization_ci's 'auto' runs nested CV" in note
 
+    def test_more_repetitions_are_read_with_k_minus_1_df(self, clf_data):
+        # auto with an n_fits of 10 x 10-fold: the same 100 fits as
+        # method="corrected-t", read with t_9, not t_99 (the study: 99 df held
+        # in 99 of 120 cells, 9 df in 116)
+        X, y = clf_data
+        kw = {"n_fits": 100, "random_state": 0}
+        ci = generalization_ci(LogisticRegression(), X, y, **kw)
+        ref = generalization_ci(LogisticRegression(), X, y, method="corrected-t", **kw)
+        assert (ci.method, ci.n_fits, ref.n_fits) == ("corrected-t", 100, 100)
+        assert ci.estimate == ref.estimate
+        ratio = (ci.estimate - ci.low) / (ref.estimate - ref.low)
+        assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 99))
+        assert "K - 1 = 9 degrees of freedom, not J - 1 = 99" in ci.note
+        assert "more repetitions make the J - 1 reading narrower" in ci.note
+        # the explicit method keeps Nadeau & Bengio's J - 1 and says why not
+        assert "read with J - 1 = 99 degrees of freedom" in ref.note
+        assert "method='auto' reads K - 1" in ref.note
+        # 3 x 10-fold (35 fits: 3 repetitions) is what the study measured
+        ci = generalization_ci(LogisticRegression(), X, y, n_fits=35, random_state=0)
+        assert ci.n_fits == 30
+        assert "degrees of freedom" not in ci.note
+
+    def test_evaluator_on_more_repetitions_reads_k_minus_1_df(self, clf_data):
+        from sklearn.model_selection import KFold
+
+        X, y = clf_data
+        cv = KFold(10, shuffle=True)
+        ev = _fitted(LogisticRegression(), X, y, "accuracy", cv, n_repeats=5)
+        auto, plain = ev.generalization_ci(), ev.generalization_ci(method="corrected-t")
+        assert auto.estimate == plain.estimate
+        ratio = (auto.high - auto.low) / (plain.high - plain.low)
+        assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 49))
+        assert "K - 1 = 9 degrees of freedom, not J - 1 = 49" in auto.note
+        assert "read with J - 1 = 49 degrees of freedom" in plain.note
+        # 3 repetitions: 29 degrees of freedom, no note
+        ev3 = _fitted(LogisticRegression(), X, y, "accuracy", cv)
+        assert "degrees of freedom" not in ev3.generalization_ci().note
+
     def test_auto_default_design(self, clf_data):
         X, y = clf_data
         ci = generalization_ci(LogisticRegression(), X, y, random_state=0)
