@@ -1625,6 +1625,12 @@ def compare_models(
         splitter that does not shuffle, or ``vary`` without ``"split"``):
         more repeats would refit the same splits, which the comparison
         averages per split. With ``target="this dataset"``, 10.
+        ``n_repeats=10`` (10 x 10-fold, Bouckaert & Frank's corrected
+        repeated CV) buys power at 3.3 times the fits: on 400 datasets of two
+        equally good algorithms it said "significant" on 0.0575 (3 x 10:
+        0.040) and detected a real difference on 0.2625 of 400 (0.2125); the
+        headline interval on more than 30 fold scores is read with K - 1
+        degrees of freedom (see :func:`~skperf.generalization_ci`).
     vary : "all" or subset of {"split", "init", "search"}, default="all"
         Sources of variation re-seeded at each repeat.
     random_state : int, numpy.random.RandomState, numpy.random.Generator or None, default=None
