@@ -494,16 +494,23 @@ def instability(metric, y, cv_pred):
     return float(within / between) if between > 0 else np.inf
 
 
+#: The near-zero probability of the log-loss gate of auto's rule before the
+#: 10 x 10-fold one (:func:`auto_rows_before`).
+NEAR_ZERO_P = 1e-6
+#: ... and its refit-instability threshold, and the n below which squared
+#: error read the corrected t with 9 degrees of freedom.
+INSTABILITY_THRESHOLD = 0.1
+REGRESSION_CALIBRATED_N = 200
+
+
 def near_zero(y, cv_pred):
     """``(confident, missed)``: held-out predictions (over the repetitions of
-    10-fold CV) that gave some class a probability below ``skperf``'s
-    ``_NEAR_ZERO_P``, and those of them where it was the observed class: the
-    second statistic of ``auto``'s gate for the log loss."""
-    from skperf._generalization import _NEAR_ZERO_P
-
+    10-fold CV) that gave some class a probability below ``NEAR_ZERO_P``,
+    and those of them where it was the observed class: the second statistic
+    of the log-loss gate of auto's rule before (:func:`auto_rows_before`)."""
     p = np.where(y == 1, cv_pred, 1.0 - cv_pred)
-    confident = np.minimum(cv_pred, 1.0 - cv_pred) < _NEAR_ZERO_P
-    return int(np.sum(confident)), int(np.sum(p < _NEAR_ZERO_P))
+    confident = np.minimum(cv_pred, 1.0 - cv_pred) < NEAR_ZERO_P
+    return int(np.sum(confident)), int(np.sum(p < NEAR_ZERO_P))
 
 
 def _near_zero_row(y, cv_pred):
@@ -1638,15 +1645,50 @@ def load_main():
     if instab and zero:
         ins = pd.concat([pd.read_csv(p) for p in instab], ignore_index=True)
         nz = pd.concat([pd.read_csv(p) for p in zero], ignore_index=True)
-        df = pd.concat([df, auto_rows(df, ins, nz)], ignore_index=True)
+        df = pd.concat([df, auto_rows_before(df, ins, nz)], ignore_index=True)
+    df = pd.concat([df, auto_rows(df)], ignore_index=True)
     return df
 
 
-def auto_rows(df, instab, nearzero):
+def auto_rows(df):
     """Rows ``method="auto"``: skperf's ``generalization_ci(method="auto")``
     rule applied to each dataset's reference fits.
 
     The rule (``skperf._generalization._AUTO_POLICY``): below n = 100 nested
+    CV (45 fits; skperf's formula with ``conservative=True``, the R
+    package's factors: the rows "nested-cv") for per-row scorers; otherwise
+    the corrected t on 10 x 10-fold read with K - 1 = 9 degrees of freedom
+    (the rows "corrected-t (9 df)" of ``run --repeats``). ``n_fits`` is the
+    budget (100); ``fits_used`` the fits the rule spent on the dataset.
+    """
+    import pandas as pd
+
+    from skperf._generalization import _AUTO_VERIFIED_N
+
+    keys = ["population", "learner", "n", "rep", "metric"]
+    cols = ["estimate", "low", "high", "truth_fitted"]
+    ct = df[(df["method"] == "corrected-t (9 df)") & (df["n_fits"] == 100)]
+    ns = df[(df["method"] == "nested-cv") & (df["n_fits"] == 45)]
+    small = ns["metric"].isin(list(DECOMPOSABLE)) & (ns["n"] < _AUTO_VERIFIED_N)
+    small_ct = ct["metric"].isin(list(DECOMPOSABLE)) & (ct["n"] < _AUTO_VERIFIED_N)
+    out = pd.concat(
+        [
+            ns[small][[*keys, *cols]].assign(fits_used=45),
+            ct[~small_ct][[*keys, *cols]].assign(fits_used=100),
+        ],
+        ignore_index=True,
+    )
+    out["method"] = "auto"
+    out["n_fits"] = 100
+    return out
+
+
+def auto_rows_before(df, instab, nearzero):
+    """Rows ``method="auto (before)"``: the rule ``generalization_ci(method=
+    "auto")`` applied until the 10 x 10-fold rule (:func:`auto_rows`), on each
+    dataset's reference fits, for the tables' before/after.
+
+    The rule (its thresholds are these constants): below n = 100 nested
     CV (45 fits) for per-row scorers; for the log loss the corrected t on
     3 x 10-fold, then nested CV on 45 more fits when the refit instability
     of the per-row losses of those same 30 fits exceeds the threshold or a
@@ -1661,11 +1703,7 @@ def auto_rows(df, instab, nearzero):
     """
     import pandas as pd
 
-    from skperf._generalization import (
-        _AUTO_VERIFIED_N,
-        _INSTABILITY_THRESHOLD,
-        _REGRESSION_CALIBRATED_N,
-    )
+    from skperf._generalization import _AUTO_VERIFIED_N
 
     keys = ["population", "learner", "n", "rep", "metric"]
     ct = df[(df["method"] == "corrected-t") & (df["n_fits"] == 30)].set_index(keys)
@@ -1681,7 +1719,7 @@ def auto_rows(df, instab, nearzero):
     direct = metric.isin(list(DECOMPOSABLE)) & (n < _AUTO_VERIFIED_N)  # nested CV
     gated = (metric == "log_loss") & ~direct
     calibrated = (metric == "roc_auc") | (
-        (metric == "mse") & (n < _REGRESSION_CALIBRATED_N) & ~direct
+        (metric == "mse") & (n < REGRESSION_CALIBRATED_N) & ~direct
     )
     out = ct[cols].copy()
     out["fits_used"] = 30
@@ -1694,14 +1732,14 @@ def auto_rows(df, instab, nearzero):
     z = zero.reindex(ct.index)
     log_loss = metric == "log_loss"
     hard = log_loss & (z > 0)
-    to_nested = direct | (gated & ((s > _INSTABILITY_THRESHOLD) | hard))
+    to_nested = direct | (gated & ((s > INSTABILITY_THRESHOLD) | hard))
     have = ct.index.isin(ns.index)
     ok = (~to_nested | have) & (~gated | s.notna()) & (~(gated & log_loss) | z.notna())
     idx = ct.index[to_nested & ok]
     out.loc[idx, cols] = ns.loc[idx, cols].to_numpy()
     out.loc[idx, "fits_used"] = np.where(direct[to_nested & ok], 45, 75)
     out = out[ok].reset_index()
-    out["method"] = "auto"
+    out["method"] = "auto (before)"
     out["n_fits"] = 100
     return pd.DataFrame(out)
 
@@ -1755,6 +1793,7 @@ def coverage_table(df):
 HOLD = 0.93  # coverage of "new data" (95 % nominal) counted as holding
 SHOWN = (  # (method, n_fits) columns of the per-cell tables
     ("auto", 100),
+    ("auto (before)", 100),
     ("nested-cv (skperf)", 45),
     ("nested-cv", 45),
     ("nested-cv", 30),
@@ -1767,6 +1806,7 @@ SHOWN = (  # (method, n_fits) columns of the per-cell tables
 )
 LABELS = {
     "auto": "skperf auto",
+    "auto (before)": "skperf auto before (3 x 10, gates)",
     "nested-cv (skperf)": "nested CV (mlr3inferr)",
     "nested-cv": "nested CV (R pkg; skperf)",
     "corrected-t": "corrected t",

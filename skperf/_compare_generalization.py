@@ -73,19 +73,21 @@ DECOMPOSABLE = (
 # so corrected-t holds its level and beats the 5x2cv F's power; the Bayesian
 # test's P > 0.95 is a one-sided 5 % test per side (twice the false calls).
 # The coverage study over populations (benchmarks/generalization_study.py,
-# n = 200, 200 datasets per arm; logistic regression on two disjoint feature
-# blocks) measured corrected t on 3 x 10-fold at 0.030 "significant" on equal
-# algorithms, while 10 x 10-fold (compare_models' design) said so on 8 of 86
-# (0.093, s.e. 0.031): with many repeats the 1/J term vanishes and the
-# n_test/n_train correction alone is too small. At a matched 5 % error rate
-# corrected t detects more than the 5x2cv F (0.28 vs 0.205), which itself
-# said "significant" on 13 % of equal pairs there. So: 3 x 10-fold.
+# n = 200, 400 datasets per arm; logistic regression on two disjoint feature
+# blocks) measured the corrected t (J - 1 df) on 3, 5 and 10 x 10-fold at
+# 0.0325, 0.0425 and 0.0475 "significant" on equal algorithms, detecting
+# 0.2175, 0.250 and 0.2725 of the real differences (null --repeats); through
+# compare_models 3 x 10: 0.040 / 0.2125, 10 x 10: 0.0575 / 0.2625. At a
+# matched 5 % error rate the corrected t detects more than the 5x2cv F (0.29
+# vs 0.165), which itself said "significant" on 13 % of equal pairs there.
+# So: 10 x 10-fold (Bouckaert & Frank 2004's corrected repeated CV, the
+# design of generalization_ci's auto and of compare_models).
 _AUTO_POLICY = {
     "method": "corrected-t",
     "n_splits": 10,  # K-fold, repeated
-    "max_fits": 30,  # per model, n_fits="auto": 3 x 10-fold (<= 100 per model)
+    "max_fits": 100,  # per model, n_fits="auto": 10 x 10-fold (<= 100 per model)
 }
-_DEFAULT_FITS = {"corrected-t": 30, "bayesian": 30, "5x2cv-f": 10, "nested-cv": 45}
+_DEFAULT_FITS = {"corrected-t": 100, "bayesian": 30, "5x2cv-f": 10, "nested-cv": 45}
 _NESTED_K = 5  # nested CV: 5 outer folds; 15 fits per repetition (pairs of folds)
 
 
@@ -346,12 +348,12 @@ def compare_generalization(
         ``"neg_mean_squared_error"``.
     method : {"auto", "corrected-t", "5x2cv-f", "nested-cv", "bayesian"}, \
 default="auto"
-        - ``"corrected-t"``: repeated K-fold (3 x 10 by default), Nadeau &
+        - ``"corrected-t"``: repeated K-fold (10 x 10 by default), Nadeau &
           Bengio's corrected resampled paired t (df = rK - 1).
         - ``"5x2cv-f"``: 5 x 2-fold, Alpaydin's combined F test (each model
           trains on n/2 rows).
         - ``"nested-cv"``: Bates, Hastie & Tibshirani's nested CV on the
-          per-row score differences (5 outer folds, 4 repetitions by
+          per-row score differences (5 outer folds, 3 repetitions by
           default), with their bias correction; decomposable scorers.
         - ``"bayesian"``: Corani & Benavoli's correlated Bayesian t-test on
           the repeated 10-fold differences: ``"better"`` when
@@ -367,8 +369,9 @@ default="auto"
         equivalent"`` and ``"better, not meaningful"`` / ``"worse, not
         meaningful"`` (significant, but the estimate is inside the rope).
     n_fits : "auto" or int, default="auto"
-        Fits per model. ``"auto"``: 30 (3 x 10-fold; nested CV 3 x 15),
-        10 for ``"5x2cv-f"`` (its only design). An int sets the number of
+        Fits per model. ``"auto"``: 100 for ``"corrected-t"`` (10 x
+        10-fold), 30 for ``"bayesian"`` (3 x 10-fold), 45 for
+        ``"nested-cv"`` (3 x 15), 10 for ``"5x2cv-f"`` (its only design). An int sets the number of
         repetitions to ``n_fits // fits_per_repetition``.
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the splits and the estimators' seeds; the same value gives

@@ -80,63 +80,29 @@ _AUTO_POLICY = (
     ("nested-cv", "per-row, n < 100", False, 25, 15),
     # Bates et al. (2024), K = 5, 3 repetitions (45 fits). At n = 50 the
     # corrected t on 3 x 10-fold fell to 0.89 (accuracy) where nested CV held
-    # (0.96-0.98, logistic regression, 54-100 datasets).
-    ("gated", "log loss", False, 100, 30),
-    # The corrected t on 3 x 10-fold (30 fits), then nested CV (3 x 15 more
-    # fits) when the refit instability
-    # of the per-row losses (stats._generalization.refit_instability)
-    # exceeds _INSTABILITY_THRESHOLD or a held-out probability is below
-    # _NEAR_ZERO_P. Logistic regression (instability 0.002-0.07, no such
-    # probability) keeps the corrected t, which held (0.97-1.00) within 1.24x
-    # the narrowest method that holds; forests, trees and 15 nearest
-    # neighbours get nested CV, where the corrected t gave 0.79-0.93.
-    ("calibrated-t", "not per-row (classifier); regression, n < 200", True, 20, 10),
-    # The corrected t on 3 x 10-fold read with K - 1 = 9 degrees of freedom,
-    # not J - 1 = 29 (Bouckaert 2003's calibrated degrees of freedom: the
-    # repetitions reuse the same rows): 1.106x as wide at 95 %. With 29 df
-    # the corrected t under-covered ROC AUC (0.915-0.925, 15 nearest
-    # neighbours; 0.87 for logistic regression at n = 50) and ridge
-    # regression's squared error at n = 100 (0.920); with 9 df it held in
-    # every ROC AUC cell from n = 100 (0.935-1.00; 0.91-0.965 at n = 50) and
-    # every squared-error cell below n = 200 (0.95-0.99), within 1.25x the
-    # narrowest method that holds but for the forest and 15-NN at n = 100 on
-    # synth-reg (1.35-1.37). Until this row, squared error below n = 200 ran
-    # nested CV straight away: 1.27-1.60x the narrowest in 5 cells. A classifier's other scores without per-row
-    # losses (F1, average precision, ...) are not in the study and are
-    # treated as ROC AUC; a regressor's (R^2, ...) as squared error. From
-    # n = 200 squared error keeps 29 df (below): 9 df there were 1.32-1.37x
-    # the narrowest for ridge and 15-NN.
-    ("corrected-t", "any", True, 20, 10),
-    # Nadeau & Bengio (2003) on 3 repeats of 10-fold CV (30 fits): accuracy
-    # 0.965-0.995 (logistic regression, 200 datasets per cell), forest
-    # accuracy 0.95-1.00. The Brier score (bounded, like the 0-1 loss) is
-    # here, ungated: the corrected t held for it with every learner but 15
-    # nearest neighbours (forests and trees 0.945-0.99), where nested CV was
-    # wider and covered less (0.92-0.97), and 9 df would be 1.3x the
-    # narrowest for logistic regression and forests; so is squared error
-    # from n = 200 (a gate sent forests and trees to nested CV 1.25-1.6x as
-    # wide for 0.01-0.02 more coverage). 10 x 10-fold (100 fits) is NOT the
-    # default: the 1/J term vanishes and, with J - 1 = 99 df, the interval
-    # held in only 99 of 120 cells (lowest 0.84; run --repeats, 200 datasets
-    # per cell); read with K - 1 = 9 df (what auto does on more than 30
-    # fits, _more_repeats) it held in 116, about as wide as 3 x 10-fold with
-    # 29 df, for 3.3x the fits. Conservative Z held but was 1.5-2.7x wider;
-    # wald-cv (0.60-0.83 on forests) and holdout are never chosen.
+    # (0.96-0.98, logistic regression, 54-100 datasets; 15 of 16 cells at
+    # n = 50 against 14 for the row below, which is narrower).
+    ("calibrated-t", "any", True, 20, 10),
+    # The corrected t (Nadeau & Bengio 2003) on 10 x 10-fold CV (100 fits)
+    # read with K - 1 = 9 degrees of freedom, not J - 1 = 99: Bouckaert
+    # (2003)'s calibrated test. The repetitions reuse the same rows, so 100
+    # fold scores carry about the information of one 10-fold CV; with J - 1
+    # the interval only gets narrower as repetitions grow. Over the 128
+    # cells with n >= 100 (run --repeats, 100-200 datasets per cell) it held
+    # (coverage >= 0.93) in 125, lowest 0.91 (15 nearest neighbours' Brier
+    # score and log loss: 0.91-0.92, none significantly below 0.93), within
+    # 1.25x the narrowest method that holds in every cell. The rule it
+    # replaces (3 x 10-fold, 29 df, 9 df for ROC AUC and small regression
+    # data, nested CV after a log-loss instability gate; mean 36 fits) held
+    # in 124, lowest 0.885, and was 1.35-1.37x the narrowest in 2 cells.
+    # With J - 1: 3 x 10-fold held in 112 (lowest 0.815), 10 x 10 in 109.
+    # Conservative Z held but was 1.5-2.7x wider; wald-cv (0.60-0.83 on
+    # forests) and holdout are never chosen.
 )
-# Squared and absolute error below this n: the calibrated row above
-_REGRESSION_CALIBRATED_N = 200
-_REGRESSION_LOSSES = ("neg_mean_absolute_error", "neg_mean_squared_error")
-# Refit instability above which the gated row switches to nested CV (see
-# stats._generalization.refit_instability and the Validity page).
-_INSTABILITY_THRESHOLD = 0.1
-# Log loss: a held-out prediction giving some class a probability below this
-# also switches the gated row to nested CV. Learners that predict
-# probabilities of exactly 0 (15 nearest neighbours, forests, trees) make
-# the log loss on new data depend on how often such a prediction is wrong (a
-# loss of -log(1e-6) = 13.8 and up; a probability of 0 is clipped to machine
-# epsilon, 36): a rare event, for which the corrected t under-covered.
-_NEAR_ZERO_P = 1e-6
-# corrected-t's repeats of 10-fold under n_fits="auto" (see the table above)
+# Repetitions of 10-fold CV of auto's corrected t (the row above) ...
+_AUTO_REPEATS = 10
+# ... and of method="corrected-t" (J - 1 degrees of freedom: Nadeau &
+# Bengio's test as defined, on the design the study measured it with)
 _CORRECTED_T_REPEATS = 3
 # Below this n no method's coverage of the score on new data is verified
 # (issue 15): the note says so in words.
@@ -236,25 +202,27 @@ def _known_gap(estimator, metric, n_fits, method="corrected-t", n=None):
         return (
             " Known gap: in the coverage study the corrected t on repeated "
             "10-fold CV covered the Brier score of 15 nearest neighbours "
-            "0.905-0.925 at 95 % (n = 200 and 500, synthetic population; 0.96-0.98 "
-            "on the real one), so this interval may be too narrow; one 10-fold CV "
+            "0.91-0.94 at 95 % with auto's reading (10 x 10-fold, 9 degrees of "
+            "freedom; 0.905-0.925 on 3 x 10-fold with 29) at n = 200 and 500 on "
+            "the synthetic population (0.96-0.98 on the real one), so this "
+            "interval may be too narrow; one 10-fold CV "
             "(generalization_ci(method='corrected-t', n_fits=10)) held there "
-            "(0.955-0.965), about 1.35 times as wide."
+            "(0.955-0.965)."
         )
     if (
         method in ("corrected-t", "nested-cv")
         and metric == "neg_log_loss"
         and n is not None
-        and n < 200
+        and n < 300
     ):
         return (
             " Known gap: in the coverage study method='auto' covered the log loss "
-            "of 15 nearest neighbours 0.885 at 95 % at n = 100 on a real "
-            "population (nested CV alone 0.915; 0.93-0.975 in their other cells): "
-            "probabilities of 0 make the log loss on new data hinge on rare "
-            "confident mistakes, so this interval may be too narrow; only the "
-            "conservative Z held there (generalization_ci(method='conservative-z'"
-            "), about 1.6 times as wide)."
+            "of 15 nearest neighbours 0.915-0.92 at 95 % at n = 100 and 200 "
+            "(0.93-0.975 in their other cells): probabilities of 0 make the log "
+            "loss on new data hinge on rare confident mistakes, so this interval "
+            "may be too narrow; the conservative Z held at n = 100 "
+            "(generalization_ci(method='conservative-z'), about 1.6 times as "
+            "wide)."
         )
     return ""
 
@@ -630,65 +598,41 @@ def _check_n_fits(n_fits):
     return int(n_fits)
 
 
-def _calibrated_df(metric, per_row_ok, n, regressor=False):
-    """Whether auto reads the corrected t with ``K - 1`` degrees of freedom
-    (the ``"calibrated-t"`` row of :data:`_AUTO_POLICY`): a regressor's
-    score (or squared or absolute error) below n = 200, a classifier's score
-    without per-row losses (ROC AUC, F1, ...) at any n."""
-    if (regressor or metric in _REGRESSION_LOSSES) and n < _REGRESSION_CALIBRATED_N:
-        return True
-    return not (per_row_ok or regressor)
-
-
-#: Why the calibrated row reads K - 1 degrees of freedom (the study's numbers).
+#: Why auto reads the corrected t with K - 1 degrees of freedom (the study).
 _CALIBRATED_WHY = (
-    "with J - 1 the corrected t under-covered this scorer in the coverage study "
-    "(ROC AUC 0.915-0.925 for 15 nearest neighbours, squared error 0.920 at "
-    "n = 100)."
-)
-#: Why auto reads K - 1 on more repetitions than the 3 x 10-fold it runs.
-_MORE_REPEATS_WHY = (
-    "more repetitions make the J - 1 reading narrower, not better: in the "
-    "coverage study 10 x 10-fold CV with J - 1 = 99 held its level (coverage "
-    ">= 0.93) in 99 of 120 cells (lowest 0.84), read with K - 1 = 9 in 116 "
-    "(lowest 0.905), about as wide as 3 x 10-fold read with 29."
+    "with J - 1 the interval only narrows as repetitions grow: in the coverage "
+    "study over datasets 10 x 10-fold CV read with K - 1 = 9 held its level "
+    "(coverage >= 0.93) in 125 of 128 cells (lowest 0.91), with J - 1 = 99 "
+    "in 109 (lowest 0.84)."
 )
 
 
-def _calibrated_text(K, J, why=_CALIBRATED_WHY):
+def _calibrated_text(K, J):
     return (
         f" The t quantile has K - 1 = {K - 1} degrees of freedom, not J - 1 = "
         f"{J - 1}: the repetitions reuse the same rows, so their scores carry "
         "about the information of one K-fold CV (Bouckaert 2003's calibrated "
-        f"degrees of freedom); {why}"
+        f"degrees of freedom); {_CALIBRATED_WHY}"
     )
 
 
 def _more_repeats(J):
     """Whether ``J`` fold scores are more than the ``_CORRECTED_T_REPEATS`` x
-    10-fold that auto runs (the design the study measured with J - 1
-    degrees of freedom; 5 and 10 repetitions held with K - 1 only)."""
+    10-fold the study measured with J - 1 degrees of freedom (5 and 10
+    repetitions held their level with K - 1 only)."""
     return J > _CORRECTED_T_REPEATS * 10
 
 
-def _resolve_auto(n, metric, per_row_ok, has_groups, budget, regressor=False):
-    """The method of the first row of :data:`_AUTO_POLICY` that applies.
-
-    ``"gated"`` means: the corrected t, switching to nested CV when the
-    learner's refit instability is high (decided after the first fits).
-    """
+def _resolve_auto(n, metric, per_row_ok, has_groups, budget):
+    """The method of the first row of :data:`_AUTO_POLICY` that applies
+    (``"calibrated-t"``: the corrected t read with ``K - 1`` degrees of
+    freedom)."""
     for method, scorers, groups_ok, min_n, min_fits in _AUTO_POLICY:
         if has_groups and not groups_ok:
             continue
         if n < min_n or budget < min_fits:
             continue
         if scorers == "per-row, n < 100" and not (per_row_ok and n < _AUTO_VERIFIED_N):
-            continue
-        if scorers.startswith("not per-row") and not _calibrated_df(
-            metric, per_row_ok, n, regressor
-        ):
-            continue
-        if scorers == "log loss" and metric != "neg_log_loss":
             continue
         return method
     need = min(r[3] for r in _AUTO_POLICY if r[2] or not has_groups)
@@ -797,13 +741,13 @@ def generalization_ci(
         Confidence level in (0, 1).
     n_fits : "auto" or int, default="auto"
         Budget of fits. ``"auto"``: each method's default design, at most
-        100 fits (45 for nested CV, 30 for the corrected t, 84 for the
-        conservative Z, 10 for Wald CV, 1 for the holdout). An int sets
-        the number of repetitions that fit in it (e.g. 100: 10 x 10-fold for
-        the corrected t). ``method="auto"`` reads the corrected t on more
-        than 30 fits with K - 1 degrees of freedom: more repetitions make
-        the J - 1 reading narrower, not better (coverage study over
-        datasets, docs/validity.rst).
+        100 fits (``method="auto"``: 100, 10 x 10-fold; 45 for nested CV,
+        30 for ``"corrected-t"``, 84 for the conservative Z, 10 for Wald CV,
+        1 for the holdout). An int sets the number of repetitions that fit
+        in it (e.g. 100: 10 x 10-fold for the corrected t). The explicit
+        ``"corrected-t"`` reads J - 1 degrees of freedom, which the study
+        measured on 3 x 10-fold; on more fits its note says that
+        ``"auto"``'s K - 1 reading held where J - 1 did not.
     random_state : int, RandomState instance, Generator or None, default=None
         Seeds the splits and the estimator's seeds; an int makes the result
         reproducible (and, with ``memory``, a rerun loads every fit).
@@ -832,7 +776,8 @@ def generalization_ci(
     Notes
     -----
     - ``"corrected-t"``: Nadeau & Bengio's corrected resampled t over
-      repeated 10-fold CV (3 x 10 by default). Every model trains on
+      repeated 10-fold CV (3 x 10 by default, J - 1 degrees of freedom).
+      Every model trains on
       0.9 n rows, so the interval is for the algorithm trained on 0.9 n
       (stated in ``note``, not corrected). Any scorer; respects ``groups``.
     - ``"conservative-z"``: Nadeau & Bengio's conservative Z: the mean of
@@ -857,19 +802,14 @@ def generalization_ci(
 
     ``"auto"`` (the table ``_AUTO_POLICY``, from the coverage study over
     datasets on the Validity page): below n = 100, nested CV for a per-row
-    scorer; for the log loss the corrected t on 3 x 10-fold, then nested CV
-    on 45 more fits when the refit instability of those fits' per-row
-    losses (:func:`skperf.stats._generalization.refit_instability`: the
-    share of a row's loss variance that comes from refitting) exceeds 0.1,
-    or when a held-out prediction gives a class a probability below 1e-6
-    (forests, trees, nearest neighbours), where the corrected t
-    under-covered; for scorers without per-row losses (ROC AUC, F1, ...)
-    and for squared and absolute error below n = 200 the corrected t on
-    3 x 10-fold read with K - 1 = 9 degrees of freedom instead of 29
-    (Bouckaert's calibrated degrees of freedom: the repetitions reuse the
-    same rows; 1.106 times as wide at 95 %), where 29 under-covered; the
-    corrected t on 3 x 10-fold for every other scorer (accuracy, Brier
-    score, squared error from n = 200, ...) and with ``groups``.
+    scorer; otherwise (any scorer, with or without ``groups``) the
+    corrected t on 10 x 10-fold CV read with K - 1 = 9 degrees of freedom
+    instead of J - 1 = 99: Bouckaert (2003)'s calibrated test. The
+    repetitions reuse the same rows, so their 100 fold scores carry about
+    the information of one 10-fold CV; read with 99 the interval only
+    narrows as repetitions grow and under-covered (held in 109 of the
+    study's 128 cells with n >= 100), read with 9 it held in 125 (lowest
+    0.91) within 1.25 times the narrowest method that holds in every cell.
     The ``note`` says which branch was taken and why, and below n = 100
     that coverage there was measured on few cells. Every design draws
     random K-fold splits, not stratified ones (each test fold holding every
@@ -917,17 +857,10 @@ def generalization_ci(
     budget = _DEFAULT_BUDGET if n_fits is None else n_fits
     chosen = method
     if method == "auto":
-        chosen = _resolve_auto(
-            n,
-            metric,
-            per_row_name is not None,
-            has_groups,
-            budget,
-            is_regressor(estimator),
-        )
+        chosen = _resolve_auto(n, metric, per_row_name is not None, has_groups, budget)
     n_groups = None if groups is None else len(np.unique(np.asarray(groups)))
     _check_method_fits(
-        "corrected-t" if chosen in ("gated", "calibrated-t") else chosen,
+        "corrected-t" if chosen == "calibrated-t" else chosen,
         n,
         metric,
         per_row_name,
@@ -947,15 +880,9 @@ def generalization_ci(
         "params": params,
         "progress": progress,
     }
-    impl = _METHOD_IMPL[chosen]
-    if (
-        method == "auto"
-        and chosen == "corrected-t"
-        and n_fits is not None
-        and _more_repeats(n_fits // 10 * 10)
-    ):
-        impl = _more_repeats_t
-    res = impl(run, n, groups, metric, per_row_name, n_fits, seeds, confidence)
+    res = _METHOD_IMPL[chosen](
+        run, n, groups, metric, per_row_name, n_fits, seeds, confidence
+    )
     chosen = res.pop("chosen", chosen)
     est, low, high = _clip(metric, res["estimate"], res["low"], res["high"])
     note = res["note"]
@@ -988,41 +915,22 @@ def generalization_ci(
 # ---------------------------------------------------------------------------
 # the methods
 def _corrected_t(
-    run,
-    n,
-    groups,
-    metric,
-    per_row_name,
-    n_fits,
-    seeds,
-    confidence,
-    rows_of=None,
-    calibrated=None,
+    run, n, groups, metric, per_row_name, n_fits, seeds, confidence, calibrated=False
 ):
-    """The corrected t on repeated 10-fold CV; with ``rows_of`` (a per-row
-    scorer name) also the refit instability of the per-row losses; with
-    ``calibrated`` (the reason, for the note) read with ``K - 1`` degrees of
-    freedom (the ``"calibrated-t"`` row of :data:`_AUTO_POLICY`, or auto on
-    more repetitions than it runs)."""
+    """The corrected t on repeated 10-fold CV (``_CORRECTED_T_REPEATS``
+    repetitions, J - 1 degrees of freedom); with ``calibrated`` (auto's
+    ``"calibrated-t"`` row of :data:`_AUTO_POLICY`) ``_AUTO_REPEATS``
+    repetitions read with ``K - 1``."""
     K = 10
-    R = _CORRECTED_T_REPEATS if n_fits is None else max(1, n_fits // K)
+    default = _AUTO_REPEATS if calibrated else _CORRECTED_T_REPEATS
+    R = default if n_fits is None else max(1, n_fits // K)
     folds = [_fold_labels(_class_y(run), groups, n, K, seeds[r]) for r in range(R)]
     outs = _run(
         designs=[_kfold_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
-        predictions=rows_of is not None,
+        predictions=False,
         **run,
     )
-    instability = near_zero = None
-    if rows_of is not None and R >= 2:
-        losses = np.full((R, n), np.nan)
-        for r, design in enumerate(outs):
-            for test, rows in _per_row(design, rows_of, run["y"]):
-                losses[r, test] = rows
-        instability = _gstats.refit_instability(losses)
-        near_zero = _near_zero_counts(
-            rows_of, [o["pred"]["y_score"] for d in outs for o in d], losses
-        )
     fits = [o for d in outs for o in d]
     scores = _scores(fits)
     n_train = np.mean([o["n_train"] for o in fits])
@@ -1044,7 +952,7 @@ def _corrected_t(
         f"algorithm trained on about {n_train:.0f} rows (not corrected to n = {n})."
     )
     if calibrated and R > 1:
-        note += _calibrated_text(K, R * K, calibrated)
+        note += _calibrated_text(K, R * K)
     elif _more_repeats(R * K):
         note += _more_repeats_text(R * K)
     return {
@@ -1053,125 +961,28 @@ def _corrected_t(
         "high": ci.high,
         "n_fits": R * K,
         "note": note,
-        "instability": instability,
-        "near_zero": near_zero,
     }
 
 
-def _calibrated_t(*args, why=_CALIBRATED_WHY):
-    """method='auto': :func:`_corrected_t` (same arguments) read with
-    ``K - 1`` degrees of freedom (see :data:`_AUTO_POLICY`)."""
-    res = _corrected_t(*args, calibrated=why)
+def _calibrated_t(*args):
+    """method='auto': :func:`_corrected_t` (same arguments) on
+    ``_AUTO_REPEATS`` x 10-fold read with ``K - 1`` degrees of freedom (see
+    :data:`_AUTO_POLICY`)."""
+    res = _corrected_t(*args, calibrated=True)
     res["chosen"] = "corrected-t"
     return res
 
 
-def _more_repeats_t(*args):
-    """method='auto' on the corrected-t row with an ``n_fits`` of more than
-    ``_CORRECTED_T_REPEATS`` repetitions: read with ``K - 1`` degrees of
-    freedom, as the study measured (``_MORE_REPEATS_WHY``)."""
-    return _calibrated_t(*args, why=_MORE_REPEATS_WHY)
-
-
 def _more_repeats_text(J):
     """The note of the corrected t read with J - 1 df on more repetitions
-    than auto runs (an explicit ``method="corrected-t"``)."""
+    than the study measured that reading with (an explicit
+    ``method="corrected-t"``)."""
     return (
         f" With {J} fits the corrected t is read with J - 1 = {J - 1} degrees of "
         "freedom, as Nadeau & Bengio define it, but "
-        + _MORE_REPEATS_WHY
+        + _CALIBRATED_WHY
         + " method='auto' reads K - 1."
     )
-
-
-def _near_zero_counts(per_row_name, y_scores, rows):
-    """``(confident, missed)`` for the log loss (``(0, 0)`` for any other
-    scorer): held-out predictions that gave some class a probability below
-    ``_NEAR_ZERO_P``, and the rows whose observed class got one (a log loss
-    above 13.8). ``y_scores``: the predicted probabilities of each fit;
-    ``rows``: per-row scores (log probabilities of the observed class)."""
-    if per_row_name != "neg_log_loss":
-        return 0, 0
-    confident = sum(
-        int(np.sum(np.min(np.asarray(p, dtype=float), axis=-1) < _NEAR_ZERO_P))
-        for p in y_scores
-    )
-    rows = np.asarray(rows, dtype=float)
-    return confident, int(np.sum(rows[np.isfinite(rows)] < np.log(_NEAR_ZERO_P)))
-
-
-def _near_zero_text(confident, missed, total):
-    return (
-        f"{confident} of {total} held-out predictions gave a class a probability "
-        f"below {_NEAR_ZERO_P:g} ({missed} of them the observed class, a log loss "
-        "of 13.8 to 36 each): the log loss on new data then depends on how often "
-        "such confident predictions are wrong, a rare event that n rows measure "
-        "poorly"
-    )
-
-
-def _gated(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
-    """method='auto' on the log loss: the corrected t on 3 x 10-fold, or,
-    when the refit instability exceeds the threshold or a held-out
-    probability is below ``_NEAR_ZERO_P``, nested CV (45 more fits within
-    the budget). See :data:`_AUTO_POLICY`."""
-    budget = _DEFAULT_BUDGET if n_fits is None else n_fits
-    ct_fits = 10 * _CORRECTED_T_REPEATS
-    ct = _corrected_t(
-        run,
-        n,
-        groups,
-        metric,
-        per_row_name,
-        ct_fits,
-        seeds,
-        confidence,
-        rows_of=per_row_name,
-    )
-    s = ct.pop("instability")
-    confident, missed = ct.pop("near_zero")
-    hard = confident > 0
-    left = budget - ct_fits
-    nest = _nested_fits(5)
-    unstable = s > _INSTABILITY_THRESHOLD
-    found = f"Refit instability of the per-row losses {s:.3g}"
-    if hard:
-        found += "; " + _near_zero_text(confident, missed, ct_fits // 10 * n)
-    if not (unstable or hard) or left < nest:
-        why = (
-            f" (at most {_INSTABILITY_THRESHOLD}): a stable learner"
-            if not (unstable or hard)
-            else f", but the n_fits budget ({budget}) leaves no room for nested "
-            f"CV ({nest} fits), where the corrected t under-covered in the "
-            "coverage study"
-        )
-        ct["note"] = found + why + ". " + ct["note"]
-        ct["chosen"] = "corrected-t"
-        return ct
-    reps = min(3, left // nest)
-    res = _nested_cv(
-        run,
-        n,
-        groups,
-        metric,
-        per_row_name,
-        reps * nest,
-        seeds[4:],
-        confidence,
-    )
-    res["note"] = (
-        f"{found} (from {ct_fits} fits of 3 x 10-fold CV): "
-        + (
-            f"instability above {_INSTABILITY_THRESHOLD} (an unstable learner)"
-            if unstable
-            else "confident predictions"
-        )
-        + ", for which the corrected t under-covered in the coverage study, so "
-        "nested CV. " + res["note"] + f" {ct_fits + res['n_fits']} fits in all."
-    )
-    res["n_fits"] += ct_fits
-    res["chosen"] = "nested-cv"
-    return res
 
 
 def _conservative_z_design(budget):
@@ -1366,7 +1177,6 @@ _METHOD_IMPL = {
     "nested-cv": _nested_cv,
     "wald-cv": _wald_cv,
     "holdout": _holdout,
-    "gated": _gated,  # method="auto" only
     "calibrated-t": _calibrated_t,  # method="auto" only
 }
 
@@ -1420,68 +1230,24 @@ def _evaluator_rows(ev, scores, per_row_name, n_rep):
 def _evaluator_gate(ev):
     """``(note, nested)`` of :func:`_evaluator_gate_note` from a fitted
     evaluator's own results (``nested``: ``generalization_ci(method="auto")``
-    would run nested CV for this learner and scorer)."""
+    would run nested CV for this scorer and n)."""
     res = ev.results_
-    scores = res[f"test_{ev.distribution_.metric}"].to_numpy(dtype=float)
     n = round(float(res["n_train"].mean()) + float(res["n_test"].mean()))
-    return _evaluator_gate_note(ev, scores, int(res["repeat"].nunique()), n)
+    return _evaluator_gate_note(ev, n)
 
 
-def _evaluator_gate_note(ev, scores, n_rep, n):
-    """method='auto' from an evaluator on a per-row loss: the gate of
-    :func:`generalization_ci` cannot switch to nested CV here (no refit), so
-    the note says what it found, or what it would need. Returns ``(note,
-    nested)``, ``nested`` when auto would run nested CV."""
-    metric, per_row_name = _evaluator_metric(ev)
-    if per_row_name is not None and n < _AUTO_VERIFIED_N:
+def _evaluator_gate_note(ev, n):
+    """method='auto' from an evaluator: below n = 100 auto runs nested CV
+    for a per-row scorer, which needs its own fits (no refit here), so the
+    note says so. Returns ``(note, nested)``."""
+    if _evaluator_metric(ev)[1] is not None and n < _AUTO_VERIFIED_N:
         note = (
             f" For a per-row scorer below n = {_AUTO_VERIFIED_N} "
             "generalization_ci's 'auto' runs nested CV, where the corrected t "
             "under-covered (0.89 for accuracy at n = 50) in the coverage study."
         )
         return note, True
-    if metric != "neg_log_loss":
-        return "", False
-    kept = getattr(ev, "return_predictions", False) and hasattr(ev, "predictions_")
-    if not kept or n_rep < 2:
-        note = (
-            " For the log loss, generalization_ci's 'auto' checks the learner's "
-            "refit instability and its confident predictions (nested CV for them, "
-            "where the corrected t under-covered); that needs the per-row "
-            "predictions of at least 2 repeats (return_predictions=True), which "
-            "this evaluator did not keep."
-        )
-        return note, False
-    try:
-        losses, folds = _evaluator_rows(ev, scores, per_row_name, n_rep)
-    except ValueError as exc:  # the scorer is not the mean of per-row losses
-        return f" The refit instability is not computed: {exc}", False
-    if np.any(folds < 0):
-        return "", False
-    s = _gstats.refit_instability(losses)
-    confident, missed = _near_zero_counts(
-        per_row_name, ev.predictions_["y_score"], losses
-    )
-    hard = confident > 0
-    found = f" Refit instability of the per-row losses {s:.3g}"
-    if hard:
-        found += "; " + _near_zero_text(
-            confident, missed, int(np.isfinite(losses).sum())
-        )
-    if s <= _INSTABILITY_THRESHOLD and not hard:
-        return found + ": a stable learner.", False
-    unstable = (
-        f", above {_INSTABILITY_THRESHOLD}: an unstable learner"
-        if s > _INSTABILITY_THRESHOLD
-        else ""
-    )
-    note = (
-        found
-        + unstable
-        + "; the corrected t under-covered for such learners in the coverage study; "
-        "skperf.generalization_ci(estimator, X, y) runs nested CV for it."
-    )
-    return note, True
+    return "", False
 
 
 def _evaluator_ci(ev, confidence=0.95, method="auto"):
@@ -1530,7 +1296,6 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
     auto = method == "auto"
     if auto:
         method = "corrected-t"
-    scores_all = scores
     if method == "corrected-t":
         # repeats that share a split (e.g. an unshuffled KFold, only the init
         # varied) are one resample of the data: average them first
@@ -1548,17 +1313,8 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
         df = None
         # K for K-fold; for other splits the K whose folds have their test size
         K = max(2, round(n / n_test))
-        why = None
-        if auto:
-            scorer, per_row_name = _evaluator_metric(ev)
-            if _calibrated_df(
-                scorer, per_row_name is not None, n, is_regressor(ev.estimator)
-            ):
-                why = _CALIBRATED_WHY
-            elif _more_repeats(J):
-                why = _MORE_REPEATS_WHY
-            if why is not None:
-                df = min(J - 1, K - 1)
+        if auto:  # the calibrated reading of _AUTO_POLICY's "calibrated-t" row
+            df = min(J - 1, K - 1)
         ci = _gstats.corrected_t_ci(
             scores, n_train=n_train, n_test=n_test, confidence=confidence, df=df
         )
@@ -1579,7 +1335,7 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
         if df is None and _more_repeats(J):
             note += _more_repeats_text(J)
         if df is not None and df < J - 1:
-            note += _calibrated_text(df + 1, J, why)
+            note += _calibrated_text(df + 1, J)
             if per_fold != df + 1:
                 note += (
                     f" The splits are not {df + 1}-fold: K = n / n_test = "
@@ -1596,7 +1352,13 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
                 "not stratify) for an interval that holds its level."
             )
         if auto:
-            note += _evaluator_gate_note(ev, scores_all, n_rep, n)[0]
+            if J < _AUTO_REPEATS * K:
+                note += (
+                    f" generalization_ci's 'auto' runs {_AUTO_REPEATS} x 10-fold "
+                    f"CV: with fewer fits ({J} splits here) the same reading is "
+                    "wider."
+                )
+            note += _evaluator_gate_note(ev, n)[0]
     else:  # wald-cv
         if not getattr(ev, "return_predictions", False) or not hasattr(
             ev, "predictions_"

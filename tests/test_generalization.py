@@ -28,7 +28,6 @@ from skperf._generalization import (
 )
 from skperf.stats._generalization import (
     corrected_t_ci,
-    refit_instability,
     wald_cv_ci,
 )
 
@@ -447,145 +446,79 @@ def test_auto_roc_auc_small_imbalanced(clf_data):
 class TestAuto:
     def test_policy_table(self):
         # the study's choice (docs/generalization_coverage.csv): nested CV for
-        # every per-row scorer below n = 100; for the log loss the corrected t
-        # gated by the refit instability and confident probabilities; the
-        # corrected t with K - 1 degrees of freedom for scorers without
-        # per-row losses (ROC AUC) and for squared and absolute error below
-        # n = 200; the corrected t on 3 x 10-fold else (Brier, and squared
-        # error from n = 200, included)
-        assert [row[0] for row in _AUTO_POLICY] == [
-            "nested-cv",
-            "gated",
-            "calibrated-t",
-            "corrected-t",
-        ]
-        assert _resolve_auto(150, "neg_log_loss", True, False, 100) == "gated"
-        assert _resolve_auto(500, "neg_log_loss", True, False, 30) == "gated"
-        for loss in ("neg_mean_squared_error", "neg_mean_absolute_error"):
-            assert _resolve_auto(99, loss, True, False, 100) == "nested-cv"
-            assert _resolve_auto(100, loss, True, False, 100) == "calibrated-t"
-            assert _resolve_auto(199, loss, True, False, 15) == "calibrated-t"
-            assert _resolve_auto(199, loss, True, True, 100) == "calibrated-t"
-            assert _resolve_auto(200, loss, True, False, 100) == "corrected-t"
-        for score in ("accuracy", "neg_brier_score"):
-            assert _resolve_auto(500, score, True, False, 100) == "corrected-t"
-            assert _resolve_auto(150, score, True, False, 100) == "corrected-t"
-        for score in ("roc_auc", "f1"):
-            assert _resolve_auto(500, score, False, False, 100) == "calibrated-t"
+        # every per-row scorer below n = 100; else the corrected t on
+        # 10 x 10-fold read with K - 1 degrees of freedom, for every scorer
+        assert [row[0] for row in _AUTO_POLICY] == ["nested-cv", "calibrated-t"]
+        for score in ("accuracy", "neg_log_loss", "neg_mean_squared_error"):
+            assert _resolve_auto(99, score, True, False, 100) == "nested-cv"
+            assert _resolve_auto(100, score, True, False, 100) == "calibrated-t"
+            assert _resolve_auto(5000, score, True, False, 100) == "calibrated-t"
+            # groups (whole groups held out): nested CV assumes independent rows
+            assert _resolve_auto(60, score, True, True, 100) == "calibrated-t"
+            # a budget below nested CV's 15 fits
+            assert _resolve_auto(60, score, True, False, 12) == "calibrated-t"
+        for score in ("roc_auc", "f1", "r2"):  # no per-row losses: any n
             assert _resolve_auto(60, score, False, False, 100) == "calibrated-t"
             assert _resolve_auto(500, score, False, True, 100) == "calibrated-t"
-        # a regressor's score without per-row losses (R^2) is read as squared
-        # error: 9 df below n = 200, 29 from 200
-        assert _resolve_auto(150, "r2", False, False, 100, True) == "calibrated-t"
-        assert _resolve_auto(60, "r2", False, False, 100, True) == "calibrated-t"
-        assert _resolve_auto(200, "r2", False, False, 100, True) == "corrected-t"
-        assert _resolve_auto(60, "accuracy", True, False, 100) == "nested-cv"
-        assert _resolve_auto(60, "neg_log_loss", True, False, 100) == "nested-cv"
-        # groups: whole groups held out (GroupKFold); budget below the gate's
-        assert _resolve_auto(500, "neg_log_loss", True, True, 100) == "corrected-t"
-        assert _resolve_auto(500, "neg_log_loss", True, False, 20) == "corrected-t"
         with pytest.raises(ValueError, match="no method fits n=10 rows"):
             _resolve_auto(10, "accuracy", True, False, 100)
+        with pytest.raises(ValueError, match="n_fits budget 5"):
+            _resolve_auto(500, "accuracy", True, False, 5)
 
-    def test_calibrated_df_for_roc_auc_and_small_regression(self, clf_data):
-        # the same 30 fits as method="corrected-t", the quantile of t_9 not t_29
+    def test_auto_reads_10_x_10_fold_with_k_minus_1_df(self, clf_data):
+        # the same 100 fits as method="corrected-t" with n_fits=100, read
+        # with t_9, not t_99 (the study: 9 df held in 125 of 128 cells, 99 in
+        # 109)
         X, y = clf_data
-        kw = {"scoring": "roc_auc", "random_state": 0}
-        ci = generalization_ci(LogisticRegression(), X, y, **kw)
-        ref = generalization_ci(LogisticRegression(), X, y, method="corrected-t", **kw)
-        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
+        ci = generalization_ci(LogisticRegression(), X, y, random_state=0)
+        ref = generalization_ci(
+            LogisticRegression(), X, y, method="corrected-t", n_fits=100, random_state=0
+        )
+        assert (ci.method, ci.n_fits, ref.n_fits) == ("corrected-t", 100, 100)
+        assert "10 repeat(s) of 10-fold" in ci.note
         assert ci.estimate == ref.estimate
         ratio = (ci.estimate - ci.low) / (ref.estimate - ref.low)  # high: cut at 1
-        assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 29))
+        assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 99))
+        assert "K - 1 = 9 degrees of freedom, not J - 1 = 99" in ci.note
+        assert "held its level (coverage >= 0.93) in 125 of 128 cells" in ci.note
+        # the explicit method keeps Nadeau & Bengio's J - 1 and says why not
+        assert "read with J - 1 = 99 degrees of freedom" in ref.note
+        assert "method='auto' reads K - 1" in ref.note
+        # ... on its default 3 x 10-fold, the design the study measured it on
+        plain = generalization_ci(
+            LogisticRegression(), X, y, method="corrected-t", random_state=0
+        )
+        assert plain.n_fits == 30
+        assert "degrees of freedom" not in plain.note
+        # a smaller budget: fewer repetitions, the same reading
+        ci = generalization_ci(LogisticRegression(), X, y, n_fits=35, random_state=0)
+        assert ci.n_fits == 30
         assert "K - 1 = 9 degrees of freedom, not J - 1 = 29" in ci.note
-        assert "degrees of freedom" not in ref.note
-        # squared error: 9 df below n = 200, 29 from 200
-        X, y = make_regression(200, 3, noise=10.0, random_state=0)
-        for n, calibrated in ((150, True), (200, False)):
-            kw = {"scoring": "neg_mean_squared_error", "random_state": 0}
-            ci = generalization_ci(Ridge(), X[:n], y[:n], **kw)
-            ref = generalization_ci(Ridge(), X[:n], y[:n], method="corrected-t", **kw)
-            assert (ci.method, ci.n_fits) == ("corrected-t", 30)
-            assert (ci.high - ci.low > ref.high - ref.low) is calibrated
-            assert ("degrees of freedom" in ci.note) is calibrated
 
-    def test_gate_keeps_the_corrected_t_for_a_stable_learner(self, clf_data):
-        X, y = clf_data
-        ci = generalization_ci(
-            LogisticRegression(), X, y, scoring="neg_log_loss", random_state=0
-        )
-        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
-        assert "Refit instability of the per-row losses" in ci.note
-        assert "a stable learner" in ci.note
-        # the same fits and interval as method="corrected-t"
-        ref = generalization_ci(
-            LogisticRegression(),
-            X,
-            y,
-            scoring="neg_log_loss",
-            method="corrected-t",
-            random_state=0,
-        )
-        assert (ci.estimate, ci.low, ci.high) == (ref.estimate, ref.low, ref.high)
+    @pytest.mark.parametrize(
+        "scoring",
+        ["neg_log_loss", "roc_auc", "neg_brier_score", "neg_mean_squared_error"],
+    )
+    def test_every_scorer_from_n_100_takes_the_same_row(self, scoring):
+        # no gate: the log loss of an unstable tree, ROC AUC, the Brier score
+        # and squared error all get the corrected t on 10 x 10-fold, 9 df
+        from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-    def test_gate_switches_to_nested_cv_for_an_unstable_learner(self, clf_data):
-        from sklearn.tree import DecisionTreeClassifier
-
-        X, y = clf_data
-        tree = DecisionTreeClassifier(max_features=1, random_state=None)
-        ci = generalization_ci(tree, X, y, scoring="neg_log_loss", random_state=0)
-        assert (ci.method, ci.n_fits) == ("nested-cv", 75)  # 30 + 3 x 15
-        assert "an unstable learner" in ci.note
-        assert "75 fits in all" in ci.note
-        # a budget without room for nested CV keeps the corrected t, and says so
-        ci = generalization_ci(
-            tree, X, y, scoring="neg_log_loss", n_fits=40, random_state=0
-        )
-        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
-        assert "leaves no room for nested CV" in ci.note
-        # the Brier score is bounded: the corrected t, ungated, for every learner
-        ci = generalization_ci(tree, X, y, scoring="neg_brier_score", random_state=0)
-        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
+        if scoring == "neg_mean_squared_error":
+            X, y = make_regression(120, 3, noise=10.0, random_state=0)
+            est = DecisionTreeRegressor(max_depth=3)
+        else:
+            X, y = make_classification(n_samples=120, n_features=4, random_state=0)
+            est = DecisionTreeClassifier(max_features=1)
+        ci = generalization_ci(est, X, y, scoring=scoring, random_state=0)
+        assert (ci.method, ci.n_fits) == ("corrected-t", 100)
+        assert "K - 1 = 9 degrees of freedom, not J - 1 = 99" in ci.note
         assert "instability" not in ci.note
 
-    def test_near_zero_probabilities_switch_the_log_loss_to_nested_cv(
-        self, monkeypatch
-    ):
-        import skperf._generalization as gen
-
-        # label noise: some rows sit among 15 neighbours of the other class, a
-        # held-out probability of exactly 0 (log loss 36 after the clip)
-        X, y = make_classification(
-            300, 5, n_informative=3, class_sep=1.5, flip_y=0.1, random_state=0
-        )
-        knn = KNeighborsClassifier(15)
-        # the instability alone would keep the corrected t
-        monkeypatch.setattr(gen._gstats, "refit_instability", lambda losses: 0.0)
-        ci = generalization_ci(knn, X, y, scoring="neg_log_loss", random_state=0)
-        assert (ci.method, ci.n_fits) == ("nested-cv", 75)
-        assert "of 900 held-out predictions gave a class a probability" in ci.note
-        assert "(12 of them the observed class" in ci.note
-        assert "confident predictions, for which" in ci.note
-        # the Brier score of the same model is bounded: no gate
-        ci = generalization_ci(knn, X, y, scoring="neg_brier_score", random_state=0)
-        assert ci.method == "corrected-t"
-
-    def test_near_zero_counts_log_loss_only(self):
-        from skperf._generalization import _near_zero_counts
-
-        proba = [
-            np.array([[0.5, 0.5], [1 - 1e-7, 1e-7], [1.0, 0.0]]),
-            np.array([[0.2, 0.8], [1e-6, 1 - 1e-6]]),  # 1e-6 itself is not below
-        ]
-        rows = np.log([[0.5, 1e-7, 1.0], [0.8, np.nan, np.nan]])
-        # 2 confident predictions; the observed class got 1e-7 in one of them
-        assert _near_zero_counts("neg_log_loss", proba, rows) == (2, 1)
-        assert _near_zero_counts("neg_brier_score", proba, rows) == (0, 0)
-
     def test_known_gap_named_in_the_note(self, clf_data):
-        # 15 nearest neighbours' Brier score: the corrected t on 3 x 10-fold
-        # under-covered in the study (0.905-0.925); the note says so, and
-        # names the design that held
+        # 15 nearest neighbours' Brier score: the corrected t on repeated
+        # 10-fold under-covered in the study (0.905-0.94); the note says so,
+        # and names the design that held
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
 
@@ -604,22 +537,23 @@ class TestAuto:
         )
         acc = generalization_ci(knn, X, y, scoring="accuracy", random_state=0)
         assert "Known gap" not in acc.note
-        # 15 nearest neighbours' log loss below n = 200 (0.885 at n = 100):
-        # named for auto's methods, not for the conservative Z that held
+        # 15 nearest neighbours' log loss below n = 300 (0.915-0.92): named
+        # for auto's methods, not for the conservative Z that held
         kw = {"scoring": "neg_log_loss", "random_state": 0}
         ci = generalization_ci(knn, X, y, **kw)
-        assert "covered the log loss of 15 nearest neighbours 0.885" in ci.note
+        assert "covered the log loss of 15 nearest neighbours 0.915-0.92" in ci.note
         cz = generalization_ci(knn, X, y, method="conservative-z", n_fits=30, **kw)
         assert "Known gap" not in cz.note
-        # from an evaluator's 3 x 10-fold fits too
+        # from an evaluator's repeated 10-fold fits too
         from sklearn.model_selection import KFold
 
         ev = _fitted(knn, X, y, "neg_brier_score", KFold(10, shuffle=True))
         assert "Known gap" in ev.generalization_ci().note
 
-    def test_evaluator_reads_the_calibrated_df_too(self):
-        # RepeatedEvaluator.generalization_ci(method="auto") on the same
-        # scorers: K - 1 degrees of freedom for squared error below n = 200
+    def test_evaluator_reads_k_minus_1_df_too(self):
+        # RepeatedEvaluator.generalization_ci(method="auto"): K - 1 degrees of
+        # freedom on the evaluator's own repetitions (3 here: the same
+        # reading, wider than on auto's 10)
         X, y = make_regression(150, 3, noise=10.0, random_state=0)
         ev = _fitted(Ridge(), X, y, "neg_mean_squared_error", 10)
         auto, plain = ev.generalization_ci(), ev.generalization_ci(method="corrected-t")
@@ -627,6 +561,8 @@ class TestAuto:
         ratio = (auto.high - auto.low) / (plain.high - plain.low)
         assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 29))
         assert "K - 1 = 9 degrees of freedom, not J - 1 = 29" in auto.note
+        assert "runs 10 x 10-fold CV: with fewer fits (30 splits here)" in auto.note
+        assert "degrees of freedom" not in plain.note
         # splits that are not K-fold: K = n / n_test (20 % test sets: 4 df)
         from sklearn.model_selection import ShuffleSplit
 
@@ -640,29 +576,8 @@ class TestAuto:
         note = ev.generalization_ci().note
         assert "below n = 100 generalization_ci's 'auto' runs nested CV" in note
 
-    def test_more_repetitions_are_read_with_k_minus_1_df(self, clf_data):
-        # auto with an n_fits of 10 x 10-fold: the same 100 fits as
-        # method="corrected-t", read with t_9, not t_99 (the study: 99 df held
-        # in 99 of 120 cells, 9 df in 116)
-        X, y = clf_data
-        kw = {"n_fits": 100, "random_state": 0}
-        ci = generalization_ci(LogisticRegression(), X, y, **kw)
-        ref = generalization_ci(LogisticRegression(), X, y, method="corrected-t", **kw)
-        assert (ci.method, ci.n_fits, ref.n_fits) == ("corrected-t", 100, 100)
-        assert ci.estimate == ref.estimate
-        ratio = (ci.estimate - ci.low) / (ref.estimate - ref.low)
-        assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 99))
-        assert "K - 1 = 9 degrees of freedom, not J - 1 = 99" in ci.note
-        assert "more repetitions make the J - 1 reading narrower" in ci.note
-        # the explicit method keeps Nadeau & Bengio's J - 1 and says why not
-        assert "read with J - 1 = 99 degrees of freedom" in ref.note
-        assert "method='auto' reads K - 1" in ref.note
-        # 3 x 10-fold (35 fits: 3 repetitions) is what the study measured
-        ci = generalization_ci(LogisticRegression(), X, y, n_fits=35, random_state=0)
-        assert ci.n_fits == 30
-        assert "degrees of freedom" not in ci.note
-
-    def test_evaluator_on_more_repetitions_reads_k_minus_1_df(self, clf_data):
+    def test_evaluator_on_more_repetitions(self, clf_data):
+        # 5 x 10-fold: auto 9 df; the explicit corrected t 49, with a note
         from sklearn.model_selection import KFold
 
         X, y = clf_data
@@ -674,15 +589,9 @@ class TestAuto:
         assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 49))
         assert "K - 1 = 9 degrees of freedom, not J - 1 = 49" in auto.note
         assert "read with J - 1 = 49 degrees of freedom" in plain.note
-        # 3 repetitions: 29 degrees of freedom, no note
-        ev3 = _fitted(LogisticRegression(), X, y, "accuracy", cv)
-        assert "degrees of freedom" not in ev3.generalization_ci().note
-
-    def test_auto_default_design(self, clf_data):
-        X, y = clf_data
-        ci = generalization_ci(LogisticRegression(), X, y, random_state=0)
-        assert (ci.method, ci.n_fits) == ("corrected-t", 30)
-        assert "3 repeat(s) of 10-fold" in ci.note
+        # auto's own design: no "fewer fits" remark
+        ev10 = _fitted(LogisticRegression(), X, y, "accuracy", cv, n_repeats=10)
+        assert "with fewer fits" not in ev10.generalization_ci().note
 
     def test_auto_small_n_says_what_it_covers(self, clf_data):
         X, y = clf_data
@@ -766,7 +675,7 @@ class TestFromEvaluator:
         )
         ci = ev.generalization_ci(confidence=0.9)
         ref = corrected_t_ci(
-            ev.results_["test_accuracy"], n_train=108, n_test=12, confidence=0.9
+            ev.results_["test_accuracy"], n_train=108, n_test=12, confidence=0.9, df=9
         )
         assert (ci.estimate, ci.low, ci.high) == pytest.approx(
             (ref.estimate, ref.low, ref.high)
@@ -802,58 +711,17 @@ class TestFromEvaluator:
         assert (ci.low, ci.high) == pytest.approx((ref.low, ref.high))
         assert "5 distinct splits" in ci.note
 
-    def test_auto_on_a_loss_reports_the_instability_gate(self, clf_data):
+    def test_auto_on_a_loss_reads_the_fits_alone(self, clf_data):
+        # no gate: the log loss of an unstable tree from an evaluator is the
+        # corrected t on its fits, K - 1 degrees of freedom, no predictions
         from sklearn.tree import DecisionTreeClassifier
 
         X, y = clf_data
-
-        def fitted(est, keep):
-            return _fitted(est, X, y, "neg_log_loss", 10, return_predictions=keep)
-
-        tree = DecisionTreeClassifier(max_features=1)
-        ci = fitted(tree, True).generalization_ci()
-        assert ci.method == "corrected-t"  # no refit from an evaluator
-        assert "an unstable learner" in ci.note
-        assert "runs nested CV for it" in ci.note
-        # the same statistic generalization_ci computes on per-row losses
-        ev = fitted(tree, True)
-        losses = np.zeros((3, 120))
-        pred = ev.predictions_
-        for i in range(len(pred)):
-            r, test = int(pred["repeat"].iloc[i]), pred["test_index"].iloc[i]
-            p_true = pred["y_score"].iloc[i][np.arange(len(test)), y[test]]
-            eps = np.finfo(float).eps
-            losses[r, test] = -np.log(np.clip(p_true, eps, 1 - eps))
-        s = refit_instability(losses)
-        assert f"instability of the per-row losses {s:.3g}" in ci.note
-        assert (
-            "a stable learner"
-            in fitted(LogisticRegression(), True).generalization_ci().note
-        )
-        assert "return_predictions=True" in fitted(tree, False).generalization_ci().note
-
-    def test_gate_note_never_breaks_the_interval(self, clf_data, monkeypatch):
-        import skperf._generalization as gen
-
-        X, y = clf_data
-        ev = _fitted(
-            LogisticRegression(),
-            X,
-            y,
-            "neg_log_loss",
-            10,
-            n_repeats=2,
-            return_predictions=True,
-        )
-        ref = ev.generalization_ci()
-
-        def mismatch(*args, **kwargs):
-            raise ValueError("the scorer's value differs from the per-row mean")
-
-        monkeypatch.setattr(gen, "_per_row", mismatch)
+        ev = _fitted(DecisionTreeClassifier(max_features=1), X, y, "neg_log_loss", 10)
         ci = ev.generalization_ci()
-        assert (ci.low, ci.high) == (ref.low, ref.high)
-        assert "refit instability is not computed: the scorer's value" in ci.note
+        assert ci.method == "corrected-t"
+        assert "K - 1 = 9 degrees of freedom, not J - 1 = 29" in ci.note
+        assert "instability" not in ci.note
 
     def test_out_of_bootstrap_refused(self, clf_data):
         X, y = clf_data
@@ -945,10 +813,10 @@ def test_coverage_new_data_slow(method):
     assert cov >= 0.95 - 2.5 * np.sqrt(0.95 * 0.05 / 200)
 
 
-@pytest.mark.slow  # about 30 s
+@pytest.mark.slow  # about 100 s
 def test_coverage_auto_roc_auc_of_nearest_neighbours_slow():
-    # auto's calibrated row: 15 nearest neighbours' ROC AUC at n = 200 (the
-    # corrected t with 29 df under-covered it in the study), 200 datasets of
+    # auto's row: 15 nearest neighbours' ROC AUC at n = 200 (the corrected t
+    # with J - 1 df under-covered it in the study), 200 datasets of
     # the logistic population; the truth: the mean ROC AUC of 200 fits on
     # fresh training sets of 200 rows, on 20,000 fresh rows
     from sklearn.metrics import roc_auc_score
@@ -972,7 +840,8 @@ def test_coverage_auto_roc_auc_of_nearest_neighbours_slow():
         hits.append(ci.low <= truth <= ci.high)
     cov = float(np.mean(hits))
     assert cov >= 0.95 - 2.5 * np.sqrt(0.95 * 0.05 / 200)
-    assert cov == pytest.approx(0.955, abs=1e-9)  # recorded
+    # recorded: 10 x 10-fold with 9 df (3 x 10-fold with 9 df gave 0.955)
+    assert cov == pytest.approx(0.94, abs=1e-9)
 
 
 # ---------------------------------------------------------------------------

@@ -156,17 +156,56 @@ def test_auto_rows_mirror_skperfs_policy(study):
     # the reference fits; each case against skperf's own _resolve_auto.
     from skperf._generalization import _resolve_auto
 
+    cases = [  # (metric, n)
+        ("accuracy", 500),
+        ("brier", 150),
+        ("roc_auc", 500),
+        ("roc_auc", 50),
+        ("mse", 150),
+        ("mse", 500),
+        ("accuracy", 50),
+        ("log_loss", 500),
+        ("log_loss", 60),
+    ]
+    rows = []
+    for i, (metric, n) in enumerate(cases):
+        key = {"population": "p", "learner": "l", "n": n, "rep": i, "metric": metric}
+        for method, n_fits, mid in (
+            ("corrected-t", 30, 0.4),
+            ("corrected-t (9 df)", 100, 0.5),
+            ("nested-cv", 45, 0.6),
+        ):
+            rows.append(
+                {**key, "method": method, "n_fits": n_fits, "estimate": mid,
+                 "low": mid - 0.1, "high": mid + 0.1, "truth_fitted": 0.5}
+            )  # fmt: skip
+    out = study.auto_rows(pd.DataFrame(rows)).set_index("rep").sort_index()
+    assert len(out) == len(cases)
+    names = {
+        "accuracy": ("accuracy", True),
+        "brier": ("neg_brier_score", True),
+        "roc_auc": ("roc_auc", False),
+        "mse": ("neg_mean_squared_error", True),
+        "log_loss": ("neg_log_loss", True),
+    }
+    for i, (metric, n) in enumerate(cases):
+        name, per_row = names[metric]
+        rule = _resolve_auto(n, name, per_row, False, 100)
+        expected = {"calibrated-t": (0.5, 100), "nested-cv": (0.6, 45)}[rule]
+        got = (out.loc[i, "estimate"], out.loc[i, "fits_used"])
+        assert got == pytest.approx(expected), (metric, n, rule)
+
+
+def test_auto_rows_before_keep_the_previous_rule(study):
+    # the tables' "before" column: 3 x 10-fold, 9 df for ROC AUC and small
+    # squared error, the log-loss gate to nested CV (75 fits)
     cases = [  # (metric, n, instability, near-zero count)
         ("accuracy", 500, np.nan, np.nan),
-        ("brier", 150, np.nan, np.nan),
         ("roc_auc", 500, np.nan, np.nan),
-        ("roc_auc", 50, np.nan, np.nan),
         ("mse", 150, np.nan, np.nan),
-        ("mse", 500, np.nan, np.nan),
+        ("log_loss", 500, 0.01, 0),
+        ("log_loss", 400, 0.30, 0),
         ("accuracy", 50, np.nan, np.nan),
-        ("log_loss", 500, 0.01, 0),  # stable, no confident prediction
-        ("log_loss", 400, 0.30, 0),  # unstable
-        ("log_loss", 300, 0.01, 2),  # confident predictions
     ]
     rows, ins, zero = [], [], []
     for i, (metric, n, s, z) in enumerate(cases):
@@ -178,29 +217,17 @@ def test_auto_rows_mirror_skperfs_policy(study):
             )  # fmt: skip
         ins.append({**key, "instability": s})
         zero.append({**key, "near_zero": z})
-    out = study.auto_rows(pd.DataFrame(rows), pd.DataFrame(ins), pd.DataFrame(zero))
-    out = out.set_index("rep").sort_index()
+    out = study.auto_rows_before(
+        pd.DataFrame(rows), pd.DataFrame(ins), pd.DataFrame(zero)
+    ).set_index("rep")
     q = stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 29)
-    names = {
-        "accuracy": ("accuracy", True, False),
-        "brier": ("neg_brier_score", True, False),
-        "roc_auc": ("roc_auc", False, False),
-        "mse": ("neg_mean_squared_error", True, True),
-        "log_loss": ("neg_log_loss", True, False),
-    }
-    for i, (metric, n, s, z) in enumerate(cases):
-        name, per_row, regressor = names[metric]
-        rule = _resolve_auto(n, name, per_row, False, 100, regressor)
-        if rule == "gated":
-            rule = "nested-cv" if s > 0.1 or z > 0 else "corrected-t"
+    expected = [(0.5, 0.1, 30), (0.5, 0.1 * q, 30), (0.5, 0.1 * q, 30),
+                (0.5, 0.1, 30), (0.6, 0.1, 75), (0.6, 0.1, 45)]  # fmt: skip
+    for i, want in enumerate(expected):
         row = out.loc[i]
-        expected = {
-            "corrected-t": (0.5, 0.1, 30),
-            "calibrated-t": (0.5, 0.1 * q, 30),
-            "nested-cv": (0.6, 0.1, 45 if metric != "log_loss" else 75),
-        }[rule]
         got = (row["estimate"], (row["high"] - row["low"]) / 2, row["fits_used"])
-        assert got == pytest.approx(expected), (metric, n, rule)
+        assert got == pytest.approx(want), cases[i]
+    assert set(out["method"]) == {"auto (before)"}
 
 
 @pytest.mark.slow  # about 250 fits

@@ -51,9 +51,9 @@ __all__ = ["add_parser", "run"]
 PROG = "skperf report"
 
 DEFAULT_N_REPEATS = 35  # the Noether size for gamma = 0.75 at 95 % (App. C.3)
-#: new data (default): 10-fold x 3 repeats = 30 fits per model, about the time
-#: of today's 35 out-of-bootstrap fits (each fit trains on 0.9 n distinct rows)
-DEFAULT_N_REPEATS_NEW_DATA = 3
+#: new data (default): 10-fold x 10 repeats = 100 fits per model, the design of
+#: generalization_ci's auto (each fit trains on 0.9 n distinct rows)
+DEFAULT_N_REPEATS_NEW_DATA = 10
 DEFAULT_FOLDS = 10
 _DECIDE_ON = {"new-data": "new data", "this-dataset": "this dataset"}
 

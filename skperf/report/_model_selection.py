@@ -1618,19 +1618,19 @@ def compare_models(
     n_repeats : int or "auto", default="auto"
         Repeats per model (each repeat runs every fold of ``cv``).
         ``"auto"``: with ``target="new data"``, enough repeats of ``cv`` for
-        about 30 fits per model (3 x 10-fold by default; 6 x 5-fold), the
-        design whose false-"significant" rate and interval coverage the
-        coverage study over datasets measured (see Notes); 1 when the
-        splits are the same in every repeat (an iterable of splits, a
-        splitter that does not shuffle, or ``vary`` without ``"split"``):
-        more repeats would refit the same splits, which the comparison
-        averages per split. With ``target="this dataset"``, 10.
-        ``n_repeats=10`` (10 x 10-fold, Bouckaert & Frank's corrected
-        repeated CV) buys power at 3.3 times the fits: on 400 datasets of two
-        equally good algorithms it said "significant" on 0.0575 (3 x 10:
-        0.040) and detected a real difference on 0.2625 of 400 (0.2125); the
-        headline interval on more than 30 fold scores is read with K - 1
-        degrees of freedom (see :func:`~skperf.generalization_ci`).
+        about 100 fits per model (10 x 10-fold by default; 20 x 5-fold), the
+        design of :func:`~skperf.generalization_ci`'s ``"auto"`` (Bouckaert
+        & Frank's corrected repeated CV), whose interval coverage and
+        false-"significant" rate the coverage study over datasets measured
+        (see Notes); 1 when the splits are the same in every repeat (an
+        iterable of splits, a splitter that does not shuffle, or ``vary``
+        without ``"split"``): more repeats would refit the same splits,
+        which the comparison averages per split. With ``target="this
+        dataset"``, 10. Fewer repeats are faster and less powerful: on 400
+        datasets of two equally good algorithms 3 x 10-fold said
+        "significant" on 0.040 and detected a real difference on 0.2125 of
+        400, 10 x 10-fold on 0.0575 and 0.2625; the headline interval (read
+        with K - 1 degrees of freedom) is wider with fewer repeats.
     vary : "all" or subset of {"split", "init", "search"}, default="all"
         Sources of variation re-seeded at each repeat.
     random_state : int, numpy.random.RandomState, numpy.random.Generator or None, default=None
@@ -1670,9 +1670,7 @@ def compare_models(
         Cache of the fits (see :class:`~skperf.RepeatedEvaluator`): a rerun,
         or one with more repeats or more models, fits only what is missing.
     return_predictions : bool, default=False
-        Every model's evaluator keeps its test predictions (``predictions_``;
-        kept anyway with ``target="new data"`` and ``scoring="neg_log_loss"``,
-        whose headline interval reads them),
+        Every model's evaluator keeps its test predictions (``predictions_``),
         and the report keeps, per model, the ROC and precision-recall curves
         across repeats with their pointwise band (``curves``, drawn by
         :meth:`ModelSelectionReport.plot_curves` and in the HTML report).
@@ -1833,10 +1831,7 @@ def compare_models(
             n_jobs=n_jobs,
             refit=False,
             memory=memory,
-            # the log loss's headline interval reads the gate from the fits'
-            # predictions (see _evaluator_intervals)
-            return_predictions=return_predictions
-            or (target == "new data" and scoring == "neg_log_loss"),
+            return_predictions=return_predictions,
         )
         for name, est in estimators.items()
     }
@@ -2038,8 +2033,10 @@ def _single_scoring(scoring):
 
 
 #: Fits per model that n_repeats="auto" aims at for target "new data": the
-#: 3 x 10-fold design of the coverage study (docs/validity.rst, "New data").
-_AUTO_FITS = 30
+#: 10 x 10-fold design of generalization_ci's auto (docs/validity.rst, "New
+#: data"), whose headline interval and paired tests the coverage study
+#: measured.
+_AUTO_FITS = 100
 
 
 def _resolve_n_repeats(n_repeats, target, cv, X, y, groups, vary="all"):
@@ -2061,7 +2058,7 @@ def _resolve_n_repeats(n_repeats, target, cv, X, y, groups, vary="all"):
             splits = check_cv(cv).get_n_splits(X, y, groups)
         except (TypeError, ValueError):  # an iterable of splits, or unknown
             splits = 1
-        return max(3, -(-_AUTO_FITS // max(int(splits), 1)))
+        return max(1, -(-_AUTO_FITS // max(int(splits), 1)))
     return n_repeats
 
 
