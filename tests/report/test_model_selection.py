@@ -1478,13 +1478,14 @@ class _NeverFits(DummyClassifier):
 
 @pytest.fixture(scope="module")
 def partial():
-    """lr against weak, which fails on 3 of its 30 fits (one per repeat)."""
+    """lr against weak, which fails on 3 of its 30 fits (one per repeat of
+    3 x 10-fold)."""
     from sklearn.exceptions import FitFailedWarning
 
     X, y = _marked()
     models = {"lr": LogisticRegression(), "weak": _NeedsMarkedRow(C=0.01)}
     with pytest.warns(FitFailedWarning, match="3 of 30 fits failed"):
-        r = compare_models(models, X, y, random_state=0, n_jobs=1)
+        r = compare_models(models, X, y, random_state=0, n_jobs=1, n_repeats=3)
     return r, X, y
 
 
@@ -1557,6 +1558,7 @@ class TestFailedFitsNewData:
             y,
             random_state=0,
             n_jobs=1,
+            n_repeats=3,
         )
         failed = r.evaluators["weak"].results_["error"].notna().to_numpy()
         np.testing.assert_array_equal(
@@ -1579,7 +1581,7 @@ class TestFailedFitsNewData:
             "weak": _NeedsMarkedRow(C=0.01),
         }
         with pytest.warns(FitFailedWarning, match="3 of 30 fits failed"):
-            r = compare_models(models, X, y, random_state=0, n_jobs=1)
+            r = compare_models(models, X, y, random_state=0, n_jobs=1, n_repeats=3)
         pairs = r.pairwise().set_index(["model_a", "model_b"])
         n = {frozenset(k): v for k, v in pairs["n"].items()}
         assert n == {
@@ -1623,7 +1625,7 @@ class TestFailedFitsNewData:
             "nb": GaussianNB(),
         }
         with pytest.warns(FitFailedWarning, match="broken: 30 of 30") as rec:
-            r = compare_models(models, X, y, random_state=0, n_jobs=1)
+            r = compare_models(models, X, y, random_state=0, n_jobs=1, n_repeats=3)
         (w,) = [w for w in rec if "broken" in str(w.message)]
         assert w.filename == __file__
         reason = (
@@ -1645,6 +1647,7 @@ class TestFailedFitsNewData:
             y,
             random_state=0,
             n_jobs=1,
+            n_repeats=3,
         )
         assert r.pairwise().equals(ref.pairwise())
         assert (r.best, r.tied_with_best) == (ref.best, ref.tied_with_best)
@@ -1655,7 +1658,12 @@ class TestFailedFitsNewData:
         X, y = _marked()
         with pytest.raises(RuntimeError, match="all 30 fits failed"):
             compare_models(
-                {"a": _NeverFits(), "b": _NeverFits()}, X, y, random_state=0, n_jobs=1
+                {"a": _NeverFits(), "b": _NeverFits()},
+                X,
+                y,
+                random_state=0,
+                n_jobs=1,
+                n_repeats=3,
             )
 
     def test_best_mean_beaten_on_shared_splits_is_not_the_best(self):
@@ -1695,9 +1703,9 @@ class TestAutoRepeatsOnFixedSplits:
     @pytest.mark.parametrize(
         ("cv", "vary", "expected"),
         [
-            (None, "all", 3),  # the default: shuffled 10-fold per repeat
-            (5, "all", 6),  # an int: shuffled 5-fold per repeat, ~30 fits
-            (KFold(5, shuffle=True, random_state=0), "all", 6),
+            (None, "all", 10),  # the default: shuffled 10-fold per repeat
+            (5, "all", 20),  # an int: shuffled 5-fold per repeat, ~100 fits
+            (KFold(5, shuffle=True, random_state=0), "all", 20),
             (KFold(5), "all", 1),  # does not shuffle: the same folds each repeat
             ("iterable", "all", 1),
             (5, ["init"], 1),  # splits held fixed on purpose
@@ -1722,38 +1730,27 @@ class TestAutoRepeatsOnFixedSplits:
 
 class TestHeadlineWhereAutoRunsNestedCV:
     """The headline interval is generalization_ci(method='auto')'s answer:
-    nested CV (45 more fits) where auto runs it, read from the comparison's
-    own fits; the corrected t on those fits elsewhere."""
+    nested CV (45 more fits) where auto runs it (a per-row scorer below
+    n = 100); elsewhere the corrected t on the comparison's own 10 x 10-fold
+    fits, read with K - 1 degrees of freedom."""
 
-    def test_log_loss_of_an_unstable_learner(self):
-        from sklearn.ensemble import RandomForestClassifier
-
-        X, y = make_classification(300, 8, random_state=0)
-        models = {"lr": LogisticRegression(), "rf": RandomForestClassifier(20)}
-        r = compare_models(models, X, y, scoring="neg_log_loss", random_state=0)
-        lr, rf = r.generalization["lr"], r.generalization["rf"]
-        assert (lr.method, lr.n_fits) == ("corrected-t", 30)
-        assert (rf.method, rf.n_fits) == ("nested-cv", 45)  # 30 + 45 <= 100
-        assert "From the 30 fits of the comparison" in rf.note
-        assert "held-out predictions gave a class a probability" in rf.note
-        assert rf.metric == "log_loss"
-        assert 0.0 <= rf.low < rf.estimate < rf.high
-        assert str(rf.low) != "-0.0"
-        frame = r.to_frame(quantiles=())
-        assert frame.loc["rf", "new_data_method"] == "nested-cv"
-        _assert_never_contradicts(r)
-
-    def test_squared_error_below_200_rows_reads_9_df(self):
+    @pytest.mark.parametrize("scoring", ["neg_log_loss", "neg_mean_squared_error"])
+    def test_from_n_100_the_fits_read_with_9_df(self, scoring):
+        from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
         from sklearn.linear_model import Ridge
-        from sklearn.tree import DecisionTreeRegressor
 
-        X, y = make_regression(150, 5, noise=10.0, random_state=0)
-        models = {"ridge": Ridge(), "tree": DecisionTreeRegressor(random_state=0)}
-        kw = {"scoring": "neg_mean_squared_error", "random_state": 0}
-        r = compare_models(models, X, y, **kw)
+        if scoring == "neg_log_loss":  # an unstable learner's log loss: no gate
+            X, y = make_classification(150, 8, random_state=0)
+            models = {"lr": LogisticRegression(), "rf": RandomForestClassifier(20)}
+        else:
+            X, y = make_regression(150, 5, noise=10.0, random_state=0)
+            models = {"ridge": Ridge(), "rf": RandomForestRegressor(20)}
+        r = compare_models(models, X, y, scoring=scoring, random_state=0)
         for ci in r.generalization.values():
-            assert (ci.method, ci.n_fits) == ("corrected-t", 30)
-            assert "K - 1 = 9 degrees of freedom, not J - 1 = 29" in ci.note
+            assert (ci.method, ci.n_fits) == ("corrected-t", 100)
+            assert "K - 1 = 9 degrees of freedom, not J - 1 = 99" in ci.note
+        frame = r.to_frame(quantiles=())
+        assert set(frame["new_data_method"]) == {"corrected-t"}
         _assert_never_contradicts(r)
 
     def test_per_row_scorer_below_100_rows_and_not_with_groups(self):
