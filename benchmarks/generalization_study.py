@@ -59,7 +59,7 @@ cells run in phases (``PHASES``): the most important first.
 unequal (power) algorithms; ``null --skperf`` records the default decision of
 ``skperf.compare_models`` (target "new data") on the same datasets;
 ``null --repeats`` the corrected paired t on 3, 5 and 10 repetitions of
-10-fold CV, ``null --skperf --repeats`` ``compare_models(n_repeats=10)``.
+10-fold CV, ``null --skperf --repeats`` ``compare_models(n_repeats=3)``.
 
 Results are appended per (cell, replicate) to
 ``benchmarks/results/generalization_<study>_w<worker>.csv``; a rerun skips
@@ -536,8 +536,8 @@ def repeats_replicate(pop, learner, n, rep):
     main study's) and adds ``MORE_REPEATS - N_CV_REPEATS`` more: the
     corrected t on 5 and 10 repetitions with J - 1 degrees of freedom, and
     on 10 read with K - 1 = 9 (Bouckaert 2003's calibrated reading; the
-    design of ``compare_models(n_repeats=10)`` and of a user's
-    ``RepeatedKFold(n_repeats=10)``).
+    design of ``generalization_ci(method="auto")``, of ``compare_models``
+    and of a user's ``RepeatedKFold(n_repeats=10)``).
     """
     _, _, _, y, yt, truth_pred, cv_pred, cv_ids = _cv_part(
         pop, learner, n, rep, repeats=MORE_REPEATS
@@ -1344,7 +1344,7 @@ def repeats_compare_replicate(study, n, rep):
     (``null --repeats``): the dataset and the first ``N_CV_REPEATS``
     repetitions of :func:`compare_replicate` (their rows ``corrected-t``
     are the check), then more; the design of Bouckaert & Frank (2004)'s
-    corrected repeated-CV test and of ``compare_models(n_repeats=10)``."""
+    corrected repeated-CV test and of ``compare_models``' default."""
     X, y, rng = _pair_dataset(study, n, rep)
     cols = (slice(0, 4), slice(4, 8))
 
@@ -1387,8 +1387,8 @@ def skperf_compare_replicate(study, n, rep, n_repeats="auto"):
     (it should give the same test); "significant" means the
     report's decision for B is not "no significant difference" (two models:
     one test) and, for compare_generalization, a decision "better"/"worse".
-    ``n_repeats=10`` (``null --skperf --repeats``): ``compare_models`` with
-    10 repetitions of 10-fold CV only.
+    ``n_repeats=3`` (``null --skperf --repeats``): ``compare_models`` on
+    3 x 10-fold CV, its default before 10 x 10 (rows "3 x 10 (before)").
     """
     import skperf
 
@@ -1421,7 +1421,7 @@ def skperf_compare_replicate(study, n, rep, n_repeats="auto"):
         {
             "metric": "accuracy",
             "method": "skperf:compare_models"
-            + ("" if n_repeats == "auto" else f" n_repeats={n_repeats}"),
+            + ("" if n_repeats == "auto" else " 3 x 10 (before)"),
             "n_fits": int(frame.loc[other, "n_splits"]) * 2,
             "estimate": frame.loc["A", "new_data"] - frame.loc["B", "new_data"],
             "pvalue": frame.loc[other, "p_adjusted"],
@@ -1565,7 +1565,7 @@ CMP_FIELDS = (
 def run_null(args):
     RESULTS.mkdir(parents=True, exist_ok=True)
     kind = (
-        "compare_skperf10"
+        "compare_skperf3x10"
         if args.skperf and args.repeats
         else "compare_skperf"
         if args.skperf
@@ -1594,7 +1594,7 @@ def run_null(args):
                 t0 = time.perf_counter()
                 if args.skperf:
                     rows = skperf_compare_replicate(
-                        study, 200, rep, n_repeats=10 if args.repeats else "auto"
+                        study, 200, rep, n_repeats=3 if args.repeats else "auto"
                     )
                 elif args.repeats:
                     rows = repeats_compare_replicate(study, 200, rep)
@@ -1632,6 +1632,8 @@ def load_main():
             "generalization_skperfautostrat_w*.csv",
             # ... and before ROC AUC and small-n squared error took 9 df
             "generalization_skperfautodf29_w*.csv",
+            # ... and before auto read 10 x 10-fold with 9 df (3 x 10, gates)
+            "generalization_skperfauto3x10_w*.csv",
             # 5 and 10 repetitions of 10-fold CV (run --repeats)
             "generalization_repeats_w*.csv",
         )
@@ -2048,22 +2050,16 @@ def rst_tables(t, cmp=None):
     )
     # 4b. generalization_ci(method="auto") through the API, beside the rule
     versions = {
-        "skperf:auto": "now",
-        "skperf:auto 29 df (before)": "before: 29 df (squared error: nested CV)",
-        "skperf:auto stratified (before)": "stratified folds (before)",
+        "skperf:auto": "now: 10 x 10-fold, 9 df",
+        "skperf:auto 3 x 10 (before)": "before: 3 x 10-fold, 29 or 9 df, gates",
     }
     keys = ["population", "learner", "n", "metric"]
-    api = t[t["method"].str.startswith("skperf:auto")]
+    api = t[t["method"].isin(list(versions))]
     if not api.empty:
         ref = t[t["method"] == "auto"].set_index(keys)
-        now = api[api["method"] == "skperf:auto"].set_index(keys)
         rows = []
         for _, r in api.sort_values([*keys, "method"]).iterrows():
             k = tuple(r[c] for c in keys)
-            if r["method"] == "skperf:auto 29 df (before)" and k in now.index:
-                same = now.loc[k, ["coverage_new", "mean_width"]].to_numpy()
-                if np.allclose(same, r[["coverage_new", "mean_width"]].to_numpy(float)):
-                    continue  # a scorer the calibrated df did not change
             rule = ref.loc[k] if k in ref.index else None
             rows.append(
                 [
