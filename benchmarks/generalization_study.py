@@ -2027,9 +2027,9 @@ def rst_tables(t, cmp=None):
     worst = int(np.argmin(p_low))
     out.append(
         "**skperf's auto, per cell** (n >= 100; ``generalization_ci(method="
-        "'auto')``'s rule applied to each dataset's fits; mean fits 30 = the "
-        "corrected t throughout, 45 = nested CV straight away, 75 = nested CV "
-        "after the log-loss gate throughout; p: the exact binomial test of "
+        "'auto')``'s rule applied to each dataset's fits: the corrected t on "
+        "10 x 10-fold read with 9 degrees of freedom, 100 fits; p: the exact "
+        "binomial test of "
         f"coverage >= {HOLD} in the cell, one-sided):\n\n"
         + _list_table(header, rows)
         + f"\n{int((a['coverage_new'] < HOLD).sum())} of {len(a)} cells observe a "

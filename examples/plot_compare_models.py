@@ -40,7 +40,7 @@ models = {
 }
 
 # %%
-# 3 repeats of 10-fold CV (the default design for new data): 30 fits per model.
+# 10 repeats of 10-fold CV (the default design for new data): 100 fits per model.
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # e.g. a model without randomness to vary
     report = compare_models(models, X, y, scoring="accuracy", random_state=0, n_jobs=2)

@@ -559,11 +559,11 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
             Confidence level in (0, 1).
         method : {"auto", "corrected-t", "wald-cv"}, default="auto"
             ``"corrected-t"``: Nadeau & Bengio's corrected resampled t over
-            the fits' scores; ``"auto"``: the same, read with ``K - 1``
-            degrees of freedom (``K`` folds) where
-            :func:`~skperf.generalization_ci`'s auto does so (a classifier's
-            scores without per-row losses, a regressor's below n = 200), and
-            a note where it would refit (nested CV); ``"wald-cv"``: Bayle et al.'s
+            the fits' scores (``J - 1`` degrees of freedom); ``"auto"``: the
+            same, read with ``K - 1`` (``K`` folds), as
+            :func:`~skperf.generalization_ci`'s auto reads its 10 x 10-fold
+            (fewer repetitions give a wider interval), and a note where it
+            would refit (nested CV below n = 100); ``"wald-cv"``: Bayle et al.'s
             interval from the kept per-row predictions of K-fold splits
             (``return_predictions=True``, decomposable scorer). The default
             out-of-bootstrap ``cv=None`` raises ValueError (use ``cv=10``).

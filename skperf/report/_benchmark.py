@@ -1289,7 +1289,7 @@ def benchmark(
         datasets.
     n_repeats : int or "auto", default="auto"
         Repeats per model and dataset (:func:`~skperf.compare_models`'s
-        ``"auto"``: 3 repeats of 10-fold CV at the default ``cv``).
+        ``"auto"``: 10 repeats of 10-fold CV at the default ``cv``).
     cv : int, cross-validation generator or None, default=None
         Splitter of each repeat (:func:`~skperf.compare_models`'s default
         when ``None``).
