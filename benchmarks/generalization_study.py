@@ -486,7 +486,7 @@ def instability(metric, y, cv_pred):
     of K-fold CV (each row predicted once per repetition, by models trained
     on different rows and seeds): near 0 for a stable learner, large when a
     row's loss depends on which rows and seed trained the model. The
-    candidate statistic of ``skperf``'s ``auto`` rule.
+    statistic of the log-loss gate of auto's rule before (:func:`auto_rows_before`).
     """
     losses = np.array([row_scores(metric, y, p) for p in cv_pred])
     between = losses.mean(axis=0).var(ddof=1)

@@ -49,7 +49,6 @@ __all__ = [
     "corrected_t_ci",
     "holdout_ci",
     "nested_cv_ci",
-    "refit_instability",
     "wald_cv_ci",
 ]
 
@@ -511,57 +510,3 @@ def holdout_ci(losses, *, confidence=0.95):
         raise ValueError(f"`losses` must hold at least 2 test rows; got {m}.")
     se = np.std(x, axis=-1, ddof=1) / np.sqrt(m)
     return _interval(np.mean(x, axis=-1), se, m - 1, confidence, "holdout")
-
-
-def refit_instability(losses):
-    """Share of the per-row loss variance that comes from refitting.
-
-    ``losses[r, i]`` is the loss of row ``i`` in repetition ``r`` of a
-    K-fold CV (each repetition predicts every row once, from a model trained
-    on other rows and, for a randomized learner, another seed). The
-    statistic is ``mean_i var_r losses[r, i] / var_i mean_r losses[r, i]``:
-    near 0 for a stable learner (a row's loss hardly depends on which rows
-    trained the model), of order 1 for an unstable one (unpruned trees,
-    small forests). Bayle et al.'s central limit theorem for CV, on which
-    the corrected t's variance correction leans, needs loss stability;
-    :func:`skperf.generalization_ci` with ``method="auto"`` switches from
-    the corrected t to nested CV when this statistic says the learner is
-    unstable (the threshold comes from the coverage study over datasets).
-
-    Parameters
-    ----------
-    losses : array-like of shape (R, n)
-        Per-row losses of ``R >= 2`` repetitions of K-fold CV.
-
-    Returns
-    -------
-    float
-        The ratio; ``inf`` when the row means do not vary at all but the
-        repetitions do, ``0.0`` when nothing varies.
-
-    References
-    ----------
-    Bayle, Bayle, Janson & Mackey (2020), "Cross-validation confidence
-    intervals for test error", NeurIPS 33, Sec. 3 (loss stability).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skperf.stats._generalization import refit_instability
-    >>> losses = np.array([[0.1, 0.5, 0.9], [0.3, 0.5, 0.7]])
-    >>> round(refit_instability(losses), 4)  # (0.04 / 3) / 0.09
-    0.1481
-    """
-    x = _as_float(losses, "losses", min_ndim=2)
-    if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 2:
-        raise ValueError(
-            "`losses` must have shape (R, n) with R >= 2 repetitions and n >= 2 "
-            f"rows; got {x.shape}."
-        )
-    if not np.all(np.isfinite(x)):
-        raise ValueError("`losses` must be finite.")
-    within = float(np.mean(np.var(x, axis=0, ddof=1)))
-    between = float(np.var(np.mean(x, axis=0), ddof=1))
-    if between > 0:
-        return within / between
-    return np.inf if within > 0 else 0.0

@@ -12,7 +12,6 @@ from skperf.stats._generalization import (
     corrected_t_ci,
     holdout_ci,
     nested_cv_ci,
-    refit_instability,
     wald_cv_ci,
 )
 
@@ -276,43 +275,3 @@ def test_nested_cv_covers_new_data_ols_slow():
     for n in (50, 200):
         cov, _ = _coverage(2000, n, 5, seed=n)
         assert cov["nested-cv"] >= 0.95 - 2.5 * np.sqrt(0.95 * 0.05 / 2000)
-
-
-class TestRefitInstability:
-    def test_by_hand(self):
-        losses = np.array([[0.1, 0.5, 0.9], [0.3, 0.5, 0.7]])
-        # row variances (ddof 1): 0.02, 0, 0.02; row means 0.2, 0.5, 0.8
-        assert refit_instability(losses) == pytest.approx((0.04 / 3) / 0.09)
-
-    def test_against_loops(self):
-        rng = np.random.default_rng(3)
-        x = rng.gamma(2.0, size=(3, 50)) + rng.normal(size=50)
-        R, n = x.shape
-        means = [sum(x[r, i] for r in range(R)) / R for i in range(n)]
-        within = (
-            sum(
-                sum((x[r, i] - means[i]) ** 2 for r in range(R)) / (R - 1)
-                for i in range(n)
-            )
-            / n
-        )
-        grand = sum(means) / n
-        between = sum((m - grand) ** 2 for m in means) / (n - 1)
-        assert refit_instability(x) == pytest.approx(within / between, rel=1e-12)
-
-    def test_stable_and_unstable_learners(self):
-        # the same losses in every repetition: 0; independent noise per
-        # repetition with the row effect's variance: 1 / (1 + 1/3)
-        rng = np.random.default_rng(0)
-        row = rng.normal(size=2000)
-        assert refit_instability(np.tile(row, (3, 1))) == pytest.approx(0.0, abs=1e-15)
-        noisy = row + rng.normal(size=(3, 2000))
-        assert refit_instability(noisy) == pytest.approx(0.75, rel=0.1)
-
-    def test_degenerate_and_bad_input(self):
-        assert refit_instability(np.ones((2, 4))) == 0.0
-        assert refit_instability(np.array([[0.0, 1.0], [1.0, 0.0]])) == np.inf
-        with pytest.raises(ValueError, match=r"R >= 2 repetitions"):
-            refit_instability(np.ones((1, 5)))
-        with pytest.raises(ValueError, match="finite"):
-            refit_instability(np.array([[0.0, np.nan], [1.0, 0.0]]))
