@@ -80,8 +80,8 @@ _AUTO_POLICY = (
     ("nested-cv", "per-row, n < 100", False, 25, 15),
     # Bates et al. (2024), K = 5, 3 repetitions (45 fits). At n = 50 the
     # corrected t on 3 x 10-fold fell to 0.89 (accuracy) where nested CV held
-    # (0.96-0.98, logistic regression, 54-100 datasets; 15 of 16 cells at
-    # n = 50 against 14 for the row below, which is narrower).
+    # (0.96-0.98, logistic regression, 54-100 datasets; all 12 per-row
+    # cells at n = 50, against 10 for the row below, which is narrower).
     ("calibrated-t", "any", True, 20, 10),
     # The corrected t (Nadeau & Bengio 2003) on 10 x 10-fold CV (100 fits)
     # read with K - 1 = 9 degrees of freedom, not J - 1 = 99: Bouckaert
