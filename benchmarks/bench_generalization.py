@@ -9,8 +9,8 @@ seeds: the skperf call records its designs (``skperf._generalization._run``
 is wrapped to keep its arguments), and the hand arm replays them with
 ``clone(est).fit(X[train], y[train])`` and the scorer on the test rows, the
 plain ``cross_validate`` loop. skperf additionally keeps the test predictions
-where a method needs per-row losses, computes the per-row losses, the refit
-instability, the confident-probability count and the interval. Each arm runs
+where a method needs per-row losses, computes the per-row losses and the
+interval. Each arm runs
 ROUNDS times, alternating, and the minimum CPU time is compared (the least
 disturbed run, as ``timeit`` recommends). ``n_jobs=1`` in both arms.
 
