@@ -92,6 +92,17 @@ def _fitted(est, X, y, scoring=None, cv=10, n_repeats=3, **kw):
     ).fit(X, y)
 
 
+def _auto_reads_k_minus_1(ev, J):
+    """An evaluator's auto and explicit corrected t on its ``J`` 10-fold
+    scores: the same estimate, the auto one read with t_9, not t_(J-1)."""
+    auto, plain = ev.generalization_ci(), ev.generalization_ci(method="corrected-t")
+    assert auto.estimate == plain.estimate
+    ratio = (auto.high - auto.low) / (plain.high - plain.low)
+    assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, J - 1))
+    assert f"K - 1 = 9 degrees of freedom, not J - 1 = {J - 1}" in auto.note
+    return auto, plain
+
+
 @pytest.fixture(scope="module")
 def clf_data():
     return make_classification(n_samples=120, n_features=4, random_state=0)
@@ -556,11 +567,7 @@ class TestAuto:
         # reading, wider than on auto's 10)
         X, y = make_regression(150, 3, noise=10.0, random_state=0)
         ev = _fitted(Ridge(), X, y, "neg_mean_squared_error", 10)
-        auto, plain = ev.generalization_ci(), ev.generalization_ci(method="corrected-t")
-        assert auto.estimate == plain.estimate
-        ratio = (auto.high - auto.low) / (plain.high - plain.low)
-        assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 29))
-        assert "K - 1 = 9 degrees of freedom, not J - 1 = 29" in auto.note
+        auto, plain = _auto_reads_k_minus_1(ev, 30)
         assert "runs 10 x 10-fold CV: with fewer fits (30 splits here)" in auto.note
         assert "degrees of freedom" not in plain.note
         # splits that are not K-fold: K = n / n_test (20 % test sets: 4 df)
@@ -583,11 +590,7 @@ class TestAuto:
         X, y = clf_data
         cv = KFold(10, shuffle=True)
         ev = _fitted(LogisticRegression(), X, y, "accuracy", cv, n_repeats=5)
-        auto, plain = ev.generalization_ci(), ev.generalization_ci(method="corrected-t")
-        assert auto.estimate == plain.estimate
-        ratio = (auto.high - auto.low) / (plain.high - plain.low)
-        assert ratio == pytest.approx(stats.t.ppf(0.975, 9) / stats.t.ppf(0.975, 49))
-        assert "K - 1 = 9 degrees of freedom, not J - 1 = 49" in auto.note
+        _, plain = _auto_reads_k_minus_1(ev, 50)
         assert "read with J - 1 = 49 degrees of freedom" in plain.note
         # auto's own design: no "fewer fits" remark
         ev10 = _fitted(LogisticRegression(), X, y, "accuracy", cv, n_repeats=10)
