@@ -2135,11 +2135,10 @@ def _evaluator_intervals(report, evaluators, design, refits=None):
 
     Falls back to the corrected resampled t of the report (and notes the
     split design the new-data tests used). Where ``generalization_ci(method=
-    "auto")`` would run nested CV (the log loss of an unstable or confident
-    learner, a per-row scorer below n = 100; read from the evaluator's own
-    fits), the interval is nested CV on 45 more fits per
-    model (``refits``: what those fits need), not the corrected t on the
-    evaluator's fits, which under-covered there.
+    "auto")`` would run nested CV (a per-row scorer below n = 100), the
+    interval is nested CV on 45 more fits per model (``refits``: what those
+    fits need), not the corrected t on the evaluator's fits, which
+    under-covered there.
     """
     from .._generalization import _evaluator_metric, _known_gap
 
