@@ -441,15 +441,18 @@ def _run(
     design, one dict per split: ``score``, ``n_train``, ``n_test``, ``test``
     and (``predictions=True``) ``pred`` as ``_predictions.predict_test`` (for
     a decomposable ``scoring`` name only the prediction its per-row scores
-    need, :func:`_predict_for`, and the score is their mean).
+    need, :func:`_predict_for`; the score is their mean either way).
     """
     from sklearn.metrics import check_scoring
     from sklearn.utils.parallel import Parallel, delayed
     from tqdm.auto import tqdm
 
     scorer = check_scoring(estimator, scoring)
-    if predictions and isinstance(scoring, str) and scoring in DECOMPOSABLE:
-        predictions = scoring  # _fit_score predicts once, the score from the rows
+    # a decomposable scorer name: _fit_score predicts once and takes the score
+    # from the per-row values, not through the scorer's own validation
+    # (measured faster than the plain cross_validate loop,
+    # benchmarks/bench_generalization.py)
+    per_row = scoring if isinstance(scoring, str) and scoring in DECOMPOSABLE else None
     fit = _fit_score
     cache = _cache.check_memory(memory)
     if cache is not None:
@@ -461,7 +464,9 @@ def _run(
     ]
     out = [[] for _ in designs]
     calls = (
-        delayed(_guarded)(fit, est, X, y, train, test, scorer, params, predictions)
+        delayed(_guarded)(
+            fit, est, X, y, train, test, scorer, params, predictions, per_row
+        )
         for _, est, train, test in tasks
     )
     parallel = Parallel(n_jobs=n_jobs, return_as="generator")
@@ -497,8 +502,10 @@ def _guarded(fit, *args):
         return exc
 
 
-def _fit_score(estimator, X, y, train, test, scorer, params, predictions):
-    """Fit a seeded clone on ``train``; score (and predict) ``test``."""
+def _fit_score(estimator, X, y, train, test, scorer, params, predictions, per_row):
+    """Fit a seeded clone on ``train``; score (and, with ``predictions``,
+    predict) ``test``; with ``per_row`` (a decomposable scorer name) the
+    score is the mean of the per-row values of one prediction."""
     from sklearn.base import clone
 
     from ._predictions import predict_test
@@ -508,9 +515,10 @@ def _fit_score(estimator, X, y, train, test, scorer, params, predictions):
     X_train, y_train = _safe_split(est, X, y, train)
     X_test, y_test = _safe_split(est, X, y, test, train)
     est.fit(X_train, y_train, **_check_method_params(X, params, train))
-    if isinstance(predictions, str):  # a per-row scorer: one inference pass
-        pred = _predict_for(est, X_test, predictions)
-        score = float(np.mean(_row_scores(predictions, y_test, pred, pred["classes"])))
+    if per_row is not None:  # one inference pass
+        pred = _predict_for(est, X_test, per_row)
+        score = float(np.mean(_row_scores(per_row, y_test, pred, pred["classes"])))
+        pred = pred if predictions else None
     else:
         score = float(scorer(est, X_test, y_test))
         pred = predict_test(est, X_test) if predictions else None
@@ -623,7 +631,7 @@ def _more_repeats(J):
     return J > _CORRECTED_T_REPEATS * 10
 
 
-def _resolve_auto(n, metric, per_row_ok, has_groups, budget):
+def _resolve_auto(n, per_row_ok, has_groups, budget):
     """The method of the first row of :data:`_AUTO_POLICY` that applies
     (``"calibrated-t"``: the corrected t read with ``K - 1`` degrees of
     freedom)."""
@@ -857,7 +865,7 @@ def generalization_ci(
     budget = _DEFAULT_BUDGET if n_fits is None else n_fits
     chosen = method
     if method == "auto":
-        chosen = _resolve_auto(n, metric, per_row_name is not None, has_groups, budget)
+        chosen = _resolve_auto(n, per_row_name is not None, has_groups, budget)
     n_groups = None if groups is None else len(np.unique(np.asarray(groups)))
     _check_method_fits(
         "corrected-t" if chosen == "calibrated-t" else chosen,
@@ -928,15 +936,10 @@ def _corrected_t(
     outs = _run(
         designs=[_kfold_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
-        # a per-row scorer's score from one inference pass and its per-row
-        # values (_fit_score), not the scorer's own validation: measured
-        # faster than the plain cross_validate loop (bench_generalization.py)
-        predictions=isinstance(run["scoring"], str) and run["scoring"] in DECOMPOSABLE,
+        predictions=False,
         **run,
     )
     fits = [o for d in outs for o in d]
-    for o in fits:
-        o["pred"] = None  # only the score is needed here
     scores = _scores(fits)
     n_train = np.mean([o["n_train"] for o in fits])
     n_test = np.mean([o["n_test"] for o in fits])

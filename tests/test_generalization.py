@@ -460,21 +460,21 @@ class TestAuto:
         # every per-row scorer below n = 100; else the corrected t on
         # 10 x 10-fold read with K - 1 degrees of freedom, for every scorer
         assert [row[0] for row in _AUTO_POLICY] == ["nested-cv", "calibrated-t"]
-        for score in ("accuracy", "neg_log_loss", "neg_mean_squared_error"):
-            assert _resolve_auto(99, score, True, False, 100) == "nested-cv"
-            assert _resolve_auto(100, score, True, False, 100) == "calibrated-t"
-            assert _resolve_auto(5000, score, True, False, 100) == "calibrated-t"
-            # groups (whole groups held out): nested CV assumes independent rows
-            assert _resolve_auto(60, score, True, True, 100) == "calibrated-t"
-            # a budget below nested CV's 15 fits
-            assert _resolve_auto(60, score, True, False, 12) == "calibrated-t"
-        for score in ("roc_auc", "f1", "r2"):  # no per-row losses: any n
-            assert _resolve_auto(60, score, False, False, 100) == "calibrated-t"
-            assert _resolve_auto(500, score, False, True, 100) == "calibrated-t"
+        # a per-row scorer (accuracy, log loss, squared error, ...)
+        assert _resolve_auto(99, True, False, 100) == "nested-cv"
+        assert _resolve_auto(100, True, False, 100) == "calibrated-t"
+        assert _resolve_auto(5000, True, False, 100) == "calibrated-t"
+        # groups (whole groups held out): nested CV assumes independent rows
+        assert _resolve_auto(60, True, True, 100) == "calibrated-t"
+        # a budget below nested CV's 15 fits
+        assert _resolve_auto(60, True, False, 12) == "calibrated-t"
+        # no per-row losses (ROC AUC, F1, R^2): any n
+        assert _resolve_auto(60, False, False, 100) == "calibrated-t"
+        assert _resolve_auto(500, False, True, 100) == "calibrated-t"
         with pytest.raises(ValueError, match="no method fits n=10 rows"):
-            _resolve_auto(10, "accuracy", True, False, 100)
+            _resolve_auto(10, True, False, 100)
         with pytest.raises(ValueError, match="n_fits budget 5"):
-            _resolve_auto(500, "accuracy", True, False, 5)
+            _resolve_auto(500, True, False, 5)
 
     def test_auto_reads_10_x_10_fold_with_k_minus_1_df(self, clf_data):
         # the same 100 fits as method="corrected-t" with n_fits=100, read
@@ -809,11 +809,16 @@ def test_coverage_new_data_fast():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("method", ["nested-cv", "conservative-z", "corrected-t"])
+@pytest.mark.parametrize(
+    "method", ["nested-cv", "conservative-z", "corrected-t", "auto"]
+)
 def test_coverage_new_data_slow(method):
     # 200 datasets of n = 100, each method's default design (MC s.e. 0.015)
-    cov, _, _ = _coverage(method, 100, 200, "auto", seed=1)
+    cov, width, _ = _coverage(method, 100, 200, "auto", seed=1)
     assert cov >= 0.95 - 2.5 * np.sqrt(0.95 * 0.05 / 200)
+    if method == "auto":  # recorded: 10 x 10-fold, 9 df; about as wide as
+        # the corrected t on 3 x 10-fold with 29 (0.970, width 0.2147)
+        assert (cov, width) == pytest.approx((0.965, 0.21604), abs=5e-5)
 
 
 @pytest.mark.slow  # about 100 s

@@ -181,16 +181,9 @@ def test_auto_rows_mirror_skperfs_policy(study):
             )  # fmt: skip
     out = study.auto_rows(pd.DataFrame(rows)).set_index("rep").sort_index()
     assert len(out) == len(cases)
-    names = {
-        "accuracy": ("accuracy", True),
-        "brier": ("neg_brier_score", True),
-        "roc_auc": ("roc_auc", False),
-        "mse": ("neg_mean_squared_error", True),
-        "log_loss": ("neg_log_loss", True),
-    }
     for i, (metric, n) in enumerate(cases):
-        name, per_row = names[metric]
-        rule = _resolve_auto(n, name, per_row, False, 100)
+        per_row = metric != "roc_auc"  # per-row losses: all but ROC AUC
+        rule = _resolve_auto(n, per_row, False, 100)
         expected = {"calibrated-t": (0.5, 100), "nested-cv": (0.6, 45)}[rule]
         got = (out.loc[i, "estimate"], out.loc[i, "fits_used"])
         assert got == pytest.approx(expected), (metric, n, rule)
