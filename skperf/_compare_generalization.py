@@ -22,15 +22,16 @@ from sklearn.metrics import get_scorer_names
 from sklearn.utils import indexable
 
 from ._cache import warn_never_reused
+from ._fitting import raise_failed
 from ._generalization import (
     _fill_nested,
     _fold_labels,
     _nested_fits,
     _nested_splits,
-    _row_scores,
 )
 from ._vary import _new_data_kfold
 from .exceptions import NoVariationWarning
+from .metrics._per_row import DECOMPOSABLE, _row_scores
 from .stats._paired_tests import (
     _check_rope,
     bayesian_correlated_t,
@@ -46,15 +47,6 @@ __all__ = ["GeneralizationComparison", "compare_generalization"]
 TARGET = "new data"
 METHODS = ("auto", "corrected-t", "5x2cv-f", "nested-cv", "bayesian")
 
-# Scorers whose value on a test set is the mean of a per-row score (needed by
-# method="nested-cv", which works on per-row differences).
-DECOMPOSABLE = (
-    "accuracy",
-    "neg_brier_score",
-    "neg_log_loss",
-    "neg_mean_absolute_error",
-    "neg_mean_squared_error",
-)
 
 # ---------------------------------------------------------------------------
 # method="auto": the policy (one place; the null/power study updates it).
@@ -509,19 +501,43 @@ default="auto"
 # ---------------------------------------------------------------------------
 # running the fits: every fit of both models in ONE Parallel call
 def _fit(evaluators, X, y, groups, n_jobs, params):
+    """Fit every evaluator in one engine call; every fit runs, then any
+    failure is reported once: how many of how many, per model, and the first
+    (the rule of :func:`skperf._fitting.raise_failed`)."""
+    from sklearn.exceptions import FitFailedWarning
+
     from ._evaluator import _fit_evaluators
 
     with warnings.catch_warnings():
         # given splits repeated once are the design, not a missing variation
         warnings.simplefilter("ignore", NoVariationWarning)
-        _fit_evaluators(
-            evaluators,
-            X,
-            y,
-            groups=groups,
-            n_jobs=n_jobs,
-            **(params or {}),
-        )
+        # failures are reported below, with the model and the count
+        warnings.simplefilter("ignore", FitFailedWarning)
+        try:
+            _fit_evaluators(
+                evaluators,
+                X,
+                y,
+                groups=groups,
+                n_jobs=n_jobs,
+                **(params or {}),
+            )
+        except Exception as exc:
+            if not all(hasattr(ev, "results_") for ev in evaluators.values()):
+                raise  # not a failed fit: invalid input found before fitting
+            error = exc
+        else:
+            error = None
+    outcomes = []
+    for key, ev in evaluators.items():
+        res = ev.results_
+        model = "A" if key.startswith("a") else "B"
+        for r, f, e in zip(res["repeat"], res["fold"], res["error"], strict=True):
+            where = f"model {model}, repeat {r}, split {f}"
+            outcomes.append({"error": None if e is None else f"({where}) {e}"})
+    raise_failed(outcomes, what="the comparison needs every fit")
+    if error is not None:  # pragma: no cover - a failure outside the fits
+        raise error
     return evaluators
 
 
@@ -535,7 +551,7 @@ def _evaluator(estimator, cv, n_repeats, seed, scorer, memory, predictions=False
         n_repeats=n_repeats,
         random_state=seed,
         refit=False,
-        error_score="raise",
+        error_score=np.nan,
         memory=memory,
         return_predictions=predictions,
     )

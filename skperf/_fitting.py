@@ -59,6 +59,7 @@ from ._vary import (
     _shuffled_kfold,
 )
 from .exceptions import GroupsIgnoredWarning, NoVariationWarning
+from .metrics._per_row import DECOMPOSABLE, _row_scores
 from .utils._sklearn_compat import _check_method_params, _safe_split, _scorer_parts
 from .utils._warnings import _external_stacklevel
 
@@ -284,6 +285,14 @@ class _Job:
         # fixed splits: the split seed is not used, so record it as held
         self.seeds = _hold(seeds, varied if kind == "random" else varied - {"split"})
         self.scorer, self.names, self.singles = _scorers(est, spec.scoring)
+        # a decomposable scorer name is scored from one inference pass
+        # (_fit_and_score): measured faster than the scorer's own predictions
+        # (benchmarks/bench_generalization.py)
+        self.per_row = (
+            spec.scoring
+            if isinstance(spec.scoring, str) and spec.scoring in DECOMPOSABLE
+            else None
+        )
         self.splits = []  # per repeat: list of (train, test)
         cache = {}
         if kind == "random" and type(splitter) in _OOB_TYPES:
@@ -307,7 +316,7 @@ class _Job:
                 "hold at least one (a generator such as kf.split(X) is used up after "
                 "one fit)."
             )
-        if n_scores < 2:
+        if n_scores < getattr(spec, "min_scores", 2):
             raise ValueError(
                 f"`n_repeats`={spec.n_repeats!r} with {per_repeat} split(s) per "
                 f"repeat gives {n_scores} score; at least 2 scores "
@@ -348,12 +357,17 @@ def _fit_and_score(
     plan,
     return_predictions=False,
     score_params=None,
+    per_row=None,
 ):
     """Fit a configured clone of ``est`` on ``train``, score it on ``test``.
 
     Runs in the worker; returns ``(i, outcome)``, ``i`` the task's index
-    (results arrive as fits finish). With ``store`` (``(memory, key)``), the
-    outcome is stored in the cache as soon as the fit finishes.
+    (results arrive as fits finish). With ``store`` (``(memory, key)``), a
+    successful outcome is stored in the cache as soon as the fit finishes (a
+    failure is not: a rerun fits it again). With ``per_row`` (a decomposable
+    scorer name, :data:`skperf.metrics._per_row.DECOMPOSABLE`) and no routed
+    scorer metadata, the test score is the mean of the per-row scores of one
+    prediction (one inference pass instead of the scorer's own).
     """
     est = _configure(est, seed_params)
     X_train, y_train = _safe_split(est, X, y, train)
@@ -376,14 +390,25 @@ def _fit_and_score(
         est.fit(X_train, y_train, **fit_params)
         out["fit_time"] = time.perf_counter() - start
         start = time.perf_counter()
-        out["test"] = scorer(est, X_test, y_test, **score_test)
+        if per_row is not None and not score_test:
+            pred = (
+                _predictions.predict_test(est, X_test)
+                if return_predictions
+                else _predictions.predict_for(est, X_test, per_row)
+            )
+            rows = _row_scores(per_row, y_test, pred, pred["classes"])
+            out["test"] = {scorer.name: float(np.mean(rows))}
+            if return_predictions:
+                out["predictions"] = pred
+        else:
+            out["test"] = scorer(est, X_test, y_test, **score_test)
+            if return_predictions:
+                out["predictions"] = _predictions.predict_test(est, X_test)
         out["score_time"] = time.perf_counter() - start
         if return_train:
             out["train"] = scorer(est, X_train, y_train, **score_train)
         if plan.search_prefixes:
             out["best_params"] = _best_params(est, plan)
-        if return_predictions:
-            out["predictions"] = _predictions.predict_test(est, X_test)
     except Exception as exc:
         if isinstance(error_score, str):  # "raise"
             raise
@@ -405,7 +430,9 @@ def _fit_and_score(
             if isinstance(error_score, str):  # "raise"
                 raise ValueError(msg.partition(": ")[2])
             out["error"] = msg
-    return i, (out if store is None else _cache.store(store, out))
+    if store is None or out["error"] is not None:
+        return i, out
+    return i, _cache.store(store, out)
 
 
 def _not_finite(scores):
@@ -453,6 +480,7 @@ def _run(jobs, X, y, params, n_jobs, bar, verbose=0, data_key=None, score_params
             jobs[j].plan,
             jobs[j].spec.return_predictions,
             score_params,
+            jobs[j].per_row,
         )
         for i, (j, _, _, sp, train, test) in enumerate(tasks)
         if i not in loaded
@@ -764,3 +792,120 @@ def fit_all(
     for job in jobs:
         job.results = _results_frame(job)
     return jobs
+
+
+# ---------------------------------------------------------------------------
+# designs: fixed splits with one init seed each (generalization_ci's methods)
+class _DesignSpec:
+    """A spec for :func:`fit_all` of one design: given splits, one init seed.
+
+    ``cv`` is the list of (train, test) splits, fitted once (``n_repeats=1``)
+    with the estimator's seeds drawn from ``random_state`` (the design's
+    seed); failed fits are recorded (``error_score=NaN``) so that every fit
+    of the design runs before :func:`fit_designs` reports them.
+    """
+
+    n_repeats = 1
+    vary = "all"
+    error_score = np.nan
+    return_train_score = False
+    verbose = 0
+    min_scores = 1  # a holdout is one fit
+
+    def __init__(self, estimator, scoring, splits, seed, memory, predictions):
+        self.estimator = estimator
+        self.scoring = scoring
+        self.cv = splits
+        self.random_state = seed
+        self.memory = memory
+        self.return_predictions = predictions
+
+
+def fit_designs(
+    estimator,
+    X,
+    y,
+    designs,
+    seeds,
+    *,
+    scoring,
+    predictions,
+    n_jobs,
+    memory,
+    params,
+    progress,
+    groups=None,
+):
+    """Fit every split of every design through :func:`fit_all` (one call).
+
+    Each design (a list of (train, test) splits) is one spec with its own
+    seed for the estimator's seed parameters (drawn before dispatch, so the
+    result does not depend on ``n_jobs``). With ``memory`` every successful
+    fit is cached: a rerun refits only what failed. Returns, per design, one
+    dict per split: ``score``, ``n_train``, ``n_test``, ``test`` and
+    (``predictions=True``) ``pred`` as ``_predictions.predict_test``.
+
+    Raises
+    ------
+    ValueError
+        When any fit failed, after every fit ran: how many of how many, and
+        the first failure (chained to its exception).
+    """
+    specs = [
+        _DesignSpec(estimator, scoring, splits, seed, memory, predictions)
+        for splits, seed in zip(designs, seeds, strict=True)
+    ]
+    with warnings.catch_warnings():
+        # fixed splits fitted once are the design, not a missing variation
+        warnings.simplefilter("ignore", NoVariationWarning)
+        jobs = fit_all(
+            specs,
+            X,
+            y,
+            groups=groups,
+            params=params,
+            n_jobs=n_jobs,
+            progress=progress,
+        )
+    out = []
+    for job in jobs:
+        name = job.names[0]
+        out.append(
+            [
+                {
+                    "score": None if o["test"] is None else float(o["test"][name]),
+                    "n_train": o["n_train"],
+                    "n_test": o["n_test"],
+                    "test": np.asarray(task[4]),
+                    "pred": o.get("predictions"),
+                    "error": o["error"],
+                    "exception": o.get("exception"),
+                }
+                for task, (_, _, o) in zip(job.tasks, job.outputs, strict=True)
+            ]
+        )
+    raise_failed([o for design in out for o in design], memory is not None)
+    return out
+
+
+def raise_failed(outcomes, cached=False, what="the interval needs every fit"):
+    """Raise one ValueError naming how many of ``outcomes`` failed (if any).
+
+    The failure rule of every design that needs all its fits (the intervals
+    and tests on new data): every fit runs first, then the count and the
+    first failure (its type and text; chained to it when it is at hand).
+    """
+    failed = [o for o in outcomes if o["error"] is not None]
+    if not failed:
+        return
+    first = failed[0]
+    kept = (
+        " The fits that succeeded are cached (memory=): a rerun refits only the "
+        "failed ones."
+        if cached
+        else ""
+    )
+    raise ValueError(
+        f"{len(failed)} of {len(outcomes)} fits failed; {what} of its design. "
+        f"First failure: {first['error']}" + kept
+    ) from first.get("exception")

@@ -26,6 +26,9 @@ from sklearn.utils import indexable
 
 from . import _cache
 from ._distribution import _known_range
+from ._fitting import fit_all, fit_designs, raise_failed
+from ._seeding import _root_entropy
+from .metrics._per_row import DECOMPOSABLE, _row_scores
 from .stats import _generalization as _gstats
 from .stats._results import _ResultMixin
 from .stats._validation import _check_confidence
@@ -37,15 +40,6 @@ TARGET_FITTED_MODEL = "the fitted model"
 
 METHODS = ("auto", "corrected-t", "conservative-z", "nested-cv", "wald-cv", "holdout")
 
-# Per-row score of each decomposable scorer: the scorer's value is the mean
-# of these over the test rows (in its units and sign, greater is better).
-DECOMPOSABLE = (
-    "accuracy",
-    "neg_brier_score",
-    "neg_log_loss",
-    "neg_mean_absolute_error",
-    "neg_mean_squared_error",
-)
 # methods built on per-row losses (they need a decomposable scorer)
 PER_ROW = ("nested-cv", "wald-cv", "holdout")
 
@@ -250,41 +244,6 @@ def _metric_of(estimator, scoring):
     )
 
 
-def _row_scores(metric, y_true, pred, classes):
-    """Per-row scores whose mean is the scorer's value on these rows."""
-    y_pred = pred["y_pred"]
-    if metric == "accuracy":
-        return (np.asarray(y_pred) == np.asarray(y_true)).astype(float)
-    if metric in ("neg_mean_squared_error", "neg_mean_absolute_error"):
-        d = np.asarray(y_true, dtype=float) - np.asarray(y_pred, dtype=float)
-        loss = d**2 if metric == "neg_mean_squared_error" else np.abs(d)
-        return -(loss.mean(axis=1) if loss.ndim == 2 else loss)
-    proba = pred["y_score"]
-    if proba is None or not pred.get("score_is_proba", False):
-        raise ValueError(
-            f"scoring={metric!r} needs predict_proba; the estimator has none."
-        )
-    proba = np.asarray(proba, dtype=float)
-    classes = np.asarray(classes)
-    idx = np.searchsorted(classes, y_true)
-    idx = np.clip(idx, 0, len(classes) - 1)
-    if not np.all(classes[idx] == np.asarray(y_true)):
-        raise ValueError(
-            f"scoring={metric!r}: a test row has a class the model did not see in "
-            "training; per-row scores are undefined."
-        )
-    if metric == "neg_log_loss":
-        eps = np.finfo(proba.dtype).eps
-        p = np.clip(proba[np.arange(len(idx)), idx], eps, 1 - eps)
-        return np.log(p)
-    if metric == "neg_brier_score":
-        onehot = (idx[:, None] == np.arange(proba.shape[1])).astype(float)
-        if proba.shape[1] == 2:  # binary: (p_pos - y)^2, as brier_score_loss
-            return -((proba[:, 1] - onehot[:, 1]) ** 2)
-        return -np.sum((proba - onehot) ** 2, axis=1)
-    raise ValueError(f"no per-row score for scoring={metric!r}")  # pragma: no cover
-
-
 # ---------------------------------------------------------------------------
 # designs (splits are drawn here, in the calling process, from random_state)
 def _root_seeds(random_state, k):
@@ -414,159 +373,9 @@ def _halves(n, rng):
     return np.sort(perm[:half]), np.sort(perm[half : 2 * half])
 
 
-# ---------------------------------------------------------------------------
-# running the fits (joblib, like every fit in skperf; memory= caches each one)
-def _run(
-    estimator,
-    X,
-    y,
-    designs,
-    seeds,
-    *,
-    scoring,
-    predictions,
-    n_jobs,
-    memory,
-    params,
-    progress,
-):
-    """Fit every split of every design in ONE ``Parallel`` call.
-
-    Each design (a list of (train, test) splits) gets its own seed for every
-    ``random_state`` inside the estimator (as a repeat of
-    :class:`~skperf.RepeatedEvaluator`), drawn here before dispatch, so the
-    result does not depend on ``n_jobs``. With ``memory``, every fit's
-    outcome is cached (keyed by the seeded estimator, the data, the split,
-    the scorer and the fit parameters): a rerun refits nothing. Returns, per
-    design, one dict per split: ``score``, ``n_train``, ``n_test``, ``test``
-    and (``predictions=True``) ``pred`` as ``_predictions.predict_test`` (for
-    a decomposable ``scoring`` name only the prediction its per-row scores
-    need, :func:`_predict_for`; the score is their mean either way).
-    """
-    from sklearn.metrics import check_scoring
-    from sklearn.utils.parallel import Parallel, delayed
-    from tqdm.auto import tqdm
-
-    scorer = check_scoring(estimator, scoring)
-    # a decomposable scorer name: _fit_score predicts once and takes the score
-    # from the per-row values, not through the scorer's own validation
-    # (measured faster than the plain cross_validate loop,
-    # benchmarks/bench_generalization.py)
-    per_row = scoring if isinstance(scoring, str) and scoring in DECOMPOSABLE else None
-    fit = _fit_score
-    cache = _cache.check_memory(memory)
-    if cache is not None:
-        fit = cache.cache(_fit_score)
-    tasks = [
-        (d, _seeded(estimator, y, seed), train, test)
-        for d, (splits, seed) in enumerate(zip(designs, seeds, strict=True))
-        for train, test in splits
-    ]
-    out = [[] for _ in designs]
-    calls = (
-        delayed(_guarded)(
-            fit, est, X, y, train, test, scorer, params, predictions, per_row
-        )
-        for _, est, train, test in tasks
-    )
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
-    failed = []
-    with tqdm(total=len(tasks), disable=not progress, desc="fits", unit="fit") as bar:
-        for (d, _, _, _), res in zip(tasks, parallel(calls), strict=True):
-            if isinstance(res, BaseException):
-                failed.append(res)
-            out[d].append(res)
-            bar.update(1)
-    if failed:
-        first = failed[0]
-        kept = (
-            " The fits that succeeded are cached (memory=): a rerun refits only "
-            "the failed ones."
-            if cache is not None
-            else ""
-        )
-        raise ValueError(
-            f"{len(failed)} of {len(tasks)} fits failed; the interval needs every "
-            f"fit of its design. First failure: {type(first).__name__}: {first}" + kept
-        ) from first
-    return out
-
-
-def _guarded(fit, *args):
-    """``fit(*args)``, or the exception it raised: every fit of the design
-    runs (and, with ``memory``, every success is cached: joblib does not
-    cache a call that raised) before :func:`_run` reports the failures."""
-    try:
-        return fit(*args)
-    except Exception as exc:  # reported, with its type, by _run
-        return exc
-
-
-def _fit_score(estimator, X, y, train, test, scorer, params, predictions, per_row):
-    """Fit a seeded clone on ``train``; score (and, with ``predictions``,
-    predict) ``test``; with ``per_row`` (a decomposable scorer name) the
-    score is the mean of the per-row values of one prediction."""
-    from sklearn.base import clone
-
-    from ._predictions import predict_test
-    from .utils._sklearn_compat import _check_method_params, _safe_split
-
-    est = clone(estimator)
-    X_train, y_train = _safe_split(est, X, y, train)
-    X_test, y_test = _safe_split(est, X, y, test, train)
-    est.fit(X_train, y_train, **_check_method_params(X, params, train))
-    if per_row is not None:  # one inference pass
-        pred = _predict_for(est, X_test, per_row)
-        score = float(np.mean(_row_scores(per_row, y_test, pred, pred["classes"])))
-        pred = pred if predictions else None
-    else:
-        score = float(scorer(est, X_test, y_test))
-        pred = predict_test(est, X_test) if predictions else None
-    res = {
-        "score": score,
-        "n_train": len(train),
-        "n_test": len(test),
-        "test": np.asarray(test),
-        "pred": pred,
-    }
-    if not np.isfinite(res["score"]):
-        raise ValueError(
-            f"the scorer returned a non-finite test score ({res['score']!r}) on a "
-            f"test set of {len(test)} rows (e.g. ROC AUC on a test set holding one "
-            "class); the interval is not computed."
-        )
-    return res
-
-
-def _predict_for(est, X_test, metric):
-    """The one prediction a per-row ``metric`` needs, as ``predict_test``'s
-    dict: ``predict_proba`` for log loss and Brier, ``predict`` otherwise.
-
-    The scorer of a decomposable metric is the mean of its per-row scores,
-    so the score is computed from this prediction (one inference pass, where
-    the scorer and ``predict_test`` would take up to four).
-    """
-    from sklearn.base import is_classifier
-
-    proba = metric in ("neg_log_loss", "neg_brier_score")
-    has_proba = proba and hasattr(est, "predict_proba")
-    classes = getattr(est, "classes_", None)
-    return {
-        "y_pred": None if proba else np.asarray(est.predict(X_test)),
-        "y_score": np.asarray(est.predict_proba(X_test)) if has_proba else None,
-        "y_decision": None,
-        "classes": None if classes is None else np.asarray(classes),
-        "kind": "classifier" if is_classifier(est) else "regressor",
-        "score_is_proba": has_proba,
-    }
-
-
-def _seeded(estimator, y, seed):
-    """A clone with every seed parameter set from ``seed`` (as the evaluator)."""
-    from ._vary import _apply, _plan
-
-    plan = _plan(estimator, y, shuffle_int_cv=True)
-    return _apply(estimator, plan, seed, (seed + 1) % 2**32)
+def _engine_args(run):
+    """The keywords of :func:`skperf._fitting.fit_designs` from a ``run``."""
+    return {k: v for k, v in run.items() if k != "entropy"}
 
 
 def _scores(outs):
@@ -877,8 +686,10 @@ def generalization_ci(
         n_groups,
     )
     _cache.warn_never_reused(memory, random_state)
-    seeds = _root_seeds(random_state, 64)
+    entropy = _root_entropy(random_state)
+    seeds = _root_seeds(entropy, 64)
     run = {
+        "entropy": entropy,
         "estimator": estimator,
         "X": X,
         "y": y,
@@ -925,44 +736,52 @@ def generalization_ci(
 def _corrected_t(
     run, n, groups, metric, per_row_name, n_fits, seeds, confidence, calibrated=False
 ):
-    """The corrected t on repeated 10-fold CV (``_CORRECTED_T_REPEATS``
+    """The corrected t on repeated K-fold CV (``_CORRECTED_T_REPEATS``
     repetitions, J - 1 degrees of freedom); with ``calibrated`` (auto's
     ``"calibrated-t"`` row of :data:`_AUTO_POLICY`) ``_AUTO_REPEATS``
-    repetitions read with ``K - 1``."""
-    K = 10
+    repetitions read with ``K - 1``.
+
+    The design is ``compare_models``' default for new data (the same spec
+    through the same engine, seeded by the same root entropy), and the fits
+    are read by :func:`_read_corrected_t` as
+    ``RepeatedEvaluator.generalization_ci`` reads them: for one seed and
+    design the three give the same interval.
+    """
+    from ._vary import _default_new_data_cv
+
+    X, y = run["X"], run["y"]
+    cv = _default_new_data_cv(X, y, groups, classifier=is_classifier(run["estimator"]))
+    K = cv.get_n_splits()
     default = _AUTO_REPEATS if calibrated else _CORRECTED_T_REPEATS
     R = default if n_fits is None else max(1, n_fits // K)
-    folds = [_fold_labels(_class_y(run), groups, n, K, seeds[r]) for r in range(R)]
-    outs = _run(
-        designs=[_kfold_splits(f, K) for f in folds],
-        seeds=seeds[32 : 32 + R],
-        predictions=False,
-        **run,
+    spec = _RepeatSpec(
+        run["estimator"], run["scoring"], cv, R, run["entropy"], run["memory"]
     )
-    fits = [o for d in outs for o in d]
-    scores = _scores(fits)
-    n_train = np.mean([o["n_train"] for o in fits])
-    n_test = np.mean([o["n_test"] for o in fits])
-    ci = _gstats.corrected_t_ci(
-        scores,
-        n_train=n_train,
-        n_test=n_test,
-        confidence=confidence,
-        df=K - 1 if calibrated and R > 1 else None,
+    (job,) = fit_all(
+        [spec],
+        X,
+        y,
+        groups=groups,
+        params=run["params"],
+        n_jobs=run["n_jobs"],
+        progress=run["progress"],
     )
-    grp = (
-        "" if groups is None else f" (GroupKFold over {len(np.unique(groups))} groups)"
+    raise_failed([o for _, _, o in job.outputs], run["memory"] is not None)
+    ci, note = _read_corrected_t(
+        job.results,
+        job.names[0],
+        run["estimator"],
+        metric,
+        confidence,
+        auto=calibrated,
+        stratified=job.stratified,
+        design=f"{R} repeat(s) of {K}-fold CV"
+        + (
+            ""
+            if groups is None
+            else f" (GroupKFold over {len(np.unique(groups))} groups)"
+        ),
     )
-    note = (
-        f"Nadeau & Bengio's corrected resampled t over {R} repeat(s) of 10-fold "
-        f"CV{grp}, {R * K} fits: every model trained on about {n_train:.0f} rows "
-        f"({n_train / n:.2g} n), so the interval is for the expected score of the "
-        f"algorithm trained on about {n_train:.0f} rows (not corrected to n = {n})."
-    )
-    if calibrated and R > 1:
-        note += _calibrated_text(K, R * K)
-    elif _more_repeats(R * K):
-        note += _more_repeats_text(R * K)
     return {
         "estimate": ci.estimate,
         "low": ci.low,
@@ -970,6 +789,98 @@ def _corrected_t(
         "n_fits": R * K,
         "note": note,
     }
+
+
+class _RepeatSpec:
+    """The spec of ``compare_models``' default new-data design for
+    :func:`skperf._fitting.fit_all` (the attributes of a
+    :class:`~skperf.RepeatedEvaluator` with ``vary="all"``)."""
+
+    vary = "all"
+    error_score = np.nan
+    return_train_score = False
+    return_predictions = False
+    verbose = 0
+
+    def __init__(self, estimator, scoring, cv, n_repeats, random_state, memory):
+        self.estimator = estimator
+        self.scoring = scoring
+        self.cv = cv
+        self.n_repeats = n_repeats
+        self.random_state = random_state
+        self.memory = memory
+
+
+def _read_corrected_t(
+    res, name, estimator, metric, confidence, *, auto, stratified, design
+):
+    """The corrected t on a per-fit results frame (the engine's ``results``,
+    an evaluator's ``results_``): ``(ci, note)``.
+
+    Fits sharing a split are averaged first (repeats of one resample); with
+    ``auto`` the reading is Bouckaert's calibrated one, ``min(J, K) - 1``
+    degrees of freedom (the ``"calibrated-t"`` row of :data:`_AUTO_POLICY`),
+    else Nadeau & Bengio's J - 1.
+    """
+    scores = res[f"test_{name}"].to_numpy(dtype=float)
+    n_train = float(res["n_train"].mean())
+    n_test = float(res["n_test"].mean())
+    per_fold = len(res) // int(res["repeat"].nunique())
+    # repeats that share a split (e.g. an unshuffled KFold, only the init
+    # varied) are one resample of the data: average them first
+    _, inv = np.unique(res["split_id"].to_numpy(), return_inverse=True)
+    J = int(inv.max()) + 1
+    if J < 2:
+        raise ValueError(
+            "generalization_ci: the fits all use the same train/test split; the "
+            "corrected t needs at least 2 distinct splits (e.g. cv=10)."
+        )
+    if J < len(scores):
+        scores = np.bincount(inv, weights=scores) / np.bincount(inv)
+    n = round(n_train + n_test)
+    # K for K-fold; for other splits the K whose folds have their test size
+    K = max(2, round(n / n_test))
+    df = min(J - 1, K - 1) if auto else None
+    ci = _gstats.corrected_t_ci(
+        scores, n_train=n_train, n_test=n_test, confidence=confidence, df=df
+    )
+    shared = (
+        ""
+        if J == len(res)
+        else f" (scores of fits sharing a split averaged: {J} distinct splits)"
+    )
+    note = (
+        f"Nadeau & Bengio's corrected resampled t over {design}, {len(res)} "
+        f"fits{shared}: every model trained on about {n_train:.0f} rows, so the "
+        f"interval is for the expected score of the algorithm trained on about "
+        f"{n_train:.0f} rows (not corrected to n = {n})."
+    )
+    note += _known_gap(estimator, metric, J)
+    if df is None and _more_repeats(J):
+        note += _more_repeats_text(J)
+    if df is not None and df < J - 1:
+        note += _calibrated_text(df + 1, J)
+        if per_fold != df + 1:
+            note += (
+                f" The splits are not {df + 1}-fold: K = n / n_test = "
+                f"{n / n_test:.3g}, by analogy (the study measured repeated "
+                "10-fold CV)."
+            )
+    if stratified:
+        note += (
+            " The evaluator's folds are stratified, which makes fold scores less "
+            "variable than the score on new data: in the coverage study the corrected t "
+            "on stratified folds covered a random forest's accuracy 0.895 where "
+            "plain folds covered 0.95. Fit with cv=KFold(10, shuffle=True) "
+            "(compare_models' default design does not stratify) for an interval "
+            "that holds its level."
+        )
+    if auto and J < _AUTO_REPEATS * K:
+        note += (
+            f" generalization_ci's 'auto' runs {_AUTO_REPEATS} x 10-fold CV: with "
+            f"fewer fits ({J} splits here) the same reading is wider."
+        )
+    return ci, note
 
 
 def _calibrated_t(*args):
@@ -1018,7 +929,12 @@ def _conservative_z(run, n, groups, metric, per_row_name, n_fits, seeds, confide
         for part in _halves(n, rng):
             designs.append(_subsample_splits(part, n_test, J, rng, strata))
     # designs 1..2M: (pair m, half p) -> one evaluator each
-    outs = _run(designs=designs, seeds=seeds[32 : 33 + 2 * M], predictions=False, **run)
+    outs = fit_designs(
+        designs=designs,
+        seeds=seeds[32 : 33 + 2 * M],
+        predictions=False,
+        **_engine_args(run),
+    )
     full = _scores(outs[0])
     halves = np.stack([_scores(d) for d in outs[1:]]).reshape(M, 2, J)
     ci = _gstats.conservative_z_ci(full, halves, confidence=confidence)
@@ -1049,11 +965,11 @@ def _nested_cv_arrays(run, n, per_row_name, R, K, seeds):
     """
     y = _class_y(run)
     folds = np.stack([_fold_labels(y, None, n, K, seeds[r]) for r in range(R)])
-    outs = _run(
+    outs = fit_designs(
         designs=[_nested_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
         predictions=True,
-        **run,
+        **_engine_args(run),
     )
     inner = np.full((R, K, n), np.nan)
     outer = np.full((R, n), np.nan)
@@ -1098,11 +1014,11 @@ def _wald_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
     R = 1 if n_fits is None else max(1, n_fits // K)
     y = _class_y(run)
     folds = np.stack([_fold_labels(y, None, n, K, seeds[r]) for r in range(R)])
-    outs = _run(
+    outs = fit_designs(
         designs=[_kfold_splits(f, K) for f in folds],
         seeds=seeds[32 : 32 + R],
         predictions=True,
-        **run,
+        **_engine_args(run),
     )
     losses = np.full((R, n), np.nan)
     for r, design in enumerate(outs):
@@ -1139,7 +1055,12 @@ def _holdout(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         np.arange(n), test_size=0.2, random_state=seeds[0], stratify=strat
     )
     train, test = np.sort(train), np.sort(test)
-    (fit,) = _run(designs=[[(train, test)]], seeds=[seeds[32]], predictions=True, **run)
+    (fit,) = fit_designs(
+        designs=[[(train, test)]],
+        seeds=[seeds[32]],
+        predictions=True,
+        **_engine_args(run),
+    )
     pred = fit[0]["pred"]
     y_test = np.asarray(y)[test]
     if metric == "roc_auc":
@@ -1297,75 +1218,26 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
         )
     name = ev.distribution_.metric
     scores = res[f"test_{name}"].to_numpy(dtype=float)
-    n_train = float(res["n_train"].mean())
-    n_test = float(res["n_test"].mean())
     n_rep = int(res["repeat"].nunique())
     per_fold = len(res) // n_rep
     auto = method == "auto"
     if auto:
         method = "corrected-t"
     if method == "corrected-t":
-        # repeats that share a split (e.g. an unshuffled KFold, only the init
-        # varied) are one resample of the data: average them first
-        _, inv = np.unique(res["split_id"].to_numpy(), return_inverse=True)
-        J = int(inv.max()) + 1
-        if J < 2:
-            raise ValueError(
-                "generalization_ci: the evaluator's fits all use the same train/test "
-                "split; the corrected t needs at least 2 distinct splits (e.g. "
-                "cv=10)."
-            )
-        if J < len(scores):
-            scores = np.bincount(inv, weights=scores) / np.bincount(inv)
-        n = round(n_train + n_test)
-        df = None
-        # K for K-fold; for other splits the K whose folds have their test size
-        K = max(2, round(n / n_test))
-        if auto:  # the calibrated reading of _AUTO_POLICY's "calibrated-t" row
-            df = min(J - 1, K - 1)
-        ci = _gstats.corrected_t_ci(
-            scores, n_train=n_train, n_test=n_test, confidence=confidence, df=df
-        )
-        shared = (
-            ""
-            if J == len(res)
-            else f" (scores of fits sharing a split averaged: {J} distinct splits)"
-        )
-        note = (
-            f"Nadeau & Bengio's corrected resampled t over the evaluator's "
-            f"{len(res)} fits ({n_rep} repeat(s) x {per_fold} split(s)){shared}, no "
-            f"refit: every model trained on about {n_train:.0f} rows, so the "
-            f"interval is for the expected score of the algorithm trained on about "
-            f"{n_train:.0f} rows (not corrected to the full data)."
-        )
         metric = name
-        note += _known_gap(ev.estimator, _evaluator_metric(ev)[0], J)
-        if df is None and _more_repeats(J):
-            note += _more_repeats_text(J)
-        if df is not None and df < J - 1:
-            note += _calibrated_text(df + 1, J)
-            if per_fold != df + 1:
-                note += (
-                    f" The splits are not {df + 1}-fold: K = n / n_test = "
-                    f"{n / n_test:.3g}, by analogy (the study measured repeated "
-                    "10-fold CV)."
-                )
-        if getattr(ev, "_stratified_folds", False):
-            note += (
-                " The evaluator's folds are stratified, which makes fold scores "
-                "less variable than the score on new data: in the coverage study "
-                "the corrected t on stratified folds covered a random forest's "
-                "accuracy 0.895 where plain folds covered 0.95. Fit with "
-                "cv=KFold(10, shuffle=True) (compare_models' default design does "
-                "not stratify) for an interval that holds its level."
-            )
+        ci, note = _read_corrected_t(
+            res,
+            name,
+            ev.estimator,
+            _evaluator_metric(ev)[0],
+            confidence,
+            auto=auto,
+            stratified=getattr(ev, "_stratified_folds", False),
+            design=f"the evaluator's fits ({n_rep} repeat(s) x {per_fold} "
+            "split(s)), no refit",
+        )
+        n = round(float(res["n_train"].mean()) + float(res["n_test"].mean()))
         if auto:
-            if J < _AUTO_REPEATS * K:
-                note += (
-                    f" generalization_ci's 'auto' runs {_AUTO_REPEATS} x 10-fold "
-                    f"CV: with fewer fits ({J} splits here) the same reading is "
-                    "wider."
-                )
             note += _evaluator_gate_note(ev, n)[0]
     else:  # wald-cv
         if not getattr(ev, "return_predictions", False) or not hasattr(

@@ -55,6 +55,27 @@ def predict_test(est, X_test):
     return out
 
 
+def predict_for(est, X_test, metric):
+    """The one prediction a per-row ``metric`` needs, as ``predict_test``'s
+    dict: ``predict_proba`` for log loss and Brier, ``predict`` otherwise.
+
+    The scorer of a decomposable metric is the mean of its per-row scores,
+    so the score is computed from this prediction (one inference pass, where
+    the scorer and ``predict_test`` would take up to four).
+    """
+    proba = metric in ("neg_log_loss", "neg_brier_score")
+    has_proba = proba and hasattr(est, "predict_proba")
+    classes = getattr(est, "classes_", None)
+    return {
+        "y_pred": None if proba else np.asarray(est.predict(X_test)),
+        "y_score": np.asarray(est.predict_proba(X_test)) if has_proba else None,
+        "y_decision": None,
+        "classes": None if classes is None else np.asarray(classes),
+        "kind": "classifier" if is_classifier(est) else "regressor",
+        "score_is_proba": has_proba,
+    }
+
+
 def _index_dtype(n):
     return np.int32 if n < 2**31 else np.int64
 

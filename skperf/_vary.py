@@ -165,6 +165,35 @@ def _new_data_kfold(k, groups=None, labels=True):
     return NewDataKFold(int(k)) if labels else KFold(int(k), shuffle=True)
 
 
+#: Folds of the new-data design (fewer only where 10 cannot be made).
+_DEFAULT_K = 10
+
+
+def _default_new_data_cv(X, y, groups, *, classifier=True, k=None):
+    """The design for target='new data': shuffled K-fold per repeat, not
+    stratified (:class:`skperf._vary.NewDataKFold` for class labels); ``k``
+    folds when given, else 10.
+
+    Fewer than 10 default folds only where 10 cannot be made: fewer than 10
+    groups, rows, or (class labels) members of the smallest class (each test
+    fold holds every class). A regressor's integer-valued target (``type_of_target`` calls
+    it "multiclass") is not a set of classes.
+    """
+    from .utils._sklearn_compat import _num_samples
+
+    labels = classifier and y is not None and _class_labels(y) is not None
+    if k is not None:  # the folds asked for, as given
+        return _new_data_kfold(k, groups, labels)
+    if groups is not None:
+        k = np.unique(np.asarray(groups)).size
+    else:
+        k = _num_samples(X)
+        if labels:
+            k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
+    # not stratified: stratified folds made the corrected t under-cover
+    return _new_data_kfold(max(min(_DEFAULT_K, k), 2), groups, labels)
+
+
 # ---------------------------------------------------------------------------
 # estimators
 # Estimators whose ``random_state`` is used only under some settings. A

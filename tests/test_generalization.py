@@ -3,6 +3,7 @@
 import dataclasses
 import os
 import re
+import warnings
 
 import joblib
 import numpy as np
@@ -30,6 +31,21 @@ from skperf.stats._generalization import (
     corrected_t_ci,
     wald_cv_ci,
 )
+
+
+def _engine_kfold(random_state, n_repeats, X, y):
+    """The splits of generalization_ci's corrected t (compare_models' default
+    new-data design): one shuffled NewDataKFold(10) per repeat, seeded from
+    the seed tree (skperf._seeding.spawn_seeds)."""
+    from skperf._seeding import spawn_seeds
+    from skperf._vary import NewDataKFold, _seed_splitter
+
+    _, seeds = spawn_seeds(random_state, n_repeats)
+    return [
+        s
+        for seed in seeds["split"].tolist()
+        for s in _seed_splitter(NewDataKFold(10), seed).split(X, y)
+    ]
 
 
 class CountingClassifier(ClassifierMixin, BaseEstimator):
@@ -187,13 +203,8 @@ class TestNumbers:
             random_state=3,
             confidence=0.9,
         )
-        # the same design rebuilt: 2 repeats of 10-fold, folds from the seeds
-        seeds = _root_seeds(3, 64)
-        splits = [
-            s
-            for r in range(2)
-            for s in _kfold_splits(_fold_labels(y, None, 120, 10, seeds[r]), 10)
-        ]
+        # the same design rebuilt: 2 repeats of 10-fold from the seed tree
+        splits = _engine_kfold(3, 2, X, y)
         scores = cross_val_score(LogisticRegression(), X, y, cv=splits)
         se = np.sqrt((1 / 20 + 12 / 108) * np.var(scores, ddof=1))
         q = stats.t.ppf(0.95, 19)
@@ -222,8 +233,7 @@ class TestNumbers:
             random_state=4,
             params={"sample_weight": w},
         )
-        seeds = _root_seeds(4, 64)
-        splits = _kfold_splits(_fold_labels(y, None, 120, 10, seeds[0]), 10)
+        splits = _engine_kfold(4, 1, X, y)
         scores = cross_val_score(
             LogisticRegression(),
             X,
@@ -949,3 +959,46 @@ class TestCacheNeverReused:
             "to an int to",
             "to an int (e.g. the random_state of the result to reproduce) to",
         )
+
+
+# ---------------------------------------------------------------------------
+class TestOneEngine:
+    """generalization_ci and compare_models' headline are one design through
+    one engine read one way: for the same seed, the same interval (issue 27)."""
+
+    @pytest.mark.parametrize("scoring", ["accuracy", "roc_auc", "neg_log_loss"])
+    def test_identical_to_compare_models_headline(self, scoring):
+        from sklearn.tree import DecisionTreeClassifier
+
+        from skperf import compare_models
+
+        X, y = make_classification(n_samples=200, random_state=0)
+        ci = generalization_ci(
+            LogisticRegression(), X, y, scoring=scoring, random_state=7
+        )
+        models = {"lr": LogisticRegression(), "tree": DecisionTreeClassifier()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            report = compare_models(models, X, y, scoring=scoring, random_state=7)
+        head = report.generalization["lr"]
+        assert ci.n_fits == head.n_fits == 100
+        if scoring == "neg_log_loss":  # the report shows the loss itself
+            head = dataclasses.replace(
+                head, estimate=-head.estimate, low=-head.high, high=-head.low
+            )
+        assert (ci.estimate, ci.low, ci.high) == (head.estimate, head.low, head.high)
+
+    def test_no_second_engine(self):
+        # every fit passes through skperf._fitting (fit_all): no other module
+        # calls joblib's Parallel on estimator fits
+        from pathlib import Path
+
+        root = Path(__file__).resolve().parents[1] / "skperf"
+        callers = sorted(
+            str(p.relative_to(root))
+            for p in root.rglob("*.py")
+            if "Parallel(" in p.read_text(encoding="utf-8")
+        )
+        # .632 bootstrap: its no-information rate reads the fitted model on
+        # every row (not a fit-and-score task yet; named in issue 27's note)
+        assert callers == ["_fitting.py", "model_selection/_bootstrap_632.py"]

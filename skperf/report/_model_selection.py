@@ -28,7 +28,7 @@ from sklearn.model_selection import KFold
 
 from .._distribution import PerformanceDistribution, _as_loss, _check_requirement
 from .._seeding import _root_entropy
-from .._vary import NewDataKFold, _class_labels, _new_data_kfold
+from .._vary import NewDataKFold, _default_new_data_cv
 from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval
@@ -55,9 +55,6 @@ _VARY_ALL = ("split", "init", "search")
 
 #: The targets of a report's decisions (see the "On new data" user guide).
 TARGETS = ("new data", "this dataset")
-
-#: Folds per repeat of compare_models' default design under target="new data".
-_DEFAULT_K = 10
 
 
 def _check_target(target):
@@ -2071,31 +2068,6 @@ def _fixed_splits(cv, vary):
     if cv is None or isinstance(cv, Integral):
         return False  # out-of-bootstrap, or a K-fold shuffled in every repeat
     return not (hasattr(cv, "split") and _is_random_splitter(cv))
-
-
-def _default_new_data_cv(X, y, groups, *, classifier=True, k=None):
-    """The design for target='new data': shuffled K-fold per repeat, not
-    stratified (:class:`skperf._vary.NewDataKFold` for class labels); ``k``
-    folds when given, else 10.
-
-    Fewer than 10 default folds only where 10 cannot be made: fewer than 10
-    groups, rows, or (class labels) members of the smallest class (each test
-    fold holds every class). A regressor's integer-valued target (``type_of_target`` calls
-    it "multiclass") is not a set of classes.
-    """
-    from ..utils._sklearn_compat import _num_samples
-
-    labels = classifier and y is not None and _class_labels(y) is not None
-    if k is not None:  # the folds asked for, as given
-        return _new_data_kfold(k, groups, labels)
-    if groups is not None:
-        k = np.unique(np.asarray(groups)).size
-    else:
-        k = _num_samples(X)
-        if labels:
-            k = min(k, int(np.unique(np.asarray(y), return_counts=True)[1].min()))
-    # not stratified: stratified folds made the corrected t under-cover
-    return _new_data_kfold(max(min(_DEFAULT_K, k), 2), groups, labels)
 
 
 def _measured_ratio(evaluators, n_samples):

@@ -134,6 +134,31 @@ def _as_float(x, name, min_ndim=1):
     return arr
 
 
+def corrected_moments(x, test_train_ratio):
+    """``(mean, se)`` of the corrected resampled t over the last axis of ``x``.
+
+    The ONE definition of Nadeau & Bengio's corrected standard error in
+    skperf, ``se = sqrt((1/J + n_test/n_train) * s^2)`` (Sec. 5), used by
+    :func:`corrected_t_ci`, :func:`skperf.stats.mean_ci` (``"corrected-t"``)
+    and :func:`skperf.stats._paired_tests.corrected_paired_t` (and through it
+    the report's pairwise family). When all ``J`` values are equal the
+    variance is exactly 0 (no rounding), and the mean is that value.
+
+    Examples
+    --------
+    >>> from skperf.stats._generalization import corrected_moments
+    >>> mean, se = corrected_moments([0.80, 0.84, 0.78, 0.86, 0.82], 1 / 9)
+    >>> print(f"{mean:.3f} {se:.4f}")
+    0.820 0.0176
+    """
+    x = np.asarray(x, dtype=float)
+    J = x.shape[-1]
+    const = np.all(x == x[..., :1], axis=-1)
+    mean = np.where(const, x[..., 0], np.mean(x, axis=-1))
+    var = np.where(const, 0.0, np.var(x, axis=-1, ddof=1))
+    return mean, np.sqrt((1 / J + test_train_ratio) * var)
+
+
 def corrected_t_ci(scores, *, n_train, n_test, confidence=0.95, df=None):
     """Nadeau & Bengio's corrected resampled t interval over ``J`` splits.
 
@@ -203,9 +228,8 @@ def corrected_t_ci(scores, *, n_train, n_test, confidence=0.95, df=None):
             f"`df` must be None or a number in (0, J - 1 = {J - 1}] (J = {J} "
             f"splits); got {df!r}."
         )
-    var = np.var(x, axis=-1, ddof=1)
-    se = np.sqrt((1 / J + n_test / n_train) * var)
-    return _interval(np.mean(x, axis=-1), se, float(df), confidence, "corrected-t")
+    mean, se = corrected_moments(x, n_test / n_train)
+    return _interval(mean, se, float(df), confidence, "corrected-t")
 
 
 def conservative_z_ci(scores, half_scores, *, confidence=0.95):

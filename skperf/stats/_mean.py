@@ -17,6 +17,7 @@ from ._bootstrap import (
     _iter_indices,
     _percentile_bounds,
 )
+from ._generalization import corrected_moments
 from ._results import Interval
 from ._validation import (
     _check_confidence,
@@ -169,13 +170,12 @@ def _mean_ci_iv(x, confidence, method, n_boot, random_state, n_train, n_test, ax
     return x, confidence, method, n_boot, rng, ratio
 
 
-def _t_bounds(x, confidence, inflation=None):
-    """Student t interval (Lehmann & Paromau, eq. 7), optionally inflated."""
+def _t_bounds(x, confidence):
+    """Student t interval (Lehmann & Paromau, eq. 7)."""
     n = x.shape[-1]
     est = x.mean(axis=-1)
     var = x.var(axis=-1, ddof=1)
-    scale = 1.0 / n if inflation is None else 1.0 / n + inflation
-    half = stats.t.ppf(0.5 + confidence / 2, n - 1) * np.sqrt(var * scale)
+    half = stats.t.ppf(0.5 + confidence / 2, n - 1) * np.sqrt(var / n)
     return est, est - half, est + half
 
 
@@ -315,7 +315,9 @@ def mean_ci(
     if method == "t":
         est, low, high = _t_bounds(x, confidence)
     elif method == "corrected-t":
-        est, low, high = _t_bounds(x, confidence, inflation=ratio)
+        est, se = corrected_moments(x, ratio)
+        half = stats.t.ppf(0.5 + confidence / 2, n - 1) * se
+        low, high = est - half, est + half
         note = (
             f"Nadeau-Bengio corrected variance (1/n + n_test/n_train) S^2 with "
             f"n_test/n_train = {ratio:.4g}"

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from ._generalization import corrected_moments
 from ._results import _fmt, _freeze, _ResultMixin
 from ._validation import _check_confidence, _check_sample
 
@@ -202,15 +203,6 @@ def _check_rope(rope):
     return r
 
 
-def _mean_var(d):
-    """Mean and sample variance, with an exact 0 when all values are equal."""
-    mean = np.mean(d, axis=-1)
-    const = np.all(d == d[..., :1], axis=-1)
-    mean = np.where(const, d[..., 0], mean)
-    var = np.where(const, 0.0, np.var(d, axis=-1, ddof=1))
-    return mean, var
-
-
 def _t_test(mean, se, df, confidence):
     """Interval, two-sided p and t with exact handling of ``se == 0``."""
     q = stats.t.ppf(0.5 + confidence / 2, df)
@@ -286,8 +278,7 @@ def corrected_paired_t(differences, *, test_train_ratio, confidence=0.95):
     ratio = _check_ratio(test_train_ratio)
     confidence = _check_confidence(confidence)
     J = d.shape[-1]
-    mean, var = _mean_var(d)
-    se = np.sqrt((1 / J + ratio) * var)
+    mean, se = corrected_moments(d, ratio)
     low, high, p, t = _t_test(mean, se, J - 1, confidence)
     return PairedDifferenceTest(
         mean, low, high, p, t, J - 1, J, confidence, "corrected-t"
@@ -436,8 +427,7 @@ def bayesian_correlated_t(differences, *, test_train_ratio, rope=0.0, confidence
     rope = _check_rope(rope)
     confidence = _check_confidence(confidence)
     J = d.shape[-1]
-    mean, var = _mean_var(d)
-    scale = np.sqrt((1 / J + ratio) * var)
+    mean, scale = corrected_moments(d, ratio)
     low, high, _, t = _t_test(mean, scale, J - 1, confidence)
     pos = scale > 0
     sc = np.where(pos, scale, 1.0)
