@@ -450,14 +450,33 @@ def _not_finite(scores):
 
 # ---------------------------------------------------------------------------
 # run
-def _run(jobs, X, y, params, n_jobs, bar, verbose=0, data_key=None, score_params=None):
-    """Run every task of every job in one ``Parallel`` call.
+def _run(
+    jobs,
+    X,
+    y,
+    params,
+    n_jobs,
+    bar,
+    verbose=0,
+    data_key=None,
+    score_params=None,
+    repeats=None,
+):
+    """Run the tasks of every job in one ``Parallel`` call.
 
-    Sets ``job.outputs`` (in task order). Fits found in a job's memory are
-    loaded here and not dispatched (``data_key``: the hash of the data, given
-    when some job has a memory); ``bar`` is ``None`` without progress bar.
+    Sets ``job.outputs`` (in task order); with ``repeats`` (a set of repeat
+    indices: one round of a sequential design) only those repeats' tasks
+    run, and their outputs are appended to the rounds before. Fits found in
+    a job's memory are loaded here and not dispatched (``data_key``: the hash
+    of the data, given when some job has a memory); ``bar`` is ``None``
+    without progress bar.
     """
-    tasks = [(j, *t) for j, job in enumerate(jobs) for t in job.tasks]
+    tasks = [
+        (j, *t)
+        for j, job in enumerate(jobs)
+        for t in job.tasks
+        if repeats is None or t[0] in repeats
+    ]
     stores, loaded = {}, {}
     if data_key is not None:
         code = (_fit_and_score, _predictions.predict_test)
@@ -488,7 +507,8 @@ def _run(jobs, X, y, params, n_jobs, bar, verbose=0, data_key=None, score_params
     results = [loaded.get(i) for i in range(len(tasks))]
     parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as=_RETURN_AS)
     if bar is not None:
-        bar.set_total(len(tasks))
+        if repeats is None:
+            bar.set_total(len(tasks))
         if loaded:
             bar.update(len(loaded))
     for i, out in parallel(calls):
@@ -496,7 +516,8 @@ def _run(jobs, X, y, params, n_jobs, bar, verbose=0, data_key=None, score_params
         if bar is not None:
             bar.update(1)
     for job in jobs:
-        job.outputs = []
+        if repeats is None or not hasattr(job, "outputs"):
+            job.outputs = []
     for (j, r, f, *_), out in zip(tasks, results, strict=True):
         jobs[j].outputs.append((r, f, out))
 
@@ -716,6 +737,8 @@ def fit_all(
     score_params=None,
     n_jobs=None,
     progress=False,
+    look=None,
+    time_budget=None,
 ):
     """Every fit of every spec in ONE ``Parallel`` call (and one progress bar).
 
@@ -739,6 +762,13 @@ def fit_all(
         Number of joblib workers.
     progress : bool, default=False
         Show a progress bar that advances as fits finish.
+    look : callable or None, default=None
+        A sequential design: the repeats run one round at a time and
+        ``look(jobs, rounds, last)`` after each round returns the reason to
+        stop (``"decided"``, ``"futile"``, ``"precise"``...) or None to go on
+        (:func:`_run_rounds`); every job then has ``stopped``. None: one call.
+    time_budget : float or None, default=None
+        With ``look``: seconds of wall clock after which no new round starts.
 
     Returns
     -------
@@ -788,10 +818,86 @@ def fit_all(
             )
             data_key = _cache.data_key(X, y, keyed)
         verbose = max(spec.verbose for spec in specs)
-        _run(jobs, X, y, params, n_jobs, bar, verbose, data_key, score_params)
+        if look is None:
+            _run(jobs, X, y, params, n_jobs, bar, verbose, data_key, score_params)
+        else:
+            _run_rounds(
+                jobs,
+                X,
+                y,
+                params,
+                n_jobs,
+                bar,
+                verbose,
+                data_key,
+                score_params,
+                look,
+                time_budget,
+            )
     for job in jobs:
         job.results = _results_frame(job)
     return jobs
+
+
+def _run_rounds(
+    jobs,
+    X,
+    y,
+    params,
+    n_jobs,
+    bar,
+    verbose,
+    data_key,
+    score_params,
+    look,
+    time_budget,
+):
+    """Run the jobs' repeats one round (one repeat of every job) at a time.
+
+    After each round the jobs' ``results`` hold the fits so far and
+    ``look(jobs, rounds)`` says whether to stop (a reason, e.g.
+    ``"decided"``) or go on (``None``); no new round starts once
+    ``time_budget`` seconds have passed (``"budget"``). The seeds and
+    splits are the full design's, drawn before the first round, so a run
+    stopped after ``r`` rounds holds the first ``r`` repeats of the fixed
+    design, fit for fit (and, with ``memory``, a longer rerun resumes).
+    Sets ``job.stopped`` (the reason) on every job.
+    """
+    total = max(job.spec.n_repeats for job in jobs)
+    if bar is not None:
+        bar.set_total(sum(len(job.tasks) for job in jobs))
+    start = time.perf_counter()
+    reason = "max_fits"
+    for r in range(total):
+        _run(
+            jobs,
+            X,
+            y,
+            params,
+            n_jobs,
+            bar,
+            verbose,
+            data_key,
+            score_params,
+            repeats={r},
+        )
+        for job in jobs:
+            job.results = _results_frame(job)
+        last = r + 1 == total
+        budget_out = (
+            time_budget is not None and time.perf_counter() - start >= time_budget
+        )
+        stop = look(jobs, r + 1, last or budget_out)
+        if stop is not None:
+            reason = stop
+            break
+        if budget_out and not last:
+            reason = "budget"
+            break
+    if bar is not None:
+        bar.set_description(f"fits ({reason})", refresh=False)
+    for job in jobs:
+        job.stopped = reason
 
 
 # ---------------------------------------------------------------------------

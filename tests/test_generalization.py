@@ -491,7 +491,7 @@ class TestAuto:
         # with t_9, not t_99 (the study: 9 df held in 125 of 128 cells, 99 in
         # 109)
         X, y = clf_data
-        ci = generalization_ci(LogisticRegression(), X, y, random_state=0)
+        ci = generalization_ci(LogisticRegression(), X, y, n_fits=100, random_state=0)
         ref = generalization_ci(
             LogisticRegression(), X, y, method="corrected-t", n_fits=100, random_state=0
         )
@@ -532,9 +532,73 @@ class TestAuto:
             X, y = make_classification(n_samples=120, n_features=4, random_state=0)
             est = DecisionTreeClassifier(max_features=1)
         ci = generalization_ci(est, X, y, scoring=scoring, random_state=0)
-        assert (ci.method, ci.n_fits) == ("corrected-t", 100)
-        assert "K - 1 = 9 degrees of freedom, not J - 1 = 99" in ci.note
+        # sequential: the log loss runs every round, the others stop once 7
+        # more rounds cannot narrow the interval by 10 % (after 3)
+        fits, df = (100, 99) if scoring == "neg_log_loss" else (30, 29)
+        assert (ci.method, ci.n_fits, ci.max_fits) == ("corrected-t", fits, 100)
+        assert ci.stopped == ("budget" if scoring == "neg_log_loss" else "precise")
+        assert f"K - 1 = 9 degrees of freedom, not J - 1 = {df}" in ci.note
         assert "instability" not in ci.note
+
+
+class TestSequential:
+    """generalization_ci's default is sequential (issue 26): rounds of
+    10-fold CV until the interval is precise enough or the budget is spent."""
+
+    def test_rounds_are_the_fixed_designs_first_repeats(self, clf_data):
+        X, y = clf_data
+        seq = generalization_ci(LogisticRegression(), X, y, random_state=0)
+        fixed = generalization_ci(
+            LogisticRegression(), X, y, n_fits=seq.n_fits, random_state=0
+        )
+        assert (seq.n_fits, seq.max_fits, seq.stopped) == (30, 100, "precise")
+        assert (seq.estimate, seq.low, seq.high) == (
+            fixed.estimate,
+            fixed.low,
+            fixed.high,
+        )
+        assert fixed.stopped == "fixed"
+        assert "30 of at most 100 fits" in repr(seq)
+
+    def test_precision_and_max_fits(self, clf_data):
+        X, y = clf_data
+        wide = generalization_ci(
+            LogisticRegression(), X, y, random_state=0, precision=1.0
+        )
+        assert (wide.n_fits, wide.stopped) == (10, "precise")
+        assert (wide.high - wide.low) / 2 <= 1.0
+        small = generalization_ci(
+            LogisticRegression(), X, y, random_state=0, max_fits=20
+        )
+        assert (small.n_fits, small.max_fits, small.stopped) == (20, 20, "budget")
+
+    def test_time_budget_stops_after_the_first_round(self, clf_data):
+        X, y = clf_data
+        ci = generalization_ci(
+            LogisticRegression(),
+            X,
+            y,
+            scoring="neg_log_loss",
+            random_state=0,
+            time_budget=1e-9,
+        )
+        assert (ci.n_fits, ci.stopped) == (10, "budget")
+
+    @pytest.mark.parametrize(
+        "kw, match",
+        [
+            ({"max_fits": 0}, "max_fits"),
+            ({"max_fits": 2.5}, "max_fits"),
+            ({"precision": -1}, "precision"),
+            ({"time_budget": 0}, "time_budget"),
+            ({"precision": 0.1, "n_fits": 30}, "sequential design"),
+            ({"max_fits": 10, "n_fits": 30}, "smaller than the fixed design"),
+        ],
+    )
+    def test_bad_budgets(self, clf_data, kw, match):
+        X, y = clf_data
+        with pytest.raises(ValueError, match=match):
+            generalization_ci(LogisticRegression(), X, y, **kw)
 
     def test_known_gap_named_in_the_note(self, clf_data):
         # 15 nearest neighbours' Brier score: the corrected t on repeated
@@ -974,12 +1038,14 @@ class TestOneEngine:
 
         X, y = make_classification(n_samples=200, random_state=0)
         ci = generalization_ci(
-            LogisticRegression(), X, y, scoring=scoring, random_state=7
+            LogisticRegression(), X, y, scoring=scoring, random_state=7, n_fits=100
         )
         models = {"lr": LogisticRegression(), "tree": DecisionTreeClassifier()}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            report = compare_models(models, X, y, scoring=scoring, random_state=7)
+            report = compare_models(
+                models, X, y, scoring=scoring, random_state=7, n_repeats=10
+            )
         head = report.generalization["lr"]
         assert ci.n_fits == head.n_fits == 100
         if scoring == "neg_log_loss":  # the report shows the loss itself

@@ -214,3 +214,39 @@ def _check_test_train_ratio(test_train_ratio):
             f"of the splits; 1 / (K - 1) for K-fold); got {test_train_ratio!r}."
         )
     return float(test_train_ratio)
+
+
+def _check_budget(max_fits=None, precision=None, time_budget=None, min_fits=1):
+    """Validate the budget and stopping keywords of the fitting entry points.
+
+    ``max_fits``: None or an int >= ``min_fits`` (the fits of one round);
+    ``precision``: None or a positive number (metric units, a half-width);
+    ``time_budget``: None or a positive number of seconds. Returns them.
+    """
+    if max_fits is not None and (
+        isinstance(max_fits, bool)
+        or not isinstance(max_fits, numbers.Integral)
+        or max_fits < min_fits
+    ):
+        raise ValueError(
+            f"`max_fits` must be None or an int >= {min_fits} (one round of the "
+            f"design); got {max_fits!r}."
+        )
+    for name, value in (("precision", precision), ("time_budget", time_budget)):
+        if value is None:
+            continue
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, numbers.Real)
+            or not np.isfinite(value)
+            or value <= 0
+        ):
+            unit = "metric units" if name == "precision" else "seconds"
+            raise ValueError(
+                f"`{name}` must be None or a positive number ({unit}); got {value!r}."
+            )
+    return (
+        None if max_fits is None else int(max_fits),
+        None if precision is None else float(precision),
+        None if time_budget is None else float(time_budget),
+    )
