@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -373,6 +374,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                 for k, v in seeds.items()
             }
         self._seeds = seeds
+        # the split design of per-fold scores (skperf.from_frame(fold=...))
+        self._fold_design = None
 
     def _check_aligned(self, values, name):
         if values is None:
@@ -905,12 +908,19 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         random_state : int, numpy.random.Generator or None, default=None
             Seed for the bootstrap methods.
         n_train, n_test : int, optional
-            Training and test set sizes, for ``"corrected-t"``.
+            Training and test set sizes, for ``"corrected-t"``; by default
+            those of the fold design (:func:`skperf.from_frame` with
+            ``fold``), when the distribution has one.
 
         Returns
         -------
         Interval
-            The mean, its interval, the method and n.
+            The mean, its interval, the method and n. With
+            ``"corrected-t"`` on a fold design its ``target`` is ``"new
+            data"`` (``J - 1`` degrees of freedom, as
+            ``generalization_ci(method="corrected-t")``; the interval that
+            ``generalization_ci(method="auto")`` reads from repeated K-fold,
+            with ``K - 1``, is :func:`skperf._folds.fold_ci`'s).
 
         Examples
         --------
@@ -921,8 +931,17 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         >>> print(f"{ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}] {ci.method}")
         0.8985 [0.8913, 0.9057] t
         """
+        design = self._fold_design
+        from_design = (
+            method == "corrected-t"
+            and design is not None
+            and n_train is None
+            and n_test is None
+        )
+        if from_design:
+            n_train, n_test = design.n_train, design.n_test
         self._warn_assumptions("mean", independent=method != "corrected-t")
-        return _stats.mean_ci(
+        ci = _stats.mean_ci(
             self._scores,
             confidence=confidence,
             method=method,
@@ -931,6 +950,19 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             n_train=n_train,
             n_test=n_test,
         )
+        if from_design:
+            import dataclasses
+
+            ci = dataclasses.replace(
+                ci,
+                target="new data",
+                note=(
+                    "new data: the expected score of the algorithm trained on about "
+                    f"{design.n_train:.0f} rows ({design.text()}; corrected "
+                    "resampled t, J - 1 degrees of freedom)"
+                ),
+            )
+        return ci
 
     def min_sample_size(self, q, *, confidence=0.95, method="exact"):
         """Minimum number of scores for a quantile interval (Tables 1 and 2).
@@ -969,6 +1001,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         method="auto",
         n_boot="auto",
         random_state=None,
+        target=None,
+        test_train_ratio=None,
     ):
         """Probability that this model outperforms ``other``, with a decision.
 
@@ -1001,12 +1035,36 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             in each tail (399 at 95 %).
         random_state : int, numpy.random.Generator or None, default=None
             Seed for the bootstrap.
+        target : {"new data", "this dataset"} or None, default=None
+            What the decision is about. ``"this dataset"``: the distribution
+            of scores over runs on this dataset (P(self > other), above).
+            ``"new data"``: the expected scores of the two algorithms
+            trained on about ``n_train`` rows of the same population, by
+            the corrected resampled paired t on the per-split differences
+            (Nadeau & Bengio 2003, ``J - 1`` degrees of freedom), the
+            numbers of :func:`~skperf.compare_generalization` on the same
+            splits; it needs one score per train/test split, paired split
+            by split: a fold design (:func:`skperf.from_frame` with
+            ``fold``) or ``test_train_ratio``. ``None``: ``"new data"``
+            when both distributions carry a fold design or
+            ``test_train_ratio`` is given, else ``"this dataset"``. With a
+            fold design, ``"this dataset"`` compares the per-repeat means.
+        test_train_ratio : float or None, default=None
+            ``n_test / n_train`` of the splits the scores come from
+            (``1 / (K - 1)`` for K-fold), for ``target="new data"`` on
+            scores without a fold design (paired by position, or by
+            ``seeds["split_id"]``).
 
         Returns
         -------
-        Comparison
-            P(self > other) with its interval, the decision, the
-            difference of means and a p-value.
+        Comparison or GeneralizationComparison
+            ``"this dataset"``: a :class:`~skperf.Comparison`, P(self >
+            other) with its interval, the decision, the difference of means
+            and a p-value. ``"new data"``: a
+            :class:`~skperf.GeneralizationComparison` (``estimate``: the
+            mean of ``self - other`` over the splits in the metric's units,
+            ``low``, ``high``, ``pvalue``, ``decision`` from ``self``'s
+            side in the metric's direction, ``target="new data"``).
 
         Warns
         -----
@@ -1029,6 +1087,18 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         """
         from ._compare import compare
 
+        a = self
+        if (
+            target is not None
+            or test_train_ratio is not None
+            or self._fold_design is not None
+            or getattr(other, "_fold_design", None) is not None
+        ):
+            target = _check_compare_target(target, self, other, test_train_ratio)
+            if target == "new data":
+                return _new_data_compare(self, other, confidence, test_train_ratio)
+            a = _per_repeat(self, "self")  # run-to-run: one score per repeat
+            other = _per_repeat(other, "other")
         if not isinstance(other, PerformanceDistribution):
             try:
                 other = PerformanceDistribution(
@@ -1040,7 +1110,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
                     f"scores; {exc}"
                 ) from None
         return compare(
-            self,
+            a,
             other,
             gamma=gamma,
             confidence=confidence,
@@ -1159,7 +1229,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
 
     def _renamed(self, name):
         """A copy named ``name`` (scores, metric, direction, groups, seeds kept)."""
-        return PerformanceDistribution(
+        out = PerformanceDistribution(
             self.scores,
             metric=self.metric,
             greater_is_better=self.greater_is_better,
@@ -1167,6 +1237,8 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             groups=self.groups,
             seeds=self.seeds,
         )
+        out._fold_design = self._fold_design
+        return out
 
     def _requirement_row(self, frame, requirement):
         import pandas as pd
@@ -1293,7 +1365,11 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             "seeds": None
             if self._seeds is None
             else {k: v.tolist() for k, v in self._seeds.items()},
-        }
+        } | (
+            {}
+            if self._fold_design is None
+            else {"fold_design": self._fold_design.to_dict()}
+        )
 
     @classmethod
     def from_dict(cls, data):
@@ -1312,7 +1388,15 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         """
         if not hasattr(data, "keys") or "scores" not in data:
             raise ValueError("`data` must be a dict with at least a 'scores' entry.")
-        known = {"scores", "metric", "greater_is_better", "name", "groups", "seeds"}
+        known = {
+            "scores",
+            "metric",
+            "greater_is_better",
+            "name",
+            "groups",
+            "seeds",
+            "fold_design",
+        }
         unknown = set(data) - known
         if unknown:
             raise ValueError(
@@ -1320,8 +1404,12 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             )
         kw = dict(data)
         scores = kw.pop("scores")
+        design = kw.pop("fold_design", None)
         kw.setdefault("greater_is_better", True)
-        return cls(scores, **kw)
+        out = cls(scores, **kw)
+        if design is not None:
+            out._fold_design = FoldDesign(**design)
+        return out
 
     def to_json(self, path=None):
         """Serialize to JSON (written to ``path`` when given).
@@ -1472,6 +1560,131 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
         ax.set_ylabel("ECDF")
         ax.legend(loc="best", fontsize="small")
         return ax
+
+
+@dataclass(frozen=True)
+class FoldDesign:
+    """The split design behind per-fold scores (:func:`skperf.from_frame` with ``fold``).
+
+    Parameters
+    ----------
+    n_repeats : int
+        Repeats ``R`` of the K-fold cross-validation.
+    n_folds : int
+        Folds ``K`` per repeat.
+    n_train, n_test : float
+        Training and test set sizes of the splits (their means when they
+        differ, e.g. K-fold with ``n`` not a multiple of ``K``).
+
+    Examples
+    --------
+    >>> from skperf._distribution import FoldDesign
+    >>> d = FoldDesign(3, 10, 135.0, 15.0)
+    >>> d.n_splits, round(d.test_train_ratio, 4), d.n
+    (30, 0.1111, 150)
+    """
+
+    n_repeats: int
+    n_folds: int
+    n_train: float
+    n_test: float
+
+    @property
+    def n_splits(self):
+        """``J = R K`` train/test splits."""
+        return self.n_repeats * self.n_folds
+
+    @property
+    def test_train_ratio(self):
+        """``n_test / n_train`` (Nadeau & Bengio's correction)."""
+        return self.n_test / self.n_train
+
+    @property
+    def n(self):
+        """Rows of the data the splits were drawn from (``n_train + n_test``)."""
+        return round(self.n_train + self.n_test)
+
+    def to_dict(self):
+        """The four fields, JSON-friendly."""
+        return {
+            "n_repeats": int(self.n_repeats),
+            "n_folds": int(self.n_folds),
+            "n_train": float(self.n_train),
+            "n_test": float(self.n_test),
+        }
+
+    def text(self):
+        """``"3 x 10-fold CV (30 splits), about 135 training and 15 test rows"``."""
+        return (
+            f"{self.n_repeats} x {self.n_folds}-fold CV ({self.n_splits} splits), "
+            f"about {self.n_train:.6g} training and {self.n_test:.6g} test rows"
+        )
+
+
+#: The new-data comparison of per-split scores (skperf._folds.fold_compare).
+#: Its result, GeneralizationComparison, lives in a module above this one, so
+#: skperf._folds registers it here when imported (imports run downward).
+_NEW_DATA_COMPARE = []
+
+
+def _new_data_compare(a, b, confidence, test_train_ratio):
+    if not isinstance(b, PerformanceDistribution):
+        b = PerformanceDistribution(
+            b, metric=a.metric, greater_is_better=a.greater_is_better
+        )
+    if a.greater_is_better != b.greater_is_better:
+        raise ValueError(
+            "Cannot compare a score with a loss: greater_is_better is "
+            f"{a.greater_is_better} and {b.greater_is_better}."
+        )
+    if not _NEW_DATA_COMPARE:  # pragma: no cover - skperf imports skperf._folds
+        import importlib
+
+        importlib.import_module("skperf._folds")
+    return _NEW_DATA_COMPARE[0](
+        a, b, confidence=confidence, test_train_ratio=test_train_ratio
+    )
+
+
+def _per_repeat(dist, name):
+    """A fold-design distribution as one score per repeat (target "this dataset")."""
+    design = getattr(dist, "_fold_design", None)
+    if design is None:
+        return dist
+    if design.n_repeats < 2:
+        raise ValueError(
+            f"`{name}` holds one repeat of {design.n_folds} folds: there is no "
+            "run-to-run distribution (target='this dataset' needs at least 2 "
+            "repeats, one score each); use target='new data'."
+        )
+    return dist.aggregate()
+
+
+def _check_compare_target(target, a, b, test_train_ratio):
+    """``target`` of :meth:`PerformanceDistribution.compare` (``None`` resolved)."""
+    designs = (
+        getattr(a, "_fold_design", None) is not None
+        and getattr(b, "_fold_design", None) is not None
+    )
+    if target is None:
+        return "new data" if designs or test_train_ratio is not None else "this dataset"
+    if target not in ("new data", "this dataset"):
+        raise ValueError(
+            f"`target` must be 'new data', 'this dataset' or None; got {target!r}."
+        )
+    if target == "this dataset" and test_train_ratio is not None:
+        raise ValueError(
+            "`test_train_ratio` is only used with target='new data'; got "
+            f"test_train_ratio={test_train_ratio!r} with target='this dataset'."
+        )
+    if target == "new data" and not designs and test_train_ratio is None:
+        raise ValueError(
+            "target='new data' needs the split design of the scores: build both "
+            "distributions with skperf.from_frame(..., fold=..., n_train=..., "
+            "n_test=...), or pass test_train_ratio (n_test / n_train of the "
+            "splits; 1 / (K - 1) for K-fold, the scores one per split, paired)."
+        )
+    return target
 
 
 def _rebuild(state):

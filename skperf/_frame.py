@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._distribution import PerformanceDistribution
+from ._folds import _fold_design
 
 __all__ = ["from_frame"]
 
@@ -95,7 +96,10 @@ def _check_no_duplicates(frame, used):
     """Refuse rows repeated exactly when another column tells runs apart."""
     other = [c for c in frame.columns if c not in used and frame[c].nunique() > 1]
     if not other:
-        return  # only scores (and models): equal scores are ties, not copies
+        # only scores (and models): equal scores are ties, not copies, but
+        # the whole table repeated block by block is the same runs appended
+        _check_not_appended(frame)
+        return
     dup = frame.duplicated(keep=False).to_numpy()
     if not dup.any():
         return
@@ -109,6 +113,34 @@ def _check_no_duplicates(frame, used):
         "same run counted twice would narrow every interval; drop the copies "
         "(frame.drop_duplicates())."
     )
+
+
+def _check_not_appended(frame):
+    """Refuse a table that is one block of rows repeated (runs appended twice).
+
+    A score-only table cannot tell a copied run from a tie, but ``k >= 2``
+    exact copies of a block of ``p >= 5`` rows that are not all equal, in the
+    same order, are not ties: the same runs were appended again (issue 29,
+    item 9). Checked for every ``p = n / k``.
+    """
+    n = len(frame)
+    values = frame.to_numpy()
+    for k in range(n // 5, 1, -1):
+        if n % k:
+            continue
+        p = n // k
+        if frame.iloc[:p].drop_duplicates().shape[0] < 2:
+            continue  # one value repeated: ties
+        if all((values[i * p : (i + 1) * p] == values[:p]).all() for i in range(1, k)):
+            idx = frame.index
+            raise ValueError(
+                f"the {n} rows are {k} copies of the same {p} rows in the same order "
+                f"(rows {_show(idx[0])}-{_show(idx[p - 1])} repeated from row "
+                f"{_show(idx[p])} on): the same runs appended {k} times would narrow "
+                "every interval and pass a gate on duplicated evidence; keep one "
+                f"copy (frame.iloc[:{p}]), or add a column that tells the runs "
+                "apart (e.g. the seed)."
+            )
 
 
 def _check_no_folds(frame, models, used):
@@ -181,6 +213,10 @@ def from_frame(
     greater_is_better=True,
     metric=None,
     repeat_by=None,
+    fold=None,
+    repeat=None,
+    n_train=None,
+    n_test=None,
 ):
     """Paired distributions from a long table of scores, one row per run.
 
@@ -217,6 +253,32 @@ def from_frame(
         (``pair_by``, if given, must then be constant within a repeat).
         Without it, a column named like ``"fold"`` that varies within a
         model is refused.
+    fold : str or None, default=None
+        Column numbering the fold of each row (``0..K-1`` or ``1..K``) in a
+        K-fold cross-validation you ran yourself, repeated ``R`` times
+        (``repeat``): a *fold design*. Each distribution then holds one
+        score per split (``J = R K``, in order of repeat and fold), with
+        ``groups`` the repeat and ``seeds={"split_id": ...}`` pairing the
+        models split by split, and the target "new data" becomes
+        available and the default: :meth:`PerformanceDistribution.compare`
+        gives the corrected resampled paired t of
+        :func:`~skperf.compare_generalization` on these splits,
+        :func:`skperf._folds.fold_ci` (and ``skperf summarize``) the
+        interval of :func:`~skperf.generalization_ci`. Every model needs
+        every fold of every repeat exactly once, the same repeats as the
+        other models, and ``n_train``/``n_test``.
+    repeat : str or None, default=None
+        Column naming the repeat of each row; the same as ``repeat_by``
+        (one of the two), and with ``fold`` the repeat of the design
+        (``None``: one K-fold run).
+    n_train, n_test : int, str or None, default=None
+        With ``fold``: the training and test set sizes of the splits
+        (positive ints, e.g. 135 and 15 for 10-fold CV on 150 rows), or
+        columns holding each split's sizes (their means are used, as
+        :func:`~skperf.generalization_ci` does when ``n`` is not a
+        multiple of ``K``). Only ``n_test / n_train`` enters the tests
+        (Nadeau & Bengio's correction); ``n_train`` is the training size
+        the target refers to.
 
     Returns
     -------
@@ -232,7 +294,12 @@ def from_frame(
         models whose pair keys differ, rows repeated exactly (when another
         column tells runs apart), fold rows without ``repeat_by``, several
         models in a ``model`` column without ``by``, or two model names that
-        read the same (``1`` and ``"1"``).
+        read the same (``1`` and ``"1"``). With ``fold``: a fold number that
+        is not an integer or out of range, a missing fold, repeats with
+        different numbers of folds, a split given twice, models scored on
+        different repeats, ``n_train``/``n_test`` missing or not positive
+        ints (or columns of them), or ``pair_by`` (the splits pair the
+        models).
 
     See Also
     --------
@@ -273,6 +340,16 @@ def from_frame(
     >>> d = from_frame(folds, score="accuracy", repeat_by="repeat")["accuracy"]
     >>> d.scores.round(3).tolist()
     [0.9, 0.85, 0.91]
+
+    The same folds with their design: the target "new data" is the default.
+
+    >>> two = pd.concat([folds.assign(model="a"),
+    ...                  folds.assign(model="b", accuracy=folds.accuracy - 0.05)])
+    >>> dists = from_frame(two, score="accuracy", by="model", fold="fold",
+    ...                    repeat="repeat", n_train=90, n_test=10)
+    >>> res = dists["a"].compare(dists["b"])
+    >>> res.target, res.decision, round(res.estimate, 3)
+    ('new data', 'better', 0.05)
     """
     import pandas as pd
 
@@ -282,6 +359,35 @@ def from_frame(
         )
     if len(frame) == 0:
         raise ValueError("`frame` has no rows.")
+    repeat_by = _one_repeat(repeat, repeat_by)
+    if fold is None:
+        given = [
+            k for k, v in (("n_train", n_train), ("n_test", n_test)) if v is not None
+        ]
+        if given:
+            raise ValueError(
+                f"`{'` and `'.join(given)}` describe the splits of a fold design; "
+                "pass fold=<the column numbering the folds> (and repeat=) with them."
+            )
+    else:
+        missing = [
+            k for k, v in (("n_train", n_train), ("n_test", n_test)) if v is None
+        ]
+        if missing:
+            raise ValueError(
+                f"fold={fold!r} needs the split sizes: pass `{'` and `'.join(missing)}` "
+                "(positive ints, e.g. n_train=135, n_test=15 for 10-fold CV on 150 "
+                "rows, or columns of sizes)."
+            )
+        if pair_by is not None:
+            raise ValueError(
+                f"with fold={fold!r} the splits (repeat, fold) pair the models; drop "
+                f"pair_by={pair_by!r} (or pass it as repeat= if it names the repeat)."
+            )
+        if fold in (score, by, repeat_by):
+            raise ValueError(
+                f"`fold` column {fold!r} is also `score`, `by` or `repeat`."
+            )
     scores = _numeric_scores(_column(frame, score, "score"), score)
     used = [score]
     if by is None:
@@ -311,6 +417,24 @@ def from_frame(
         used.append(pair_by)
     if repeat_by is not None and repeat_by in (score, by):
         raise ValueError(f"`repeat_by` column {repeat_by!r} is also `score` or `by`.")
+    if fold is not None:
+        _column(frame, fold, "fold")
+        if repeat_by is not None:
+            _column(frame, repeat_by, "repeat")
+        used += [fold] + ([repeat_by] if repeat_by is not None else [])
+        used += [c for c in (n_train, n_test) if isinstance(c, str)]
+        _check_no_duplicates(frame, used)
+        return _fold_distributions(
+            frame,
+            scores,
+            models,
+            fold=fold,
+            repeat=repeat_by,
+            n_train=n_train,
+            n_test=n_test,
+            metric=score if metric is None else metric,
+            greater_is_better=greater_is_better,
+        )
     _check_no_duplicates(frame, used)
     if repeat_by is None:
         _check_no_folds(frame, models, used)
@@ -369,6 +493,40 @@ def from_frame(
             name=name,
             seeds=seeds,
         )
+    return out
+
+
+def _one_repeat(repeat, repeat_by):
+    """``repeat`` and ``repeat_by`` name the same thing: at most one value."""
+    if repeat is not None and repeat_by is not None and repeat != repeat_by:
+        raise ValueError(
+            f"`repeat` ({repeat!r}) and `repeat_by` ({repeat_by!r}) name the same "
+            "column (the repeat of each row); pass one."
+        )
+    return repeat if repeat is not None else repeat_by
+
+
+def _fold_distributions(
+    frame, scores, models, *, fold, repeat, n_train, n_test, metric, greater_is_better
+):
+    """One distribution of per-split scores per model, with its fold design."""
+    split, rep, design = _fold_design(
+        frame, models, fold=fold, repeat=repeat, n_train=n_train, n_test=n_test
+    )
+    out = {}
+    for name in dict.fromkeys(models):
+        rows = np.flatnonzero(models == name)
+        rows = rows[np.argsort(split[rows], kind="stable")]
+        dist = PerformanceDistribution(
+            scores[rows],
+            metric=metric,
+            greater_is_better=greater_is_better,
+            name=name,
+            groups=rep[rows],
+            seeds={"split_id": split[rows]},
+        )
+        dist._fold_design = design
+        out[name] = dist
     return out
 
 

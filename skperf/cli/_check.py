@@ -30,6 +30,7 @@ import sys
 from ._common import (
     _add_runs_options,
     _check_column,
+    _check_fold_options,
     _check_probability,
     _CLIError,
     _direction,
@@ -68,9 +69,10 @@ def add_parser(subparsers):
     p.add_argument(
         "--probability",
         type=float,
-        default=0.9,
+        default=None,
         metavar="P",
-        help="required probability of reaching it (default: 0.9)",
+        help="required probability of reaching it (default: 0.9; not with "
+        "--fold-by, which judges the expected score on new data)",
     )
     p.add_argument(
         "--confidence",
@@ -137,6 +139,33 @@ def _model_column(frame):
     return next((lower[n] for n in MODEL_COLUMNS if n in lower), None)
 
 
+#: columns naming the seed of a run: a key repeated among one model's runs
+#: is the same run counted twice (issue 29, item 9)
+SEED_COLUMNS = ("seed", "seeds", "random_state", "seed_id", "init_seed", "run_id")
+
+
+def _check_seed_keys(frame, args, by, path):
+    """Refuse one model's runs that repeat a seed (duplicated evidence)."""
+    if args.repeat_by is not None or args.fold_by is not None:
+        return  # the folds of a repeat share its seed
+    lower = {str(c).lower(): c for c in frame.columns if c not in (args.score, by)}
+    col = next((lower[n] for n in SEED_COLUMNS if n in lower), None)
+    if col is None:
+        return
+    keys = frame[col]
+    dup = keys.duplicated(keep=False) & keys.notna()
+    if not dup.any():
+        return
+    first = keys[dup].iloc[0]
+    first = first.item() if hasattr(first, "item") else first
+    rows = [str(i) for i in keys.index[dup & (keys == first)][:2]]
+    raise _CLIError(
+        f"{path}: column {col!r} repeats {col}={first!r} (rows {' and '.join(rows)}; "
+        f"{int(keys[dup].nunique())} seed(s) in all): the same run counted twice "
+        "would let the gate pass on duplicated evidence; drop the copies"
+    )
+
+
 def _runs(args):
     """The PerformanceDistribution of the one model, by the rules of summarize."""
     from .._frame import from_frame
@@ -146,6 +175,8 @@ def _runs(args):
     _check_column(frame, args.score, "--score", path)
     if args.repeat_by is not None:
         _check_column(frame, args.repeat_by, "--repeat-by", path)
+    if args.fold_by is not None:
+        _check_column(frame, args.fold_by, "--fold-by", path)
     frame, by = _model_rows(frame, args.by, args.model, path)
     greater, _ = _direction(args, args.score)
     try:
@@ -155,11 +186,42 @@ def _runs(args):
             by=by,
             repeat_by=args.repeat_by,
             greater_is_better=greater,
+            fold=args.fold_by,
+            n_train=args.n_train,
+            n_test=args.n_test,
         )
     except (TypeError, ValueError) as exc:
         raise _CLIError(f"{os.path.basename(path)}: {_flags_text(exc)}") from None
+    _check_seed_keys(frame, args, by, path)  # after the exact copies' error
     (dist,) = dists.values()
     return dist
+
+
+def _new_data_verdict(dist, args, label):
+    """``(line, exit code)``: is the expected score on new data past T?
+
+    The one-sided bounds at ``--confidence`` are those of the two-sided
+    interval at ``2 C - 1`` of :func:`skperf._folds.fold_ci`.
+    """
+    from .._folds import fold_ci
+
+    ci = fold_ci(dist, confidence=2 * args.confidence - 1)
+    t = args.threshold
+    greater = dist.greater_is_better
+    if (ci.low >= t) if greater else (ci.high <= t):
+        verdict, code = "met", 0
+    elif (ci.high < t) if greater else (ci.low > t):
+        verdict, code = "not met", 1
+    else:
+        verdict, code = "inconclusive", 3
+    op = ">=" if greater else "<="
+    line = (
+        f"{verdict.upper()}: expected {label} on new data {op} {t:g} at "
+        f"{args.confidence:g} confidence; estimate {ci.estimate:.6g}, one-sided "
+        f"bounds [{ci.low:.6g}, {ci.high:.6g}] (corrected resampled t over "
+        f"{ci.n_fits} fold scores, target: new data)"
+    )
+    return line, code
 
 
 def run(args):
@@ -170,15 +232,28 @@ def run(args):
     try:
         if not math.isfinite(args.threshold):
             raise _CLIError(f"--threshold must be finite; got {args.threshold}")
-        _check_probability(args.probability, "--probability")
+        _check_fold_options(args)
+        if args.fold_by is not None and args.probability is not None:
+            raise _CLIError(
+                "--probability is about the share of runs reaching the threshold; "
+                "with --fold-by check judges the expected score on new data (drop "
+                "--probability)"
+            )
+        probability = 0.9 if args.probability is None else args.probability
+        _check_probability(probability, "--probability")
         _check_probability(args.confidence, "--confidence")
         dist = _runs(args)
+        label = args.score if args.model is None else f"{args.score} of {args.model}"
+        if args.fold_by is not None:
+            line, code = _new_data_verdict(dist, args, label)
+            print(line)
+            sys.stdout.flush()
+            return code
         res = dist.requirement(
-            args.threshold, probability=args.probability, confidence=args.confidence
+            args.threshold, probability=probability, confidence=args.confidence
         )
     except (ValueError, TypeError) as exc:
         raise _CLIError(_flags_text(exc)) from None
-    label = args.score if args.model is None else f"{args.score} of {args.model}"
     line = _verdict_line(res, label)
     if args.repeat_by is not None:
         line += f" (runs: one per {args.repeat_by}, its folds averaged)"

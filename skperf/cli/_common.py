@@ -335,6 +335,30 @@ def _add_runs_options(parser, *, by_help):
         help="column naming the repeat when the rows are the folds of repeated "
         "K-fold runs: the folds of each repeat are averaged into one run",
     )
+    parser.add_argument(
+        "--fold-by",
+        metavar="COLUMN",
+        default=None,
+        help="column numbering the fold of each row of your own (repeated) K-fold "
+        "CV: a fold design, with --repeat-by, --n-train and --n-test; the answers "
+        "are then about new data (corrected resampled t on the fold scores)",
+    )
+    parser.add_argument(
+        "--n-train",
+        metavar="N",
+        type=_size,
+        default=None,
+        help="with --fold-by: training rows of each split (a positive integer, or "
+        "the column holding each split's size)",
+    )
+    parser.add_argument(
+        "--n-test",
+        metavar="M",
+        type=_size,
+        default=None,
+        help="with --fold-by: test rows of each split (a positive integer, or the "
+        "column holding each split's size)",
+    )
     direction = parser.add_mutually_exclusive_group()
     direction.add_argument(
         "--greater-is-better",
@@ -350,6 +374,40 @@ def _add_runs_options(parser, *, by_help):
         action="store_false",
         help="lower scores are better (a loss or an error)",
     )
+
+
+def _size(text):
+    """``--n-train``/``--n-test``: an int when it reads as one, else a column name."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _check_fold_options(args):
+    """One-line errors for a fold design given in part."""
+    sizes = [
+        o
+        for o, v in (("--n-train", args.n_train), ("--n-test", args.n_test))
+        if v is not None
+    ]
+    if args.fold_by is None:
+        if sizes:
+            raise _CLIError(
+                f"{' and '.join(sizes)} describe the splits of a fold design: pass "
+                "--fold-by COLUMN (the fold number of each row) with them"
+            )
+        return
+    missing = [o for o in ("--n-train", "--n-test") if o not in sizes]
+    if missing:
+        raise _CLIError(
+            f"--fold-by {args.fold_by} needs the split sizes: pass "
+            f"{' and '.join(missing)} (e.g. --n-train 135 --n-test 15 for 10-fold CV "
+            "on 150 rows)"
+        )
+    for option, value in (("--n-train", args.n_train), ("--n-test", args.n_test)):
+        if isinstance(value, int) and value < 1:
+            raise _CLIError(f"{option} must be a positive integer; got {value}")
 
 
 def _named_as_loss(column):
@@ -402,6 +460,11 @@ def _flags_text(message):
         .replace("greater_is_better=False", "--lower-is-better")
         .replace("greater_is_better=True", "--greater-is-better")
         .replace("repeat_by=", "--repeat-by ")
+        .replace("pass fold=", "pass --fold-by ")
+        .replace("`fold` column", "--fold-by column")
+        .replace("`repeat` column", "--repeat-by column")
+        .replace("`n_train`", "--n-train")
+        .replace("`n_test`", "--n-test")
         .replace("pass by=", "pass --by ")
     )
 

@@ -15,6 +15,7 @@ from ._common import (
     _add_report_options,
     _add_runs_options,
     _check_column,
+    _check_fold_options,
     _check_out,
     _check_random_state,
     _check_report_options,
@@ -72,6 +73,7 @@ def run(args):
     """Run ``skperf summarize``; return 0 (usage errors: see :mod:`skperf.cli`)."""
     _check_report_options(args)
     _check_random_state(args.random_state)
+    _check_fold_options(args)
     if args.dataset is not None and args.by is None:
         raise _CLIError("--dataset needs --by, the column naming the model of each run")
     _check_out(args.out)  # before any work, as skperf report
@@ -110,14 +112,20 @@ def _distributions(frame, args, greater):
         pair_by=args.pair_by,
         greater_is_better=greater,
         repeat_by=args.repeat_by,
+        fold=getattr(args, "fold_by", None),
+        n_train=getattr(args, "n_train", None),
+        n_test=getattr(args, "n_test", None),
     )
 
 
 def _model_selection(frame, args, greater, entropy):
-    """The ModelSelectionReport of the runs (target "this dataset")."""
+    """The ModelSelectionReport of the runs: target "this dataset", or with
+    ``--fold-by`` "new data" (the fold scores' corrected resampled t)."""
+    from .._folds import design_of, fold_ci
     from ..report import ModelSelectionReport
 
     dists = _distributions(frame, args, greater)
+    design = design_of(next(iter(dists.values())))
     settings = {
         "scores": os.path.basename(args.scores),
         "runs": sum(d.n for d in dists.values()),
@@ -129,19 +137,52 @@ def _model_selection(frame, args, greater, entropy):
     }
     if args.repeat_by is not None:
         settings["repeat_by"] = args.repeat_by
-    return ModelSelectionReport(
+    if design is not None:
+        settings.update(
+            fold_by=args.fold_by,
+            n_train=design.n_train,
+            n_test=design.n_test,
+            design=design.text(),
+        )
+    report = ModelSelectionReport(
         dists,
-        target="this dataset",
+        target="this dataset" if design is None else "new data",
+        test_train_ratio=None if design is None else design.test_train_ratio,
         gamma=args.gamma,
         confidence=args.confidence,
         correction=_correction(args),
         random_state=entropy,
         settings=settings,
     )
+    if design is not None:
+        # each model's interval as generalization_ci(method="auto") reads
+        # repeated K-fold (K - 1 degrees of freedom), as compare_models shows
+        for name, dist in dists.items():
+            report.generalization[name] = fold_ci(dist, confidence=args.confidence)
+        report.notes.append(
+            f"new data: fold scores you brought ({design.text()}); every pair of "
+            "models is tested with the corrected resampled paired t (Nadeau & "
+            f"Bengio 2003, n_test / n_train = {design.test_train_ratio:.4g}), the "
+            f"{report.n_models * (report.n_models - 1) // 2} pair(s) one family "
+            f"corrected by {report.correction or 'no correction'}; each model's "
+            "interval is the corrected t read with K - 1 degrees of freedom, as "
+            "generalization_ci(method='auto') reads repeated K-fold."
+        )
+    return report
 
 
 def _print_model_selection(report, args, n_rows):
     runs = sum(d.n for d in report.raw_distributions.values())
+    if getattr(args, "fold_by", None) is not None:
+        print(
+            f"scores: {args.scores}: {report.n_models} model(s), fold scores of "
+            f"{report.settings['design']}; target: new data"
+        )
+        _print_summary(report)
+        if report.n_models > 1:
+            print()
+            print(_pairwise_text(report))
+        return
     if args.repeat_by is not None:
         print(
             f"runs: {runs} repeats ({n_rows} fold rows averaged per {args.repeat_by})"
@@ -155,6 +196,19 @@ def _print_model_selection(report, args, n_rows):
     _print_summary(report)
 
 
+def _pairwise_text(report):
+    """One line per pair of the new-data family (estimate, interval, p, decision)."""
+    lines = []
+    pct = f"{report.confidence:.0%}"
+    for row in report.pairwise().itertuples(index=False):
+        lines.append(
+            f"{row.model_a} - {row.model_b}: {row.estimate:.4g} [{pct} CI "
+            f"{row.low:.4g}, {row.high:.4g}], p = {row.pvalue:.3g} (adjusted "
+            f"{row.pvalue_adjusted:.3g}): {row.decision} ({row.target})"
+        )
+    return "\n".join(lines)
+
+
 def _benchmark(frame, args, greater, entropy):
     """The BenchmarkReport over ``--dataset`` (:meth:`BenchmarkReport.from_frame`).
 
@@ -163,7 +217,15 @@ def _benchmark(frame, args, greater, entropy):
     """
     from ..report import BenchmarkReport
 
-    if args.repeat_by is not None:
+    fold = {}
+    if getattr(args, "fold_by", None) is not None:
+        fold = {
+            "fold": args.fold_by,
+            "repeat": args.repeat_by,
+            "n_train": args.n_train,
+            "n_test": args.n_test,
+        }
+    elif args.repeat_by is not None:
         frame = _per_repeat_rows(frame, args, greater)
     report = BenchmarkReport.from_frame(
         frame,
@@ -174,6 +236,7 @@ def _benchmark(frame, args, greater, entropy):
         greater_is_better=greater,
         confidence=args.confidence,
         random_state=entropy,
+        **fold,
     )
     report.settings["scores"] = str(args.scores)
     return report

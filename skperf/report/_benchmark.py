@@ -392,6 +392,10 @@ class BenchmarkReport:
         confidence=0.95,
         n_boot="auto",
         random_state=None,
+        fold=None,
+        repeat=None,
+        n_train=None,
+        n_test=None,
     ):
         """The benchmark from a long table of scores produced anywhere.
 
@@ -412,13 +416,26 @@ class BenchmarkReport:
             row is one run and runs are not paired (two rows with equal
             values are two runs).
         greater_is_better : bool, default=True
-            Direction of the score.
+            Direction of the score. A score named as a loss (``log_loss``,
+            ``mse``, ``*_error`` ...: the rule of
+            :class:`~skperf.PerformanceDistribution`) with positive values
+            needs ``greater_is_better=False``; scores outside a named
+            metric's range are refused.
         confidence : float, default=0.95
             Confidence level.
         n_boot : int or "auto", default="auto"
             Resamples of the two-level bootstrap.
         random_state : int, numpy.random.Generator or None, default=None
             Root of the resampling seeds.
+        fold, repeat, n_train, n_test : str, str, int or str, int or str, \
+default=None
+            A fold design on every dataset (see :func:`skperf.from_frame`):
+            the fold and repeat columns of your own repeated K-fold runs and
+            the split sizes (ints, or columns holding each split's sizes, as
+            datasets differ in size). The per-dataset decisions are then
+            about new data (the corrected resampled paired t of
+            :func:`~skperf.compare_generalization` on each dataset's
+            splits), and the runs of the ranks are the per-repeat means.
 
         Returns
         -------
@@ -426,8 +443,9 @@ class BenchmarkReport:
             The per-dataset decisions (:meth:`win_tie_loss`) are the
             run-to-run comparisons of :meth:`PerformanceDistribution.compare
             <skperf.PerformanceDistribution.compare>`, target ``"this
-            dataset"``: the split design of the scores is unknown, so no
-            decision about new data is possible. With exactly one run per
+            dataset"``: without ``fold`` the split design of the scores is
+            unknown, so no decision about new data is possible; with
+            ``fold`` they are about new data. With exactly one run per
             model and dataset (a classic table of results), there are no
             per-dataset reports, win/tie/loss compares the scores as they are,
             and the bootstrap resamples datasets only.
@@ -439,7 +457,9 @@ class BenchmarkReport:
             a dataset (this includes a dataset with one model), a model with
             one run on a dataset where others have several, a duplicate or
             missing ``pair_by`` key within a dataset, fewer than 2 models or
-            datasets.
+            datasets, a loss name with ``greater_is_better=True``, two model
+            names that read the same (``1`` and ``"1"``), and with ``fold``
+            the errors of :func:`skperf.from_frame`'s fold design.
 
         Examples
         --------
@@ -458,7 +478,8 @@ class BenchmarkReport:
         """
         import pandas as pd
 
-        from .._frame import _column, _numeric_scores, _show
+        from .._distribution import _check_metric_scores
+        from .._frame import _column, _model_names, _numeric_scores, _one_repeat, _show
         from ._model_selection import ModelSelectionReport
 
         if not isinstance(frame, pd.DataFrame):
@@ -489,13 +510,36 @@ class BenchmarkReport:
             raise TypeError(
                 f"`greater_is_better` must be True or False; got {greater_is_better!r}."
             )
+        _check_metric_scores(values, score, bool(greater_is_better))
         confidence = _check_confidence(confidence)
         _check_n_boot(n_boot)
         entropy = _root_entropy(random_state)
+        repeat = _one_repeat(repeat, None)
+        if fold is not None:
+            return cls._from_folds(
+                frame,
+                score=score,
+                by=by,
+                dataset=dataset,
+                pair_by=pair_by,
+                greater_is_better=bool(greater_is_better),
+                confidence=confidence,
+                n_boot=n_boot,
+                entropy=entropy,
+                fold=fold,
+                repeat=repeat,
+                n_train=n_train,
+                n_test=n_test,
+            )
+        if repeat is not None or n_train is not None or n_test is not None:
+            raise ValueError(
+                "`repeat`, `n_train` and `n_test` describe a fold design; pass "
+                "fold=<the column numbering the folds> with them."
+            )
         work = pd.DataFrame(
             {
                 "dataset": frame[dataset].astype(str).to_numpy(),
-                "model": frame[by].astype(str).to_numpy(),
+                "model": _model_names(frame[by], by),
                 "score": values,
             }
         )
@@ -585,6 +629,94 @@ class BenchmarkReport:
                 "win or loss is any difference of the scores; a tie, equal "
                 "scores) and the bootstrap resamples datasets only."
             )
+        return self
+
+    @classmethod
+    def _from_folds(
+        cls,
+        frame,
+        *,
+        score,
+        by,
+        dataset,
+        pair_by,
+        greater_is_better,
+        confidence,
+        n_boot,
+        entropy,
+        fold,
+        repeat,
+        n_train,
+        n_test,
+    ):
+        """:meth:`from_frame` with a fold design: new-data decisions per dataset."""
+        from .._folds import design_of, fold_ci
+        from .._frame import _show, from_frame
+        from ._model_selection import ModelSelectionReport
+
+        settings = {
+            "score": score,
+            "by": by,
+            "dataset": dataset,
+            "fold": fold,
+            "repeat": repeat,
+            "greater_is_better": greater_is_better,
+            "runs": len(frame),
+            "random_state": entropy,
+        }
+        keys = frame[dataset].astype(str).to_numpy()
+        runs, paired, decisions, reports = {}, {}, {}, {}
+        for d in dict.fromkeys(keys):
+            sub = frame[keys == d]
+            try:
+                dists = from_frame(
+                    sub,
+                    score=score,
+                    by=by,
+                    pair_by=pair_by,
+                    greater_is_better=greater_is_better,
+                    fold=fold,
+                    repeat=repeat,
+                    n_train=n_train,
+                    n_test=n_test,
+                )
+                design = design_of(next(iter(dists.values())))
+                rep = ModelSelectionReport(
+                    dists,
+                    target="new data",
+                    test_train_ratio=design.test_train_ratio,
+                    confidence=confidence,
+                    random_state=entropy,
+                    settings={**settings, "dataset": d, "design": design.text()},
+                )
+            except ValueError as exc:
+                raise ValueError(f"dataset {_show(d)}: {exc}") from None
+            for name, dist in dists.items():
+                rep.generalization[name] = fold_ci(dist, confidence=confidence)
+            reports[d] = rep
+            runs[d] = {m: rep.distributions[m].scores for m in rep.names}
+            paired[d] = True
+            decisions[d], _ = _report_decisions(rep)
+        self = cls.__new__(cls)
+        self._setup(
+            runs,
+            paired=paired,
+            decisions=decisions,
+            decision_target="new data",
+            greater_is_better=greater_is_better,
+            metric=score,
+            confidence=confidence,
+            n_boot=n_boot,
+            random_state=entropy,
+            settings=settings,
+        )
+        self.reports = reports
+        self.notes.append(
+            "fold scores you brought: on each dataset every pair of models is "
+            "tested on new data with the corrected resampled paired t over its "
+            "splits (Nadeau & Bengio 2003); the ranks and their bootstrap use one "
+            "score per repeat (the mean of its folds)."
+        )
         return self
 
     # ------------------------------------------------------------------
