@@ -33,7 +33,8 @@ _MEASURED = (
     "measured coverage at 95 % with 5-30 seeds: 0.93-0.97 for normal and 0/1 "
     "losses (accuracy 0.8) on 50-1000 rows; 0.92-0.93 at accuracy 0.96 on 50 "
     "rows; 0.89-0.905 for lognormal (skewed) losses on 50 rows, 0.92-0.945 "
-    "from 200 (benchmarks/crossed_coverage.py); ROC AUC: see the user guide"
+    "from 200 (benchmarks/crossed_coverage.py); ROC AUC 0.94 with 5 seeds on 100 "
+    "rows and 10 on 200 (tests/metrics/test_seeds_rows.py)"
 )
 
 
