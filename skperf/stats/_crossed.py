@@ -41,10 +41,10 @@ per cell, s.e. about 0.005; S = 5, 10, 30 seeds x n = 50, 200, 1000 rows):
   0.89-0.905 at n = 50, 0.92-0.945 from n = 200 (a t interval inherits the
   skew of the row means, as in the 1-D case);
 * seeds only (rows held fixed): 0.25-0.95, short whenever the rows matter;
-* pigeonhole percentile (400 runs): 0.78-0.86 at S = 5 when the seeds
-  dominate (a percentile interval over 5 seeds has no t correction, widths
-  0.62 of the variance-components ones) and 0.99 with widths 1.36 times
-  larger when the interaction dominates (it double counts it).
+* pigeonhole percentile (200 runs per cell): 0.78-0.86 at S = 5 when the
+  seeds dominate (a percentile interval over 5 seeds has no t correction)
+  and 0.99 at S = 5, n = 50 when the interaction dominates (it double
+  counts it).
 
 The t interval with Satterthwaite's df is therefore the default: it keeps
 the exact t over seeds when they dominate and does not double count the
