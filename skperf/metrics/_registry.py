@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..exceptions import _external_stacklevel
 from ..utils._sklearn_compat import _scorer_parts
 
 __all__: list[str] = []
@@ -398,21 +399,82 @@ def _reads_scores(spec):
     return spec.target in ("scores", "proba") or tuple(spec.response) != ("predict",)
 
 
-def _check_not_hard_labels(spec, y_true, y_pred, name):
-    """ValueError when a score metric receives predicted labels (issue 17, item 4).
+def _score_kind(spec):
+    """What a score metric reads, for its messages: "auc", "log_loss", "brier", "scores"."""
+    if spec.kind == "auc" or spec.name in ("roc_auc", "roc_auc_score"):
+        return "auc"
+    if spec.name in ("log_loss", "neg_log_loss"):
+        return "log_loss"
+    if spec.name in ("brier_score_loss", "neg_brier_score"):
+        return "brier"
+    return "scores"
 
-    Labels look like: 1-D, every value one of ``y_true``'s labels, and not
-    probabilities in a float array against integer / string labels (a tree's
-    ``predict_proba`` can be exactly 0 or 1 and is accepted). On hard labels
-    ROC AUC is the balanced accuracy and average precision / log loss are
-    not what their names say.
+
+#: what each kind of score metric needs, and what it becomes on 0/1 values
+_ON_LABELS = {
+    "auc": (
+        (
+            "ROC AUC needs scores, e.g. `model.predict_proba(X)[:, 1]` or "
+            "`model.decision_function(X)`"
+        ),
+        "on hard labels ROC AUC equals the balanced accuracy",
+    ),
+    "log_loss": (
+        (
+            "log loss needs predicted probabilities, e.g. `model.predict_proba(X)` "
+            "(or its column of the positive class)"
+        ),
+        (
+            "on hard labels every wrong row costs -log(2.2e-16) = 36, so the log loss "
+            "is 36 times the error rate"
+        ),
+    ),
+    "brier": (
+        (
+            "the Brier score needs predicted probabilities of the positive class, "
+            "e.g. `model.predict_proba(X)[:, 1]`"
+        ),
+        "on hard labels the Brier score equals the error rate",
+    ),
+    "scores": (
+        (
+            "it needs scores or probabilities, e.g. `model.predict_proba(X)[:, 1]` "
+            "or `model.decision_function(X)`"
+        ),
+        "on hard labels it measures the labels, not a ranking or a probability",
+    ),
+}
+
+
+def _check_not_hard_labels(spec, y_true, y_pred, name):
+    """Refuse predicted labels where a score metric needs scores (issue 17, item 4).
+
+    Labels look like: every value one of ``y_true``'s labels, in an array of
+    the labels' kind. Float 0/1 values against integer labels (issue 29,
+    item 9) may be a fully grown tree's probabilities, which are exactly 0
+    or 1, or float labels: they warn instead. Each metric family has its
+    own message (issue 29, item 16).
     """
-    if y_pred.ndim != 1 or y_pred.size == 0:
+    if y_pred.size == 0:
         return
+    kind = _score_kind(spec)
+    need, becomes = _ON_LABELS[kind]
     labels = np.unique(y_true)
     values = np.unique(y_pred)
     if y_pred.dtype.kind == "f" and labels.dtype.kind in "iub":
-        return  # float scores against integer labels
+        # float scores against integer labels: refused never, warned on 0/1
+        if values.size <= 2 and np.isin(values, (0.0, 1.0)).all():
+            warnings.warn(
+                f"`{name}` holds only {' and '.join(f'{v:g}' for v in values)}: "
+                f"these look like predicted labels; {need}; {becomes}. (If they "
+                "are a model's probabilities that are all exactly 0 or 1, e.g. a "
+                "fully grown decision tree's, the value is right.)",
+                UserWarning,
+                stacklevel=_external_stacklevel(),
+            )
+        return
+    if y_pred.ndim != 1:
+        return
     if y_pred.dtype.kind in "fiub" and labels.dtype.kind not in "fiub":
         return  # numeric scores against string labels
     try:
@@ -421,12 +483,11 @@ def _check_not_hard_labels(spec, y_true, y_pred, name):
         return
     if not is_label or values.size > max(labels.size, 2):
         return
+    reads = "probabilities" if kind in ("log_loss", "brier") else "scores"
     raise ValueError(
-        f"`metric={spec.name!r}` ranks scores, but `{name}` holds predicted labels "
-        f"(only the values {values[:5].tolist()} of y_true's labels). Pass scores "
-        "or probabilities, e.g. `y_score=model.predict_proba(X)[:, 1]` or "
-        "model.decision_function(X); on hard labels ROC AUC equals the balanced "
-        "accuracy."
+        f"`metric={spec.name!r}` reads {reads}, but `{name}` holds predicted labels "
+        f"(only the values {values[:5].tolist()} of y_true's labels): {need}; "
+        f"{becomes}."
     )
 
 
@@ -653,6 +714,18 @@ def _prepare_arrays(spec, y_true, y_pred, pos_label, pred_name="y_pred"):
                 f"`{pred_name}` has {y_pred.shape[1]} probability columns but `y_true` "
                 f"has {np.unique(y_true).size} classes."
             )
+        if _score_kind(spec) == "brier" and y_pred.ndim == 2:
+            # model.predict_proba(X) of a binary problem (issue 29, item 14):
+            # the column of the positive class, in the order of np.unique(y_true)
+            if y_pred.shape[1] != 2:
+                raise ValueError(
+                    f"`metric={spec.name!r}` is the binary Brier score; `{pred_name}` "
+                    f"has {y_pred.shape[1]} probability columns. Pass the "
+                    "probabilities of the positive class, shape (n_samples,), or the "
+                    "(n_samples, 2) array of a binary problem."
+                )
+            classes = np.unique(y_true)
+            y_pred = y_pred[:, int(np.flatnonzero(classes == pos)[0])]
     if spec.target == "scores":
         n_pos = int(np.sum(y_true == pos))
         if n_pos in (0, y_true.size):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..stats._results import _ResultMixin
 
-__all__ = ["PairedTestResult"]
+__all__ = ["CrossedPairedTestResult", "PairedTestResult"]
 
 
 def _f(x, digits=4):
@@ -118,3 +118,75 @@ class PairedTestResult(_ResultMixin):
             f"{name}(a) - {name}(b) = {self.estimate:.4g} [{pct} CI {self.low:.4g}, "
             f"{self.high:.4g}], p = {self.p_value:.3g} ({self.method}, n = {self.n})"
         )
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class CrossedPairedTestResult(PairedTestResult):
+    """A :class:`PairedTestResult` over seeds x test rows.
+
+    Returned by :func:`~skperf.metrics.compare_predictions` for predictions
+    of shape ``(n_seeds, n_rows)``: the difference of the models' metrics
+    averaged over their seeds, with an interval that accounts for the
+    seed-to-seed and the test-row sampling variation.
+
+    Parameters
+    ----------
+    target : str, default=""
+        What the interval covers (new test data, the models trained on this
+        training set, over training seeds).
+    n_seeds : tuple of int, default=()
+        Seeds of model a and of model b.
+    paired_seeds : bool, default=False
+        Whether seed ``s`` of a and of b were treated as paired.
+    df : float, default=nan
+        Satterthwaite degrees of freedom of the t interval and test.
+    se : float, default=nan
+        Standard error of the difference.
+    seeds_only : Interval or None, default=None
+        The interval over seeds alone (test rows held fixed).
+    components : dict or None, default=None
+        The variance of the difference split into ``"seeds"`` and ``"rows"``.
+    **kwargs
+        The fields of :class:`PairedTestResult`.
+
+    Examples
+    --------
+    >>> from skperf.metrics._results import CrossedPairedTestResult
+    >>> r = CrossedPairedTestResult(0.02, 0.005, 0.035, 0.01, "variance-components",
+    ...                             200, 0.95, 2.6, n_seeds=(5, 5), df=12.0)
+    >>> print(r)
+    metric(a) - metric(b) = 0.02 [95% CI 0.005, 0.035], p = 0.01 (variance-components, n = 200, 5 + 5 seeds)
+    """
+
+    target: str = ""
+    n_seeds: tuple = ()
+    paired_seeds: bool = False
+    df: float = float("nan")
+    se: float = float("nan")
+    seeds_only: object = None
+    components: dict | None = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        object.__setattr__(self, "n_seeds", tuple(int(s) for s in self.n_seeds))
+        object.__setattr__(self, "df", float(self.df))
+        object.__setattr__(self, "se", float(self.se))
+
+    @property
+    def width_ratio(self):
+        """Length of this interval over the seeds-only one."""
+        if self.seeds_only is None:
+            return float("nan")
+        lo = self.seeds_only.high - self.seeds_only.low
+        return float("inf") if lo <= 0 else (self.high - self.low) / lo
+
+    def __repr__(self):
+        base = super().__repr__()[:-1]
+        return (
+            f"{base}, n_seeds={self.n_seeds}, paired_seeds={self.paired_seeds}, "
+            f"df={_f(self.df)}, target={self.target!r})"
+        )
+
+    def __str__(self):
+        seeds = " + ".join(str(s) for s in self.n_seeds)
+        return f"{super().__str__()[:-1]}, {seeds} seeds)"

@@ -182,3 +182,80 @@ def test_compare_auc_single_class_refused(method):
         compare_predictions(y, s, s[::-1], metric="roc_auc", method=method)
     with pytest.raises(ValueError, match=re.escape("needs both classes in `y_true`")):
         metric_ci(y, None, y_score=s, metric="roc_auc")
+
+
+class TestIssue29:
+    """Items 9, 14 and 16 of issue 29 (metric_ci's input checks)."""
+
+    @pytest.fixture
+    def data(self):
+        rng = np.random.default_rng(0)
+        y = rng.integers(0, 2, 100)
+        p = np.clip(0.3 + 0.4 * y + 0.3 * rng.random(100), 0, 1)
+        return y, p
+
+    def test_item14_brier_takes_binary_predict_proba(self, data):
+        y, p = data
+        proba = np.column_stack([1 - p, p])
+        # old: "operands could not be broadcast together with shapes (100,2) (100,)"
+        ci = metric_ci(y, proba, metric="brier_score_loss", random_state=0)
+        ref = metric_ci(y, p, metric="brier_score_loss", random_state=0)
+        assert ci.estimate == pytest.approx(skm.brier_score_loss(y, p), rel=1e-12)
+        assert (ci.low, ci.high) == (ref.low, ref.high)
+
+    def test_item14_brier_positive_column_follows_pos_label(self, data):
+        y, p = data
+        proba = np.column_stack([1 - p, p])
+        ci = metric_ci(y, proba, metric="brier_score_loss", pos_label=0, random_state=0)
+        assert ci.estimate == pytest.approx(
+            skm.brier_score_loss(y, 1 - p, pos_label=0), rel=1e-12
+        )
+
+    def test_item14_brier_multiclass_columns_refused(self):
+        y = np.array([0, 1, 2, 0, 1, 2])
+        proba = np.full((6, 3), 1 / 3)
+        with pytest.raises(ValueError, match=re.escape("has 3 probability columns")):
+            metric_ci(y, proba, metric="brier_score_loss")
+
+    @pytest.mark.parametrize(
+        ("metric", "text"),
+        [
+            ("roc_auc", "ROC AUC needs scores, e.g. `model.predict_proba(X)[:, 1]`"),
+            ("log_loss", "log loss needs predicted probabilities"),
+            ("brier_score_loss", "the Brier score needs predicted probabilities"),
+        ],
+    )
+    def test_item9_float_labels_warn(self, data, metric, text):
+        y, p = data
+        labels = (p > 0.5).astype(float)
+        # old: ROC AUC 0.81 (the balanced accuracy) without a word
+        with pytest.warns(UserWarning, match=re.escape(text)) as rec:
+            metric_ci(y, labels, metric=metric)
+        assert "`y_pred` holds only 0 and 1: these look like predicted labels" in str(
+            rec[0].message
+        )
+
+    def test_item9_probabilities_do_not_warn(self, data):
+        y, p = data
+        metric_ci(y, p, metric="roc_auc")  # filterwarnings=error: no warning
+
+    @pytest.mark.parametrize(
+        ("metric", "text"),
+        [
+            ("log_loss", "`metric='log_loss'` reads probabilities, but `y_pred` holds"),
+            ("log_loss", "log loss is 36 times the error rate"),
+            ("brier_score_loss", "the Brier score equals the error rate"),
+            ("roc_auc", "ROC AUC equals the balanced accuracy"),
+        ],
+    )
+    def test_item16_own_message_per_metric(self, data, metric, text):
+        y, p = data
+        labels = (p > 0.5).astype(int)
+        with pytest.raises(ValueError, match=re.escape(text)):
+            metric_ci(y, labels, metric=metric)
+
+    def test_item16_log_loss_does_not_speak_of_roc_auc(self, data):
+        y, p = data
+        with pytest.raises(ValueError, match="reads probabilities") as exc:
+            metric_ci(y, (p > 0.5).astype(int), metric="log_loss")
+        assert "ROC AUC" not in str(exc.value)

@@ -784,7 +784,7 @@ class TestBadInput:
             metric_ci([0, 1], [0, 1], method="jackknife")
         msg = (
             "`method` must be one of ['auto', 'delong', 'mcnemar', "
-            "'paired-bootstrap']; got 'wilcoxon'."
+            "'paired-bootstrap', 'variance-components']; got 'wilcoxon'."
         )
         with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
             compare_predictions([0, 1], [0, 1], [1, 1], method="wilcoxon")

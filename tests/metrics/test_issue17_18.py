@@ -41,9 +41,12 @@ class TestHardLabelsForScoreMetrics:
         proba = model.predict_proba(X)[:, 1]
         ci = metric_ci(y, proba, metric="roc_auc")
         assert ci.estimate == pytest.approx(skm.roc_auc_score(y, proba))
-        # probabilities that are exactly 0 or 1 (a pure tree leaf) are scores
+        # probabilities that are exactly 0 or 1 (a pure tree leaf) are scores,
+        # but they may as well be float labels: accepted with a warning
+        # (issue 29, item 9)
         tree_like = (proba > 0.5).astype(float)
-        ci = metric_ci(y, tree_like, metric="roc_auc")
+        with pytest.warns(UserWarning, match=r"these look like predicted labels"):
+            ci = metric_ci(y, tree_like, metric="roc_auc")
         assert ci.estimate == pytest.approx(skm.roc_auc_score(y, tree_like))
 
     def test_compare_predictions_refuses_labels(self, fitted):
