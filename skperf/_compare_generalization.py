@@ -33,12 +33,13 @@ from ._vary import _new_data_kfold
 from .exceptions import NoVariationWarning
 from .stats._paired_tests import (
     _check_rope,
+    _decision_borderline,
     bayesian_correlated_t,
     combined_5x2cv_f,
     corrected_paired_t,
     paired_decision,
 )
-from .stats._results import _fmt, _ResultMixin
+from .stats._results import _borderline_note, _fmt, _ResultMixin
 from .stats._validation import _check_confidence
 
 __all__ = ["GeneralizationComparison", "compare_generalization"]
@@ -143,6 +144,12 @@ class GeneralizationComparison(_ResultMixin):
     random_state : int or None, default=None
         The root seed actually used (drawn when ``random_state=None``):
         passing it again reproduces the splits and every fit.
+    borderline : bool or None, default=None
+        Whether the decision is borderline: ``pvalue`` (for ``"bayesian"``
+        ``1 -`` the largest posterior probability) within a factor of 2 of
+        ``1 - confidence`` either way (0.025 to 0.10 at 95 %), so a re-run
+        with another ``random_state`` can flip it; ``note`` then says so
+        and what settles it (more fits). None: computed.
 
     Examples
     --------
@@ -170,6 +177,7 @@ class GeneralizationComparison(_ResultMixin):
     target: str = TARGET
     note: str = ""
     random_state: int | None = None
+    borderline: bool | None = None
 
     def __post_init__(self):
         for name in (
@@ -189,6 +197,18 @@ class GeneralizationComparison(_ResultMixin):
         object.__setattr__(self, "confidence", float(self.confidence))
         object.__setattr__(self, "n", int(self.n))
         object.__setattr__(self, "n_fits", int(self.n_fits))
+        if self.borderline is None:
+            flag, what, value = _decision_borderline(self)
+            if flag:
+                extra = _borderline_note(
+                    value,
+                    1 - self.confidence,
+                    what=what,
+                    settle=f"more fits (n_fits above {self.n_fits}) make it "
+                    "reproducible; if it stays borderline, only more data settles it",
+                )
+                object.__setattr__(self, "note", f"{self.note} {extra}.".strip())
+            object.__setattr__(self, "borderline", bool(flag))
 
     def __repr__(self):
         parts = [
@@ -632,8 +652,11 @@ def _resampled(
         decision = paired_decision(res)
         design = (
             f"{R} x {K}-fold CV, correlated Bayesian t-test (Corani & Benavoli "
-            f"2015, rho = {n_test / (n_train + n_test):.3g}); decision at "
-            f"posterior probability > {confidence:g}"
+            f"2015, rho = {n_test / (n_train + n_test):.3g}); decision from "
+            f"the posterior: 'better' when P(A - B > rope) > {confidence:g}, "
+            f"'worse' when P(A - B < -rope) > {confidence:g}, 'practically "
+            f"equivalent' when P(|A - B| <= rope) > {confidence:g}, otherwise "
+            "undecided ('no significant difference')"
         )
     else:
         res = corrected_paired_t(d, test_train_ratio=ratio, confidence=confidence)
