@@ -31,8 +31,8 @@ from ._generalization import (
 )
 from ._vary import _new_data_kfold
 from .exceptions import NoVariationWarning
+from .metrics._registry import _check_rope_for
 from .stats._paired_tests import (
-    _check_rope,
     _decision_borderline,
     bayesian_correlated_t,
     combined_5x2cv_f,
@@ -461,8 +461,8 @@ default="auto"
     auto = isinstance(method, str) and method == "auto"
     method = _check_method(method)
     confidence = _check_confidence(confidence)
-    rope_value = None if rope is None else _check_rope(rope)
     scorer, metric = _check_scoring(scoring, estimator_a, estimator_b)
+    rope_value = None if rope is None else _check_rope_for(rope, metric)
     if method == "nested-cv" and metric not in DECOMPOSABLE:
         raise ValueError(
             "method='nested-cv' needs per-row scores, so a decomposable scorer "

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..stats._validation import _check_rope
 from ..utils._sklearn_compat import _scorer_parts
 
 __all__: list[str] = []
@@ -466,6 +467,56 @@ def _sklearn_metric(name):
     ):
         return _MetricSpec(name, "loop", "any", func=func)
     return None
+
+
+#: Suffixes of scikit-learn scorer names that average a table metric over
+#: classes or samples (same range as the metric): longest first.
+_AVERAGING_SUFFIXES = (
+    "_ovr_weighted",
+    "_ovo_weighted",
+    "_weighted",
+    "_samples",
+    "_macro",
+    "_micro",
+    "_ovr",
+    "_ovo",
+)
+#: Bounded scikit-learn scorers that are not in the metric table.
+_SCORER_RANGES = {"average_precision": (0.0, 1.0), "top_k_accuracy": (0.0, 1.0)}
+
+
+def _metric_range(metric):
+    """``(low, high)`` of a metric or scorer name's values when both are finite.
+
+    From the metric table (``_MetricSpec.range``), for its names and aliases
+    and for scikit-learn's averaged scorer names (``"f1_macro"``,
+    ``"roc_auc_ovr_weighted"`` ...); None for an unbounded metric (errors,
+    R^2, log loss), an unknown name or a callable.
+    """
+    if not isinstance(metric, str):
+        return None
+    key = metric.lower()
+    if key in _SCORER_RANGES:
+        return _SCORER_RANGES[key]
+    spec = _SPECS.get(key)
+    if spec is None:
+        base = next(
+            (key[: -len(x)] for x in _AVERAGING_SUFFIXES if key.endswith(x)), None
+        )
+        spec = _SPECS.get(base)
+    if spec is None:
+        return None
+    low, high = spec.range
+    return (low, high) if np.isfinite(low) and np.isfinite(high) else None
+
+
+def _check_rope_for(rope, metric):
+    """``rope`` checked against ``metric``'s range (the one rope check, issue 29).
+
+    ``rope=1`` on accuracy is the whole range [0, 1] and is refused, the way
+    ``confidence=95`` is; see :func:`skperf.stats._validation._check_rope`.
+    """
+    return _check_rope(rope, metric=metric, metric_range=_metric_range(metric))
 
 
 def _resolve(metric):

@@ -42,7 +42,7 @@ import numpy as np
 from scipy import stats
 
 from ._results import _borderline_note, _fmt, _freeze, _is_borderline, _ResultMixin
-from ._validation import _check_confidence, _check_sample
+from ._validation import _check_confidence, _check_rope, _check_sample
 
 __all__ = [
     "DECISIONS",
@@ -190,23 +190,6 @@ def _check_ratio(test_train_ratio):
         raise ValueError(
             "`test_train_ratio` must be a positive finite float (n_test / n_train, "
             f"e.g. 1 / (K - 1) for K-fold); got {test_train_ratio!r}."
-        )
-    return r
-
-
-def _check_rope(rope):
-    if rope is None:
-        return 0.0
-    if isinstance(rope, bool) or not isinstance(rope, numbers.Real):
-        raise TypeError(
-            "`rope` must be None or a non-negative float in the metric's units; "
-            f"got {rope!r}."
-        )
-    r = float(rope)
-    if not (np.isfinite(r) and r >= 0):
-        raise ValueError(
-            "`rope` must be None or a non-negative float in the metric's units; "
-            f"got {rope!r}."
         )
     return r
 
