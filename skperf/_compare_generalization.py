@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
-from sklearn.metrics import get_scorer_names
 from sklearn.utils import indexable
 
 from ._cache import warn_never_reused
@@ -31,7 +30,7 @@ from ._generalization import (
 )
 from ._vary import _new_data_kfold
 from .exceptions import NoVariationWarning
-from .metrics._registry import _check_rope_for
+from .metrics._registry import _check_rope_for, _check_scorer_names
 from .stats._paired_tests import (
     _decision_borderline,
     bayesian_correlated_t,
@@ -257,12 +256,7 @@ def _check_scoring(scoring, estimator_a, estimator_b):
             "Pass one scorer name or callable as `scoring`."
         )
     if isinstance(scoring, str):
-        if scoring not in get_scorer_names():
-            raise ValueError(
-                f"`scoring` must be a scikit-learn scorer name (see "
-                f"sklearn.metrics.get_scorer_names()) or a callable; got {scoring!r}."
-            )
-        return scoring, scoring
+        return _check_scorer_names(scoring), scoring
     if callable(scoring):
         name = getattr(getattr(scoring, "_score_func", None), "__name__", None)
         return scoring, str(name or getattr(scoring, "__name__", "score"))

@@ -30,7 +30,6 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from sklearn.metrics import check_scoring
 from sklearn.model_selection import (
     RepeatedStratifiedKFold,
     StratifiedGroupKFold,
@@ -59,6 +58,7 @@ from ._vary import (
     _shuffled_kfold,
 )
 from .exceptions import GroupsIgnoredWarning, NoVariationWarning
+from .metrics._registry import _check_scoring as check_scoring
 from .utils._sklearn_compat import _check_method_params, _safe_split, _scorer_parts
 from .utils._warnings import _external_stacklevel
 

@@ -443,7 +443,7 @@ def _run(
     a decomposable ``scoring`` name only the prediction its per-row scores
     need, :func:`_predict_for`; the score is their mean either way).
     """
-    from sklearn.metrics import check_scoring
+    from .metrics._registry import _check_scoring as check_scoring
     from sklearn.utils.parallel import Parallel, delayed
     from tqdm.auto import tqdm
 

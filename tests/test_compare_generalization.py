@@ -308,7 +308,8 @@ class TestValidation:
             (
                 {"scoring": "acuracy"},
                 ValueError,
-                "`scoring` must be a scikit-learn scorer name",
+                "`scoring`='acuracy' is not a scikit-learn scorer name. Did you "
+                "mean 'accuracy'",
             ),
             (
                 {"scoring": ["accuracy", "roc_auc"]},
@@ -553,7 +554,12 @@ class TestBayesianDecisionFollowsPosterior:
         lr, tree, X, y = cancer
         groups = np.arange(120) % 25
         res = compare_generalization(
-            lr, tree, X[:120], y[:120], groups=groups, method="bayesian",
+            lr,
+            tree,
+            X[:120],
+            y[:120],
+            groups=groups,
+            method="bayesian",
             random_state=0,
         )
         assert res.p_better == pytest.approx(0.96499592, abs=1e-7)
@@ -564,8 +570,14 @@ class TestBayesianDecisionFollowsPosterior:
         assert "more fits (n_fits above 30)" in res.note
         for rope in (0.1,):
             r = compare_generalization(
-                lr, tree, X[:120], y[:120], groups=groups, method="bayesian",
-                rope=rope, random_state=0,
+                lr,
+                tree,
+                X[:120],
+                y[:120],
+                groups=groups,
+                method="bayesian",
+                rope=rope,
+                random_state=0,
             )
             assert r.decision == _bayes_rule(r)
 

@@ -519,6 +519,66 @@ def _check_rope_for(rope, metric):
     return _check_rope(rope, metric=metric, metric_range=_metric_range(metric))
 
 
+def _unknown_scorer_message(scoring, name="scoring"):
+    """A short message for a string that is not a scikit-learn scorer name.
+
+    Names the close matches (``"neg_" + scoring`` first: scikit-learn
+    negates losses, so ``"log_loss"`` is ``"neg_log_loss"``), never the
+    whole list of 50+ names (issue 29, item 16).
+    """
+    import difflib
+
+    from sklearn.metrics import get_scorer_names
+
+    names = get_scorer_names()
+    guesses = [f"neg_{scoring}"] if f"neg_{scoring}" in names else []
+    key = scoring.lower() if isinstance(scoring, str) else str(scoring)
+    guesses += [
+        g
+        for g in difflib.get_close_matches(key, names, n=3, cutoff=0.6)
+        if g not in guesses
+    ]
+    hint = ""
+    if guesses:
+        hint = " Did you mean " + " or ".join(repr(g) for g in guesses[:3]) + "?"
+    return (
+        f"`{name}`={scoring!r} is not a scikit-learn scorer name.{hint} "
+        "(Scorers are greater-is-better, so a loss is named 'neg_<loss>'; every "
+        "name: sklearn.metrics.get_scorer_names().)"
+    )
+
+
+def _check_scorer_names(scoring, name="scoring"):
+    """``scoring`` unchanged; a short ValueError for any unknown scorer name.
+
+    ``scoring`` may be one name, a list / tuple of names or a dict of names
+    (callables and None pass). The one check of scorer names in skperf.
+    """
+    from sklearn.metrics import get_scorer_names
+
+    if isinstance(scoring, str):
+        items = [scoring]
+    elif isinstance(scoring, list | tuple):
+        items = list(scoring)
+    elif isinstance(scoring, dict):
+        items = list(scoring.values())
+    else:
+        items = []
+    names = set(get_scorer_names())
+    for s in items:
+        if isinstance(s, str) and s not in names:
+            raise ValueError(_unknown_scorer_message(s, name))
+    return scoring
+
+
+def _check_scoring(estimator, scoring=None, **kwargs):
+    """:func:`sklearn.metrics.check_scoring` after :func:`_check_scorer_names`."""
+    from sklearn.metrics import check_scoring
+
+    _check_scorer_names(scoring)
+    return check_scoring(estimator, scoring=scoring, **kwargs)
+
+
 def _resolve(metric):
     """A :class:`_MetricSpec` for a name or a callable; clear error otherwise."""
     if callable(metric) and not isinstance(metric, str):

@@ -70,8 +70,15 @@ class TestRange:
 
     @pytest.mark.parametrize(
         ("rope", "metric"),
-        [(0.01, "accuracy"), (0.99, "accuracy"), (None, "accuracy"), (1, "r2"),
-         (5.0, "neg_mean_squared_error"), (1, None), (1, "acc")],
+        [
+            (0.01, "accuracy"),
+            (0.99, "accuracy"),
+            (None, "accuracy"),
+            (1, "r2"),
+            (5.0, "neg_mean_squared_error"),
+            (1, None),
+            (1, "acc"),
+        ],
     )
     def test_accepted(self, rope, metric):
         assert _check_rope_for(rope, metric) == (0.0 if rope is None else rope)
@@ -101,15 +108,23 @@ class TestEntryPoints:
                 )
         with pytest.raises(ValueError, match="whole range of roc_auc"):
             compare_generalization(
-                GaussianNB(), Exploding(), X, y, scoring="roc_auc", rope=1,
+                GaussianNB(),
+                Exploding(),
+                X,
+                y,
+                scoring="roc_auc",
+                rope=1,
                 method="bayesian",
             )
 
     def test_benchmark_report(self):
         rng = np.random.default_rng(0)
         frame = pd.DataFrame(
-            [(f"d{d}", m, 0.8 + 0.01 * d + rng.normal(0, 0.01)) for d in range(8)
-             for m in "ab"],
+            [
+                (f"d{d}", m, 0.8 + 0.01 * d + rng.normal(0, 0.01))
+                for d in range(8)
+                for m in "ab"
+            ],
             columns=["dataset", "model", "accuracy"],
         )
         report = BenchmarkReport.from_frame(

@@ -424,9 +424,10 @@ class TestBayesianDecisionFollowsPosterior:
         neg = bayesian_correlated_t(-D30, test_train_ratio=1 / 9, rope=0.05)
         assert neg.p_worse == pytest.approx(res.p_better)
         assert paired_decision(neg) == "no significant difference"
-        assert paired_decision(
-            bayesian_correlated_t(-D30, test_train_ratio=1 / 9)
-        ) == "worse"
+        assert (
+            paired_decision(bayesian_correlated_t(-D30, test_train_ratio=1 / 9))
+            == "worse"
+        )
 
     def test_every_decision_follows_the_rule(self):
         rng = np.random.default_rng(29)
