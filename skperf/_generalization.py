@@ -443,9 +443,10 @@ def _run(
     a decomposable ``scoring`` name only the prediction its per-row scores
     need, :func:`_predict_for`; the score is their mean either way).
     """
-    from .metrics._registry import _check_scoring as check_scoring
     from sklearn.utils.parallel import Parallel, delayed
     from tqdm.auto import tqdm
+
+    from .metrics._registry import _check_scoring as check_scoring
 
     scorer = check_scoring(estimator, scoring)
     # a decomposable scorer name: _fit_score predicts once and takes the score

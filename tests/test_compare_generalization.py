@@ -308,8 +308,10 @@ class TestValidation:
             (
                 {"scoring": "acuracy"},
                 ValueError,
-                "`scoring`='acuracy' is not a scikit-learn scorer name. Did you "
-                "mean 'accuracy'",
+                (
+                    "`scoring`='acuracy' is not a scikit-learn scorer name. Did you "
+                    "mean 'accuracy'"
+                ),
             ),
             (
                 {"scoring": ["accuracy", "roc_auc"]},

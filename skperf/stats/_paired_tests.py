@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ._results import _borderline_note, _fmt, _freeze, _is_borderline, _ResultMixin
+from ._results import _fmt, _freeze, _is_borderline, _ResultMixin
 from ._validation import _check_confidence, _check_rope, _check_sample
 
 __all__ = [

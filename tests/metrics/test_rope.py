@@ -52,15 +52,20 @@ class TestRange:
             (
                 1.5,
                 "roc_auc",
-                "rope=1.5 is wider than the whole range of roc_auc [0, 1]; a "
-                "region of practical equivalence is a small difference such as "
-                "0.01 (did you mean rope=0.015, i.e. 1.5 %?).",
+                (
+                    "rope=1.5 is wider than the whole range of roc_auc [0, 1]; a "
+                    "region of practical equivalence is a small difference such as "
+                    "0.01 (did you mean rope=0.015, i.e. 1.5 %?)."
+                ),
             ),
             (
                 2,
                 "matthews_corrcoef",
-                "rope=2 is the whole range of matthews_corrcoef [-1, 1]; a region "
-                "of practical equivalence is a small difference such as 0.02.",
+                (
+                    "rope=2 is the whole range of matthews_corrcoef [-1, 1]; a "
+                    "region of practical equivalence is a small difference such "
+                    "as 0.02."
+                ),
             ),
         ],
     )
