@@ -370,8 +370,12 @@ default="auto"
           per-row score differences (5 outer folds, 3 repetitions by
           default), with their bias correction; decomposable scorers.
         - ``"bayesian"``: Corani & Benavoli's correlated Bayesian t-test on
-          the repeated 10-fold differences: ``"better"`` when
-          ``P(A - B > rope) > confidence``.
+          the repeated 10-fold differences; the decision follows the
+          posterior it reports: ``"better"`` when ``P(A - B > rope) >
+          confidence``, ``"worse"`` when ``P(A - B < -rope) > confidence``,
+          ``"practically equivalent"`` when ``P(|A - B| <= rope) >
+          confidence``, otherwise undecided (``"no significant
+          difference"``).
         - ``"auto"``: the policy in ``_AUTO_POLICY``: ``"corrected-t"`` on
           repeated 10-fold, the default test with the lowest false
           "significant" rate on equally good algorithms (issue 15).
@@ -379,9 +383,11 @@ default="auto"
         Confidence level of the interval; the test is at ``1 - confidence``.
     rope : float or None, default=None
         Region of practical equivalence ``[-rope, rope]`` in the metric's
-        units (e.g. 0.01 accuracy). Adds the decisions ``"practically
-        equivalent"`` and ``"better, not meaningful"`` / ``"worse, not
-        meaningful"`` (significant, but the estimate is inside the rope).
+        units (e.g. 0.01 accuracy), smaller than the metric's range
+        (``rope=1`` on accuracy is refused). Adds the decisions
+        ``"practically equivalent"`` and (frequentist methods) ``"better,
+        not meaningful"`` / ``"worse, not meaningful"`` (significant, but
+        the estimate is inside the rope).
     n_fits : "auto" or int, default="auto"
         Fits per model. ``"auto"``: 100 for ``"corrected-t"`` (10 x
         10-fold), 30 for ``"bayesian"`` (3 x 10-fold), 45 for
