@@ -30,6 +30,7 @@ import warnings
 from numbers import Integral
 
 import numpy as np
+from sklearn.metrics import check_scoring
 from sklearn.model_selection import (
     RepeatedStratifiedKFold,
     StratifiedGroupKFold,
@@ -58,7 +59,7 @@ from ._vary import (
     _shuffled_kfold,
 )
 from .exceptions import GroupsIgnoredWarning, NoVariationWarning
-from .metrics._registry import _check_scoring as check_scoring
+from .metrics._registry import _check_scorer_names
 from .utils._sklearn_compat import _check_method_params, _safe_split, _scorer_parts
 from .utils._warnings import _external_stacklevel
 
@@ -74,6 +75,8 @@ def _scorers(estimator, scoring):
     scorers go through sklearn's multimetric scorer (which caches the
     predictions shared between them).
     """
+    if scoring is not None and not callable(scoring):
+        _check_scorer_names(scoring)  # a short message for a wrong name
     if isinstance(scoring, list | tuple | dict):
         items = (
             scoring.items()
