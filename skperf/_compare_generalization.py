@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
-from sklearn.metrics import get_scorer_names
 from sklearn.utils import indexable
 
 from ._cache import warn_never_reused
@@ -32,14 +31,15 @@ from ._generalization import (
 from ._vary import _new_data_kfold
 from .exceptions import NoVariationWarning
 from .metrics._per_row import DECOMPOSABLE, _row_scores
+from .metrics._registry import _check_rope_for, _check_scorer_names
 from .stats._paired_tests import (
-    _check_rope,
+    _decision_borderline,
     bayesian_correlated_t,
     combined_5x2cv_f,
     corrected_paired_t,
     paired_decision,
 )
-from .stats._results import _fmt, _ResultMixin
+from .stats._results import _borderline_note, _fmt, _ResultMixin
 from .stats._validation import _check_confidence
 
 __all__ = ["GeneralizationComparison", "compare_generalization"]
@@ -135,6 +135,12 @@ class GeneralizationComparison(_ResultMixin):
     random_state : int or None, default=None
         The root seed actually used (drawn when ``random_state=None``):
         passing it again reproduces the splits and every fit.
+    borderline : bool or None, default=None
+        Whether the decision is borderline: ``pvalue`` (for ``"bayesian"``
+        ``1 -`` the largest posterior probability) within a factor of 2 of
+        ``1 - confidence`` either way (0.025 to 0.10 at 95 %), so a re-run
+        with another ``random_state`` can flip it; ``note`` then says so
+        and what settles it (more fits). None: computed.
 
     Examples
     --------
@@ -162,6 +168,7 @@ class GeneralizationComparison(_ResultMixin):
     target: str = TARGET
     note: str = ""
     random_state: int | None = None
+    borderline: bool | None = None
 
     def __post_init__(self):
         for name in (
@@ -181,6 +188,18 @@ class GeneralizationComparison(_ResultMixin):
         object.__setattr__(self, "confidence", float(self.confidence))
         object.__setattr__(self, "n", int(self.n))
         object.__setattr__(self, "n_fits", int(self.n_fits))
+        if self.borderline is None:
+            flag, what, value = _decision_borderline(self)
+            if flag:
+                extra = _borderline_note(
+                    value,
+                    1 - self.confidence,
+                    what=what,
+                    settle=f"more fits (n_fits above {self.n_fits}) make it "
+                    "reproducible; if it stays borderline, only more data settles it",
+                )
+                object.__setattr__(self, "note", f"{self.note} {extra}.".strip())
+            object.__setattr__(self, "borderline", bool(flag))
 
     def __repr__(self):
         parts = [
@@ -229,12 +248,7 @@ def _check_scoring(scoring, estimator_a, estimator_b):
             "Pass one scorer name or callable as `scoring`."
         )
     if isinstance(scoring, str):
-        if scoring not in get_scorer_names():
-            raise ValueError(
-                f"`scoring` must be a scikit-learn scorer name (see "
-                f"sklearn.metrics.get_scorer_names()) or a callable; got {scoring!r}."
-            )
-        return scoring, scoring
+        return _check_scorer_names(scoring), scoring
     if callable(scoring):
         name = getattr(getattr(scoring, "_score_func", None), "__name__", None)
         return scoring, str(name or getattr(scoring, "__name__", "score"))
@@ -348,8 +362,12 @@ default="auto"
           per-row score differences (5 outer folds, 3 repetitions by
           default), with their bias correction; decomposable scorers.
         - ``"bayesian"``: Corani & Benavoli's correlated Bayesian t-test on
-          the repeated 10-fold differences: ``"better"`` when
-          ``P(A - B > rope) > confidence``.
+          the repeated 10-fold differences; the decision follows the
+          posterior it reports: ``"better"`` when ``P(A - B > rope) >
+          confidence``, ``"worse"`` when ``P(A - B < -rope) > confidence``,
+          ``"practically equivalent"`` when ``P(|A - B| <= rope) >
+          confidence``, otherwise undecided (``"no significant
+          difference"``).
         - ``"auto"``: the policy in ``_AUTO_POLICY``: ``"corrected-t"`` on
           repeated 10-fold, the default test with the lowest false
           "significant" rate on equally good algorithms (issue 15).
@@ -357,9 +375,11 @@ default="auto"
         Confidence level of the interval; the test is at ``1 - confidence``.
     rope : float or None, default=None
         Region of practical equivalence ``[-rope, rope]`` in the metric's
-        units (e.g. 0.01 accuracy). Adds the decisions ``"practically
-        equivalent"`` and ``"better, not meaningful"`` / ``"worse, not
-        meaningful"`` (significant, but the estimate is inside the rope).
+        units (e.g. 0.01 accuracy), smaller than the metric's range
+        (``rope=1`` on accuracy is refused). Adds the decisions
+        ``"practically equivalent"`` and (frequentist methods) ``"better,
+        not meaningful"`` / ``"worse, not meaningful"`` (significant, but
+        the estimate is inside the rope).
     n_fits : "auto" or int, default="auto"
         Fits per model. ``"auto"``: 100 for ``"corrected-t"`` (10 x
         10-fold), 30 for ``"bayesian"`` (3 x 10-fold), 45 for
@@ -433,8 +453,8 @@ default="auto"
     auto = isinstance(method, str) and method == "auto"
     method = _check_method(method)
     confidence = _check_confidence(confidence)
-    rope_value = None if rope is None else _check_rope(rope)
     scorer, metric = _check_scoring(scoring, estimator_a, estimator_b)
+    rope_value = None if rope is None else _check_rope_for(rope, metric)
     if method == "nested-cv" and metric not in DECOMPOSABLE:
         raise ValueError(
             "method='nested-cv' needs per-row scores, so a decomposable scorer "
@@ -648,8 +668,11 @@ def _resampled(
         decision = paired_decision(res)
         design = (
             f"{R} x {K}-fold CV, correlated Bayesian t-test (Corani & Benavoli "
-            f"2015, rho = {n_test / (n_train + n_test):.3g}); decision at "
-            f"posterior probability > {confidence:g}"
+            f"2015, rho = {n_test / (n_train + n_test):.3g}); decision from "
+            f"the posterior: 'better' when P(A - B > rope) > {confidence:g}, "
+            f"'worse' when P(A - B < -rope) > {confidence:g}, 'practically "
+            f"equivalent' when P(|A - B| <= rope) > {confidence:g}, otherwise "
+            "undecided ('no significant difference')"
         )
     else:
         res = corrected_paired_t(d, test_train_ratio=ratio, confidence=confidence)

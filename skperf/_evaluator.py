@@ -26,7 +26,6 @@ import numpy as np
 from sklearn import get_config
 from sklearn.base import BaseEstimator, MetaEstimatorMixin
 from sklearn.exceptions import FitFailedWarning, NotFittedError
-from sklearn.metrics import check_scoring, get_scorer_names
 from sklearn.utils import indexable
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
@@ -41,6 +40,7 @@ from ._distribution import _scorer_distribution
 from ._fitting import _Single, fit_all
 from ._seeding import SOURCES
 from ._vary import _configure
+from .metrics._registry import _check_scoring as check_scoring
 from .utils._naming import _estimator_name
 from .utils._sklearn_compat import (
     HasMethods,
@@ -271,7 +271,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit"])],
         "scoring": [
-            StrOptions(set(get_scorer_names())),
+            str,  # a scorer name: checked by metrics._registry._check_scorer_names
             callable,
             list,
             tuple,

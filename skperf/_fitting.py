@@ -60,6 +60,7 @@ from ._vary import (
 )
 from .exceptions import GroupsIgnoredWarning, NoVariationWarning
 from .metrics._per_row import DECOMPOSABLE, _row_scores
+from .metrics._registry import _check_scorer_names
 from .utils._sklearn_compat import _check_method_params, _safe_split, _scorer_parts
 from .utils._warnings import _external_stacklevel
 
@@ -75,6 +76,8 @@ def _scorers(estimator, scoring):
     scorers go through sklearn's multimetric scorer (which caches the
     predictions shared between them).
     """
+    if scoring is not None and not callable(scoring):
+        _check_scorer_names(scoring)  # a short message for a wrong name
     if isinstance(scoring, list | tuple | dict):
         items = (
             scoring.items()

@@ -227,7 +227,9 @@ def score_distribution(ev, scoring, *, name=None):
     if scoring is None:
         scorer = _default_score(ev.estimator)
     elif isinstance(scoring, str):
-        scorer = get_scorer(scoring)
+        from .metrics._registry import _check_scorer_names
+
+        scorer = get_scorer(_check_scorer_names(scoring))
     elif callable(scoring):
         scorer = scoring
     else:

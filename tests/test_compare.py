@@ -38,8 +38,12 @@ class TestHandComputed:
         assert res.n_boot is None
         assert res.note == (
             "n = 8 is below the Noether sample size 35 for gamma = 0.75 at "
-            "confidence = 0.95: the comparison may lack power"
+            "confidence = 0.95: the comparison may lack power; borderline: p = "
+            "0.0625 is within a factor of 2 of the level 0.05 (0.025 to 0.1), so "
+            "a re-run with another random_state can flip the decision; more runs "
+            "(repeats) settle it"
         )
+        assert res.borderline is True
         # 6 wins, 1 tie, 1 loss: near bound from Clopper-Pearson of 6 / 7
         # rescaled by 7 / 8, far bound from 6.5 / 8 (ties split)
         ref_w = stats.binomtest(6, 7).proportion_ci(0.95, method="exact")
@@ -329,7 +333,9 @@ class TestResult:
     def test_no_note_at_noether_size(self):
         rng = np.random.default_rng(0)
         res = compare(_dist(rng.normal(size=35)), _dist(rng.normal(size=40)))
-        assert res.note == ""
+        # only the borderline note (p = 0.046, issue 29 item 18): no Noether note
+        assert res.borderline is True
+        assert res.note.startswith("borderline: p = 0.0")
 
     @pytest.mark.parametrize(
         ("confidence", "expected"), [(0.90, 29), (0.95, 35), (0.99, 48)]
@@ -787,3 +793,52 @@ def test_note_when_mean_difference_disagrees():
     # when both agree there is no such note
     agree = compare(_dist(base + 0.01, seeds=seeds, name="A"), b)
     assert "different questions" not in agree.note
+
+
+class TestBorderline:
+    """Issue 29, item 18: a p-value within a factor of 2 of the level says so."""
+
+    @staticmethod
+    def _pair(shift):
+        rng = np.random.default_rng(0)
+        base = rng.normal(0.9, 0.02, 30)
+        na, nb = rng.normal(0, 0.01, 30), rng.normal(0, 0.01, 30)
+        seeds = {"split": np.arange(30)}
+        a = PerformanceDistribution(base + shift + na, name="A", seeds=seeds)
+        b = PerformanceDistribution(base + nb, name="B", seeds=seeds)
+        return a, b
+
+    @pytest.mark.parametrize(
+        ("shift", "p", "decision", "borderline"),
+        [
+            (0.003, 0.11417667, "no significant difference", False),
+            (0.004, 0.06355649, "no significant difference", True),
+            (0.005, 0.02622899, "no significant difference", True),
+            (0.006, 0.00993151, "better", False),
+        ],
+    )
+    def test_flag_and_note(self, shift, p, decision, borderline):
+        res = compare(*self._pair(shift))
+        assert res.p_value == pytest.approx(p, abs=1e-8)
+        assert res.decision == decision
+        assert res.borderline is borderline
+        assert res.to_dict()["borderline"] is borderline
+        text = (
+            f"borderline: p = {p:.3g} is within a factor of 2 of the level 0.05 "
+            "(0.025 to 0.1), so a re-run with another random_state can flip the "
+            "decision; more runs (repeats) settle it"
+        )
+        assert (text in res.note) is borderline
+
+    def test_boundaries_and_mirror(self):
+        from skperf.stats._results import _is_borderline
+
+        got = _is_borderline([0.0249, 0.025, 0.05, 0.0999, 0.1, np.nan], 0.05)
+        assert got.tolist() == [False, True, True, True, False, False]
+        assert _is_borderline(0.01, 0.01) is True  # 0.005 <= p < 0.02 at 99 %
+        res = compare(*self._pair(0.004))
+        import dataclasses
+
+        mirrored = dataclasses.replace(res, names=res.names[::-1])
+        assert mirrored.borderline is True
+        assert mirrored.note.count("borderline:") == 1

@@ -308,7 +308,10 @@ class TestValidation:
             (
                 {"scoring": "acuracy"},
                 ValueError,
-                "`scoring` must be a scikit-learn scorer name",
+                (
+                    "`scoring`='acuracy' is not a scikit-learn scorer name. Did you "
+                    "mean 'accuracy'"
+                ),
             ),
             (
                 {"scoring": ["accuracy", "roc_auc"]},
@@ -496,3 +499,140 @@ def test_study_through_compare_generalization(signal, seed, tmp_path):
         assert rate["auto"] <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / n_sets), rate
     else:
         assert rate["auto"] >= rate["5x2cv-f"] - 0.05, rate
+
+
+def _bayes_rule(res):
+    """The decision the printed posterior gives (issue 29, item 1)."""
+    c, rope = res.confidence, res.rope or 0.0
+    if res.p_better > c:
+        return "better"
+    if res.p_worse > c:
+        return "worse"
+    if rope > 0 and res.p_rope > c:
+        return "practically equivalent"
+    return "no significant difference"
+
+
+class TestBayesianDecisionFollowsPosterior:
+    """Issue 29, item 1: lr vs a depth-2 tree on breast cancer."""
+
+    @pytest.fixture(scope="class")
+    def cancer(self):
+        from sklearn.datasets import load_breast_cancer
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+        from sklearn.tree import DecisionTreeClassifier
+
+        X, y = load_breast_cancer(return_X_y=True)
+        lr = make_pipeline(StandardScaler(), LogisticRegression())
+        return lr, DecisionTreeClassifier(max_depth=2, random_state=0), X, y
+
+    @pytest.mark.parametrize(
+        ("rope", "expected", "p"),
+        [
+            # was "better" at every rope, "better, not meaningful" at 0.1
+            (0.0, "better", (0.99999711, 0.0, 2.89e-06)),
+            (0.05, "no significant difference", (0.87991949, 0.12008051, 0.0)),
+            (0.1, "practically equivalent", (0.0019618, 0.9980382, 0.0)),
+        ],
+    )
+    def test_rope_0_005_01(self, cancer, rope, expected, p):
+        lr, tree, X, y = cancer
+        res = compare_generalization(
+            lr, tree, X, y, method="bayesian", rope=rope, random_state=0
+        )
+        np.testing.assert_allclose(
+            (res.p_better, res.p_rope, res.p_worse), p, atol=1e-7
+        )
+        assert res.decision == _bayes_rule(res) == expected
+        assert "'better' when P(A - B > rope) > 0.95" in res.note
+        assert "'practically equivalent' when P(|A - B| <= rope) > 0.95" in res.note
+        assert res.borderline is False
+
+    def test_groups(self, cancer):
+        # the issue's case: "better" at p_better just above 0.95 beside a 95 %
+        # interval through 0: the rule holds, and the call is borderline
+        lr, tree, X, y = cancer
+        groups = np.arange(120) % 25
+        res = compare_generalization(
+            lr,
+            tree,
+            X[:120],
+            y[:120],
+            groups=groups,
+            method="bayesian",
+            random_state=0,
+        )
+        assert res.p_better == pytest.approx(0.96499592, abs=1e-7)
+        assert res.low < 0 < res.high
+        assert res.decision == _bayes_rule(res) == "better"
+        assert res.borderline is True
+        assert "borderline: 1 - max(p_better, p_worse, p_rope) = 0.035" in res.note
+        assert "more fits (n_fits above 30)" in res.note
+        for rope in (0.1,):
+            r = compare_generalization(
+                lr,
+                tree,
+                X[:120],
+                y[:120],
+                groups=groups,
+                method="bayesian",
+                rope=rope,
+                random_state=0,
+            )
+            assert r.decision == _bayes_rule(r)
+
+
+class TestBorderline:
+    """Issue 29, item 18: a borderline decision says so, and what settles it."""
+
+    @pytest.mark.parametrize(
+        ("pvalue", "decision", "borderline"),
+        [
+            (0.01, "better", False),
+            (0.03, "better", True),  # the README's lr vs rf: p = 0.030-0.114
+            (0.07, "no significant difference", True),
+            (0.114, "no significant difference", False),
+        ],
+    )
+    def test_frequentist(self, pvalue, decision, borderline):
+        res = GeneralizationComparison(
+            0.02, 0.001, 0.04, pvalue, decision, "corrected-t", 0.95, None, 200, 100
+        )
+        assert res.borderline is borderline
+        assert res.to_dict()["borderline"] is borderline
+        text = (
+            f"borderline: p = {pvalue:.3g} is within a factor of 2 of the level "
+            "0.05 (0.025 to 0.1), so a re-run with another random_state can flip "
+            "the decision; more fits (n_fits above 100) make it reproducible; if "
+            "it stays borderline, only more data settles it."
+        )
+        assert (text in res.note) is borderline
+
+    def test_from_compare_generalization(self, data):
+        X, y = data
+        res = compare_generalization(
+            GaussianNB(), NearestCentroid(), X, y, n_fits=20, random_state=0
+        )
+        low, high = 0.025, 0.10
+        assert res.borderline is bool(low <= res.pvalue < high)
+        assert ("borderline:" in res.note) is res.borderline
+
+    def test_stats_result(self):
+        d = np.array([0.02, 0.01, 0.03, -0.01, 0.02, 0.0, 0.04, -0.02, 0.02, 0.01])
+        for shift, p, flag in [
+            (0.0, 0.18369525, False),
+            (0.005, 0.07174406, True),
+            (0.01, 0.02690343, True),
+        ]:
+            r = corrected_paired_t(d + shift, test_train_ratio=1 / 9)
+            assert r.pvalue == pytest.approx(p, abs=1e-8)
+            assert r.borderline is flag
+        batch = corrected_paired_t(
+            np.array([[0.02, 0.01, 0.03, 0.0] * 3, [0.05, -0.05, 0.01, 0.0] * 3]),
+            test_train_ratio=1 / 3,
+        )
+        p = np.asarray(batch.pvalue)
+        np.testing.assert_allclose(p, [0.07202989, 0.91896144], atol=1e-8)
+        assert batch.borderline.tolist() == [True, False]

@@ -22,7 +22,6 @@ from skperf._generalization import (
     _AUTO_POLICY,
     DECOMPOSABLE,
     _fold_labels,
-    _kfold_splits,
     _resolve_auto,
     _root_seeds,
     _row_scores,
@@ -585,7 +584,7 @@ class TestSequential:
         assert (ci.n_fits, ci.stopped) == (10, "budget")
 
     @pytest.mark.parametrize(
-        "kw, match",
+        ("kw", "match"),
         [
             ({"max_fits": 0}, "max_fits"),
             ({"max_fits": 2.5}, "max_fits"),

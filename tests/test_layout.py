@@ -188,5 +188,6 @@ def test_compare_path_stays_short():
     # the fitting side: estimator, engine, splitters, seeds, vary
     core = ("_evaluator.py", "_fitting.py", "_split.py", "_seeding.py", "_vary.py")
     assert sum(files.get(f, 0) for f in core) <= 35, files
-    assert n_functions <= 73, files
+    # 74: Comparison's borderline flag reads the one rule (issue 29, item 18)
+    assert n_functions <= 74, files
     assert n_files <= 13, files

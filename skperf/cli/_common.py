@@ -2,8 +2,8 @@
 
 A bottom module: the subcommand modules import it, it imports none of them.
 Usage errors are raised as :class:`_CLIError`; :func:`skperf.cli.main` shows
-them as one line ``<prog>: error: ...`` of at most :data:`MAX_LINE`
-characters on stderr (exit status :data:`EXIT_USAGE`, no traceback).
+them as one line ``<prog>: error: ...`` on stderr, the whole message, never
+cut (exit status :data:`EXIT_USAGE`, no traceback).
 
 Like the rest of :mod:`skperf.cli`, this module uses only the public API of
 skperf (``tests/cli/test_layout.py``): what a report computed is read from
@@ -18,7 +18,8 @@ import re
 import sys
 import textwrap
 
-#: longest error line printed on stderr
+#: longest argparse error line printed on stderr (skperf's own errors are
+#: printed whole: a cut message loses what it says to do, issue 29 item 16)
 MAX_LINE = 200
 
 #: exit status for a usage error (as argparse)
@@ -64,8 +65,11 @@ def _first_line(exc):
 
 
 def _print_error(prog, message):
-    """Print ``<prog>: error: <message>`` as one line on stderr; return 2."""
-    print(_one_line(f"{prog}: error: {message}"), file=sys.stderr)
+    """Print ``<prog>: error: <message>`` as one line on stderr; return 2.
+
+    The whole message, never cut: what it says to do is at its end.
+    """
+    print(_one_line(f"{prog}: error: {message}", limit=None), file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -243,13 +243,12 @@ def _check_args(args):
     _check_n_jobs(args.n_jobs)
     _check_random_state(args.random_state)
     if args.scoring is not None:
-        from sklearn.metrics import get_scorer_names
+        from ..metrics._registry import _check_scorer_names
 
-        if args.scoring not in get_scorer_names():
-            raise _CLIError(
-                f"unknown --scoring {args.scoring!r}; valid names are listed by "
-                "sklearn.metrics.get_scorer_names()"
-            )
+        try:
+            _check_scorer_names(args.scoring, name="--scoring")
+        except ValueError as exc:
+            raise _CLIError(str(exc)) from None
     if args.data is None:
         for option, value in [("--target", args.target), ("--drop", args.drop)]:
             if value is not None:

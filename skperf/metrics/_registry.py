@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..exceptions import _external_stacklevel
+from ..stats._validation import _check_rope
 from ..utils._sklearn_compat import _scorer_parts
 
 __all__: list[str] = []
@@ -527,6 +528,116 @@ def _sklearn_metric(name):
     ):
         return _MetricSpec(name, "loop", "any", func=func)
     return None
+
+
+#: Suffixes of scikit-learn scorer names that average a table metric over
+#: classes or samples (same range as the metric): longest first.
+_AVERAGING_SUFFIXES = (
+    "_ovr_weighted",
+    "_ovo_weighted",
+    "_weighted",
+    "_samples",
+    "_macro",
+    "_micro",
+    "_ovr",
+    "_ovo",
+)
+#: Bounded scikit-learn scorers that are not in the metric table.
+_SCORER_RANGES = {"average_precision": (0.0, 1.0), "top_k_accuracy": (0.0, 1.0)}
+
+
+def _metric_range(metric):
+    """``(low, high)`` of a metric or scorer name's values when both are finite.
+
+    From the metric table (``_MetricSpec.range``), for its names and aliases
+    and for scikit-learn's averaged scorer names (``"f1_macro"``,
+    ``"roc_auc_ovr_weighted"`` ...); None for an unbounded metric (errors,
+    R^2, log loss), an unknown name or a callable.
+    """
+    if not isinstance(metric, str):
+        return None
+    key = metric.lower()
+    if key in _SCORER_RANGES:
+        return _SCORER_RANGES[key]
+    spec = _SPECS.get(key)
+    if spec is None:
+        base = next(
+            (key[: -len(x)] for x in _AVERAGING_SUFFIXES if key.endswith(x)), None
+        )
+        spec = _SPECS.get(base)
+    if spec is None:
+        return None
+    low, high = spec.range
+    return (low, high) if np.isfinite(low) and np.isfinite(high) else None
+
+
+def _check_rope_for(rope, metric):
+    """``rope`` checked against ``metric``'s range (the one rope check, issue 29).
+
+    ``rope=1`` on accuracy is the whole range [0, 1] and is refused, the way
+    ``confidence=95`` is; see :func:`skperf.stats._validation._check_rope`.
+    """
+    return _check_rope(rope, metric=metric, metric_range=_metric_range(metric))
+
+
+def _unknown_scorer_message(scoring, name="scoring"):
+    """A short message for a string that is not a scikit-learn scorer name.
+
+    Names the close matches (``"neg_" + scoring`` first: scikit-learn
+    negates losses, so ``"log_loss"`` is ``"neg_log_loss"``), never the
+    whole list of 50+ names (issue 29, item 16).
+    """
+    import difflib
+
+    from sklearn.metrics import get_scorer_names
+
+    names = get_scorer_names()
+    guesses = [f"neg_{scoring}"] if f"neg_{scoring}" in names else []
+    key = scoring.lower() if isinstance(scoring, str) else str(scoring)
+    guesses += [
+        g
+        for g in difflib.get_close_matches(key, names, n=3, cutoff=0.6)
+        if g not in guesses
+    ]
+    hint = ""
+    if guesses:
+        hint = " Did you mean " + " or ".join(repr(g) for g in guesses[:3]) + "?"
+    return (
+        f"`{name}`={scoring!r} is not a scikit-learn scorer name.{hint} "
+        "(Scorers are greater-is-better, so a loss is named 'neg_<loss>'; every "
+        "name: sklearn.metrics.get_scorer_names().)"
+    )
+
+
+def _check_scorer_names(scoring, name="scoring"):
+    """``scoring`` unchanged; a short ValueError for any unknown scorer name.
+
+    ``scoring`` may be one name, a list / tuple of names or a dict of names
+    (callables and None pass). The one check of scorer names in skperf.
+    """
+    from sklearn.metrics import get_scorer_names
+
+    if isinstance(scoring, str):
+        items = [scoring]
+    elif isinstance(scoring, list | tuple):
+        items = list(scoring)
+    elif isinstance(scoring, dict):
+        items = list(scoring.values())
+    else:
+        items = []
+    names = set(get_scorer_names())
+    for s in items:
+        if isinstance(s, str) and s not in names:
+            raise ValueError(_unknown_scorer_message(s, name))
+    return scoring
+
+
+def _check_scoring(estimator, scoring=None, **kwargs):
+    """:func:`sklearn.metrics.check_scoring` after :func:`_check_scorer_names`."""
+    from sklearn.metrics import check_scoring
+
+    _check_scorer_names(scoring)
+    return check_scoring(estimator, scoring=scoring, **kwargs)
 
 
 def _resolve(metric):

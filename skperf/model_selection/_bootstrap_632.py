@@ -12,13 +12,13 @@ import numbers
 import numpy as np
 from sklearn import metrics as _m
 from sklearn.base import clone
-from sklearn.metrics import check_scoring
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import indexable
 
 from .._distribution import PerformanceDistribution
 from .._split import GroupOutOfBootstrap, OutOfBootstrap
+from ..metrics._registry import _check_scoring as check_scoring
 from ..utils._sklearn_compat import (
     _safe_indexing,
     _scorer_parts,

@@ -1025,6 +1025,9 @@ default=None
         """
         import pandas as pd
 
+        from ..metrics._registry import _check_rope_for
+
+        rope = _check_rope_for(rope, self.metric)
         if (model_a is None) != (model_b is None):
             raise ValueError(
                 "Give both `model_a` and `model_b`, or neither (every pair); got "

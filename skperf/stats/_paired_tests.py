@@ -42,8 +42,8 @@ import numpy as np
 from scipy import stats
 
 from ._generalization import corrected_moments
-from ._results import _fmt, _freeze, _ResultMixin
-from ._validation import _check_confidence, _check_sample
+from ._results import _fmt, _freeze, _is_borderline, _ResultMixin
+from ._validation import _check_confidence, _check_rope, _check_sample
 
 __all__ = [
     "DECISIONS",
@@ -102,6 +102,11 @@ class PairedDifferenceTest(_ResultMixin):
         ``P(A - B < -rope)`` (``"bayesian"`` only).
     target : str, default="new data"
         What the interval and test are about.
+    borderline : bool or ndarray of bool or None, default=None
+        Whether the decision is borderline (:func:`_decision_borderline`):
+        ``pvalue`` within a factor of 2 of ``1 - confidence`` either way, or
+        for ``"bayesian"`` the largest posterior probability's complement
+        ``1 - max(p_better, p_worse, p_rope)`` so. None: computed.
 
     Examples
     --------
@@ -124,6 +129,7 @@ class PairedDifferenceTest(_ResultMixin):
     p_rope: float | None = None
     p_worse: float | None = None
     target: str = "new data"
+    borderline: bool | None = None
 
     def __post_init__(self):
         for name in (
@@ -142,6 +148,9 @@ class PairedDifferenceTest(_ResultMixin):
         object.__setattr__(self, "confidence", float(self.confidence))
         if self.rope is not None:
             object.__setattr__(self, "rope", float(self.rope))
+        if self.borderline is None:
+            borderline = _decision_borderline(self)[0]
+            object.__setattr__(self, "borderline", _freeze(borderline, dtype=bool))
 
     def __repr__(self):
         parts = [
@@ -186,21 +195,29 @@ def _check_ratio(test_train_ratio):
     return r
 
 
-def _check_rope(rope):
-    if rope is None:
-        return 0.0
-    if isinstance(rope, bool) or not isinstance(rope, numbers.Real):
-        raise TypeError(
-            "`rope` must be None or a non-negative float in the metric's units; "
-            f"got {rope!r}."
-        )
-    r = float(rope)
-    if not (np.isfinite(r) and r >= 0):
-        raise ValueError(
-            "`rope` must be None or a non-negative float in the metric's units; "
-            f"got {rope!r}."
-        )
-    return r
+def _decision_borderline(result):
+    """``(borderline, what, value)`` of a paired test's decision.
+
+    Frequentist: the two-sided ``pvalue`` within a factor of 2 of ``alpha
+    = 1 - confidence`` either way (``0.025 <= p < 0.10`` at 95 %).
+    ``"bayesian"``: the same rule on ``1 - P`` with ``P`` the largest of
+    ``p_better``, ``p_worse`` and (rope > 0) ``p_rope``, the probability
+    the decision reads. Either way, a decision another seed can flip.
+    """
+    alpha = 1 - float(result.confidence)
+    if getattr(result, "method", None) == "bayesian" and result.p_better is not None:
+        probs = [np.asarray(result.p_better), np.asarray(result.p_worse)]
+        if result.rope:
+            probs.append(np.asarray(result.p_rope))
+        top = np.max(np.stack(np.broadcast_arrays(*probs)), axis=0)
+        value = 1 - top
+        what = "1 - max(p_better, p_worse, p_rope)"
+    else:
+        value = result.pvalue
+        what = "p"
+    if value is None:
+        return False, what, None
+    return _is_borderline(value, alpha), what, value
 
 
 def _t_test(mean, se, df, confidence):
@@ -404,9 +421,18 @@ def bayesian_correlated_t(differences, *, test_train_ratio, rope=0.0, confidence
 
     Notes
     -----
+    The decision (:func:`paired_decision`) reads these three probabilities
+    and nothing else: ``"better"`` when ``P(A - B > rope) > confidence``,
+    ``"worse"`` when ``P(A - B < -rope) > confidence``, ``"practically
+    equivalent"`` when ``P(|A - B| <= rope) > confidence`` (rope > 0),
+    otherwise undecided (``"no significant difference"``).
+
     The posterior probabilities equal one-sided p-values of the corrected
     t (``p_worse = pvalue / 2`` for a positive t and ``rope = 0``), so a
-    decision ``p_better > 0.95`` is a one-sided test at 5 % per side.
+    decision ``p_better > 0.95`` is a one-sided test at 5 % per side; the
+    credible interval ``low``/``high`` is two-sided (2.5 % per tail), so a
+    "better" with ``0.95 < p_better <= 0.975`` sits beside an interval that
+    reaches past ``rope``; such a call is ``borderline``.
 
     References
     ----------
@@ -477,11 +503,13 @@ def paired_decision(result, *, rope=None):
       difference that is not significant is *practically equivalent* when
       the whole interval lies within ``[-rope, rope]`` (two one-sided tests
       at ``1 - confidence``);
-    - ``"bayesian"``: ``"better"`` when ``P(A - B > rope) > confidence``,
-      ``"worse"`` when ``P(A - B < -rope) > confidence``; *significant but
-      not meaningful* when ``P(A - B > 0)`` (or ``< 0``) exceeds
-      ``confidence`` and ``|estimate| <= rope``; ``"practically
-      equivalent"`` when ``P(|A - B| <= rope) > confidence``.
+    - ``"bayesian"``: the decision follows the posterior probabilities the
+      result holds, and only them: ``"better"`` when ``p_better = P(A - B >
+      rope) > confidence``, ``"worse"`` when ``p_worse = P(A - B < -rope) >
+      confidence``, ``"practically equivalent"`` when ``p_rope = P(|A - B|
+      <= rope) > confidence`` (rope > 0), otherwise undecided: ``"no
+      significant difference"`` (never ``"..., not meaningful"``: a
+      difference not shown to exceed the rope is not called better).
 
     Parameters
     ----------
@@ -531,9 +559,9 @@ def paired_decision(result, *, rope=None):
             return "better"
         if result.p_worse > confidence:
             return "worse"
-        p_pos = float(stats.t.cdf(result.statistic, result.df))  # P(A - B > 0)
-        sign = 1 if p_pos > confidence else -1 if 1 - p_pos > confidence else 0
-        return _label(sign, estimate, r, result.p_rope > confidence)
+        if r and result.p_rope > confidence:
+            return "practically equivalent"
+        return "no significant difference"
     r = _check_rope(rope)
     significant = result.pvalue < 1 - confidence
     sign = int(np.sign(estimate)) if significant else 0

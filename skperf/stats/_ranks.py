@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ._validation import _check_confidence, _check_n_boot, _check_rng
+from ._validation import _check_confidence, _check_n_boot, _check_rng, _check_rope
 
 __all__ = [
     "AGGREGATES",
@@ -487,8 +487,7 @@ def bayesian_signed_rank(
         )
     if not np.isfinite(z).all():
         raise ValueError("`differences` must be finite; skperf never drops values.")
-    if not isinstance(rope, numbers.Real) or not rope >= 0 or not np.isfinite(rope):
-        raise ValueError(f"`rope` must be a finite number >= 0; got {rope!r}.")
+    rope = _check_rope(rope)
     if not isinstance(prior, numbers.Real) or not prior > 0:
         raise ValueError(f"`prior` must be a number > 0; got {prior!r}.")
     n_samples = _check_int(n_samples, "n_samples", 1)

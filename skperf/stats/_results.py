@@ -40,6 +40,30 @@ def _fmt(x, digits=4):
     return np.array2string(arr, precision=digits, separator=", ")
 
 
+def _is_borderline(p, alpha):
+    """Whether ``p`` is within a factor of 2 of the level ``alpha`` either way.
+
+    ``alpha / 2 <= p < 2 alpha`` (0.025 <= p < 0.10 at 0.05): a decision
+    that a re-run with another seed (other splits, other fits) can
+    plausibly flip. Vectorized; NaN and None are not borderline.
+    """
+    if p is None:
+        return False
+    p = np.asarray(p, dtype=float)
+    with np.errstate(invalid="ignore"):
+        out = (p >= alpha / 2) & (p < 2 * alpha)
+    return bool(out) if out.ndim == 0 else out
+
+
+def _borderline_note(p, alpha, *, what="p", settle="more runs settle it"):
+    """The note of a borderline decision: what it is and what would settle it."""
+    return (
+        f"borderline: {what} = {float(p):.3g} is within a factor of 2 of the level "
+        f"{alpha:.3g} ({alpha / 2:.3g} to {2 * alpha:.3g}), so a re-run with "
+        f"another random_state can flip the decision; {settle}"
+    )
+
+
 def _values_equal(a, b):
     """``a == b`` for result fields: arrays whole, NaN equal, never raises."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
@@ -386,6 +410,11 @@ class Comparison(_ResultMixin):
     target : str, default="this dataset"
         What the decision is about: P(self > other) over runs on this
         dataset.
+    borderline : bool or None, default=None
+        Whether ``p_value`` is within a factor of 2 of the level ``1 -
+        confidence`` either way (``0.025 <= p < 0.10`` at 95 %): a decision
+        that other runs can plausibly flip (``note`` then says so, and that
+        more runs settle it). None: computed from ``p_value``.
 
     Examples
     --------
@@ -416,8 +445,20 @@ class Comparison(_ResultMixin):
     note: str = field(default="")
     method: str = ""
     target: str = "this dataset"
+    borderline: bool | None = None
 
     def __post_init__(self):
+        if self.borderline is None:
+            alpha = 1 - float(self.confidence)
+            borderline = _is_borderline(self.p_value, alpha)
+            object.__setattr__(self, "borderline", borderline)
+            if borderline:
+                extra = _borderline_note(
+                    self.p_value, alpha, settle="more runs (repeats) settle it"
+                )
+                note = f"{self.note}; {extra}" if self.note else extra
+                object.__setattr__(self, "note", note)
+        object.__setattr__(self, "borderline", bool(self.borderline))
         for name in ("estimate", "low", "high", "confidence", "gamma", "p_value"):
             object.__setattr__(self, name, float(getattr(self, name)))
         for name in ("n_self", "n_other", "noether_n", "n_boot"):

@@ -29,6 +29,47 @@ def _check_confidence(confidence, name="confidence"):
     return c
 
 
+def _check_rope(rope, *, metric=None, metric_range=None):
+    """``rope`` as a float >= 0 (``None`` gives 0.0), smaller than the metric's range.
+
+    The one check of ``rope`` (the half-width of a region of practical
+    equivalence) in skperf. With the metric's range ``(low, high)`` (from
+    the metric table: :func:`skperf.metrics._registry._check_rope_for`), a
+    rope as wide as the range or wider is refused: every difference of two
+    scores lies in ``[-(high - low), high - low]``, so such a rope calls any
+    two models practically equivalent (``rope=1`` on accuracy, meant as
+    1 %, is the whole range). Like ``confidence=95``, a percent is caught.
+    """
+    if rope is None:
+        return 0.0
+    if isinstance(rope, bool) or not isinstance(rope, numbers.Real):
+        raise TypeError(
+            "`rope` must be None or a non-negative float in the metric's units; "
+            f"got {rope!r}."
+        )
+    r = float(rope)
+    if not (math.isfinite(r) and r >= 0):
+        raise ValueError(
+            "`rope` must be None or a non-negative float in the metric's units; "
+            f"got {rope!r}."
+        )
+    if metric_range is not None:
+        low, high = (float(v) for v in metric_range)
+        width = high - low
+        if math.isfinite(width) and width > 0 and r >= width:
+            whole = "the whole" if r == width else "wider than the whole"
+            name = metric if metric else "the metric"
+            hint = ""
+            if width == 1 and 1 <= r < 100:
+                hint = f" (did you mean rope={r / 100:g}, i.e. {r:g} %?)"
+            raise ValueError(
+                f"rope={rope!r} is {whole} range of {name} [{low:g}, {high:g}]; a "
+                "region of practical equivalence is a small difference such as "
+                f"{width / 100:g}{hint}."
+            )
+    return r
+
+
 def _check_q(q, name="q"):
     """Return ``q`` as float array (0-d for a scalar) in (0, 1)."""
     try:

@@ -264,7 +264,10 @@ def test_reproducible_in_process(csv_file, capsys):
             ],
             "--model name 'a' given twice",
         ),
-        (["--scoring", "acuracy"], "unknown --scoring 'acuracy'"),
+        (
+            ["--scoring", "acuracy"],
+            "`--scoring`='acuracy' is not a scikit-learn scorer name. Did you mean 'accuracy'",
+        ),
         (
             ["--confidence", "95"],
             "--confidence must be in (0, 1); got 95 (did you mean 0.95?)",

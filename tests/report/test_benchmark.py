@@ -351,7 +351,10 @@ class TestBadInput:
                 "Give both `model_a` and `model_b`",
             ),
             (lambda r: r.bayesian_signed_rank("a", "a"), "the same model 'a'"),
-            (lambda r: r.bayesian_signed_rank(rope=-1), "`rope` must be a finite"),
+            (
+                lambda r: r.bayesian_signed_rank(rope=-1),
+                "`rope` must be None or a non-negative float",
+            ),
         ],
     )
     def test_methods(self, runs_report, call, msg):

@@ -67,17 +67,110 @@ class TestCorrectPvalues:
 def test_worse_than_best_rule():
     from skperf.stats._multiple import _worse_than_best
 
-    # holm on [0.01, 0.03, 0.2, nan]: 0.04, 0.09 (step-down max), 0.4, nan
-    p = [0.01, 0.03, 0.2, np.nan]
+    # k = 2: one pair, nothing else in the family
+    adjusted, worse = _worse_than_best(
+        [0.01], [0.9], [], confidence=0.95, correction="holm"
+    )
+    assert adjusted.tolist() == [0.01]
+    assert worse.tolist() == [True]
+    # k = 5: the best's 4 pairs and the 6 other pairs are one family of 10
+    p = [0.01, 0.003, 0.2, np.nan]
+    rest = [0.001, 0.5, 0.7, 0.9, 1.0, 0.04]
     est = [0.9, 0.8, 0.95, 0.99]
-    adjusted, worse = _worse_than_best(p, est, confidence=0.95, correction="holm")
-    np.testing.assert_allclose(adjusted[:3], [0.04, 0.09, 0.4])
+    adjusted, worse = _worse_than_best(p, est, rest, confidence=0.95, correction="holm")
+    family = np.nan_to_num(np.r_[p, rest], nan=1.0)
+    expected = multipletests(family, method="holm")[1][:4]
+    np.testing.assert_allclose(adjusted[:3], expected[:3], rtol=1e-12)
+    np.testing.assert_allclose(adjusted[:3], [0.08, 0.027, 1.0])
     assert np.isnan(adjusted[3])
-    # only the first is below 0.05 with P(best > model) > 0.5; NaN counts as tied
-    np.testing.assert_array_equal(worse, [True, False, False, False])
+    # only the second is below 0.05 with P(best > model) > 0.5; NaN counts as tied
+    np.testing.assert_array_equal(worse, [False, True, False, False])
     # a small p-value with P(best > model) <= 0.5 is not "worse"
-    _, worse = _worse_than_best([0.001], [0.5], confidence=0.95, correction=None)
+    _, worse = _worse_than_best([0.001], [0.5], [], confidence=0.95, correction=None)
     assert not worse[0]
+    with pytest.raises(ValueError, match="the 6 pairs of the 4 models other than"):
+        _worse_than_best(p, est, rest[:3], confidence=0.95, correction="holm")
+
+
+def _tied_fwer(n_benchmarks, shifts, *, n=30, seed=0, best_only=False):
+    """Simulated benchmarks of paired runs through the rule of the report.
+
+    Scores ``shift + run effect (s.d. 0.02) + model noise (s.d. 0.01)`` for
+    ``n`` paired runs; the best by mean; ``_rank_test`` (Wilcoxon) p-values
+    of every pair, as ``ModelSelectionReport(target="this dataset")`` and
+    ``candidates_tied_with_best`` compute them. Returns the share of
+    benchmarks in which a model of the top shift is called worse (the
+    family-wise error) and the mean share of lower models called worse (the
+    power). ``best_only``: the old family of the best's ``k - 1`` pairs.
+    """
+    from skperf._compare import _rank_test
+    from skperf.stats._multiple import _worse_than_best, correct_pvalues
+
+    rng = np.random.default_rng(seed)
+    shifts = np.asarray(shifts, dtype=float)
+    k = shifts.size
+    top = shifts == shifts.max()
+    errors, power = 0, []
+    for _ in range(n_benchmarks):
+        s = rng.normal(0, 0.02, (1, n)) + rng.normal(0, 0.01, (k, n)) + shifts[:, None]
+        best = int(np.argmax(s.mean(axis=1)))
+        others = [i for i in range(k) if i != best]
+        p = [_rank_test(s[best], s[i], True)[0] for i in others]
+        est = [np.mean((s[best] > s[i]) + 0.5 * (s[best] == s[i])) for i in others]
+        rest = [
+            _rank_test(s[i], s[j], True)[0]
+            for m, i in enumerate(others)
+            for j in others[m + 1 :]
+        ]
+        if best_only:
+            adjusted = correct_pvalues(p, correction="holm")
+            worse = (adjusted < 0.05) & (np.asarray(est) > 0.5)
+        else:
+            _, worse = _worse_than_best(
+                p, est, rest, confidence=0.95, correction="holm"
+            )
+        called = np.zeros(k, dtype=bool)
+        called[others] = worse
+        errors += bool(called[top].any())
+        if (~top).any():
+            power.append(called[~top].mean())
+    return errors / n_benchmarks, (float(np.mean(power)) if power else None)
+
+
+class TestTiedWithBestFamilywiseError:
+    """Issue 29, item 11: 10 equal models, n = 30 paired runs, level 5 %."""
+
+    def test_ten_equal_models(self):
+        # 400 benchmarks (about 3 s): the old family of the best's 9 pairs
+        # called a model worse in 0.1675; all pairs: 0.0275
+        fwer, _ = _tied_fwer(400, [0.0] * 10)
+        assert fwer == 0.0275
+        assert fwer <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 400)
+        old, _ = _tied_fwer(400, [0.0] * 10, best_only=True)
+        assert old == 0.1675
+
+    @pytest.mark.slow
+    def test_ten_equal_models_full(self):
+        """Recorded (2,000 benchmarks each, seed 0).
+
+        FWER, 10 equal models: best's 9 pairs 0.147 (s.e. 0.008), all pairs
+        0.0285 (s.e. 0.004). Power (share of worse models called worse, 1,000
+        benchmarks): five equal best and five 0.006 behind: 0.593 -> 0.305;
+        one best and nine 0.008 behind: 0.633 -> 0.302.
+        """
+        fwer, _ = _tied_fwer(2000, [0.0] * 10)
+        assert fwer == pytest.approx(0.0285, abs=1e-12)
+        se = np.sqrt(0.05 * 0.95 / 2000)
+        assert fwer <= 0.05 + 2 * se
+        old, _ = _tied_fwer(2000, [0.0] * 10, best_only=True)
+        assert old == pytest.approx(0.147, abs=1e-12)
+        for shifts, (err, pw) in [
+            ([0.0] * 5 + [-0.006] * 5, (0.007, 0.3052)),
+            ([0.0] + [-0.008] * 9, (0.0, 0.30244444444444446)),
+        ]:
+            got = _tied_fwer(1000, shifts)
+            assert got[0] == pytest.approx(err, abs=1e-12)
+            assert got[1] == pytest.approx(pw, abs=1e-12)
 
 
 class TestPairwiseFamily:

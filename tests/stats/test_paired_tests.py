@@ -341,8 +341,9 @@ class TestPairedDecision:
         assert res.p_better > 0.95
         assert paired_decision(res) == "better"
         res = bayesian_correlated_t(D10, test_train_ratio=1 / 9, rope=0.02)
-        # P(A - B > 0) > 0.95 but the mean 0.019 is inside the rope
-        assert paired_decision(res) == "better, not meaningful"
+        # P(A - B > 0) > 0.95, but no posterior probability the result holds
+        # exceeds 0.95 (p_better 0.43, p_rope 0.57): undecided (issue 29, 1)
+        assert paired_decision(res) == "no significant difference"
         res = bayesian_correlated_t(D10 - 0.019, test_train_ratio=1 / 9, rope=0.05)
         assert res.p_rope > 0.95
         assert paired_decision(res) == "practically equivalent"
@@ -352,3 +353,90 @@ class TestPairedDecision:
         assert paired_decision(res) == "no significant difference"
         with pytest.raises(ValueError, match="differs from the rope"):
             paired_decision(res, rope=0.1)
+
+
+def _rule(p_better, p_rope, p_worse, rope, confidence=0.95):
+    """The Bayesian decision rule, written out from the posterior (issue 29, 1)."""
+    if p_better > confidence:
+        return "better"
+    if p_worse > confidence:
+        return "worse"
+    if rope > 0 and p_rope > confidence:
+        return "practically equivalent"
+    return "no significant difference"
+
+
+# 30 differences with mean 0.0638 and sd 0.032 (3 x 10-fold): the shape of
+# the issue's lr vs depth-2 tree on breast cancer (issue 29, item 1)
+Z30 = stats.norm.ppf((np.arange(30) + 0.5) / 30)[np.argsort(np.arange(30) * 7 % 30)]
+D30 = 0.0638 + 0.032 * (Z30 - Z30.mean()) / Z30.std(ddof=1)
+
+
+class TestBayesianDecisionFollowsPosterior:
+    """Issue 29, item 1: the decision reads p_better / p_rope / p_worse only."""
+
+    @pytest.mark.parametrize(
+        ("rope", "expected"),
+        [
+            (0.0, "better"),  # p_better 0.99999
+            (0.05, "no significant difference"),  # p_better 0.867 < 0.95
+            (0.1, "practically equivalent"),  # p_rope 0.997 > 0.95
+        ],
+    )
+    def test_rope_0_005_01_against_scipy(self, rope, expected):
+        res = bayesian_correlated_t(D30, test_train_ratio=1 / 9, rope=rope)
+        scale = np.sqrt((1 / 30 + 1 / 9) * np.var(D30, ddof=1))
+        post = stats.t(29, loc=D30.mean(), scale=scale)
+        p_better, p_worse = post.sf(rope), post.cdf(-rope)
+        p_rope = post.cdf(rope) - post.cdf(-rope)
+        np.testing.assert_allclose(
+            (res.p_better, res.p_rope, res.p_worse),
+            (p_better, p_rope, p_worse),
+            rtol=1e-9,
+            atol=1e-14,
+        )
+        assert _rule(p_better, p_rope, p_worse, rope) == expected
+        assert paired_decision(res) == expected
+
+    def test_recorded_probabilities(self):
+        got = [
+            bayesian_correlated_t(D30, test_train_ratio=1 / 9, rope=r)
+            for r in (0.0, 0.05, 0.1)
+        ]
+        np.testing.assert_allclose(
+            [(g.p_better, g.p_rope, g.p_worse) for g in got],
+            [
+                (0.9999935967641055, 0.0, 6.403235894475976e-06),
+                (0.8671020802807383, 0.13289791957351296, 1.4574875915639602e-10),
+                (0.0029152792409568484, 0.9970847207590171, 2.6103318109678603e-14),
+            ],
+            rtol=1e-9,
+            atol=1e-15,
+        )
+
+    def test_significant_but_not_past_the_rope_is_undecided(self):
+        # P(A - B > 0) = 0.99999 but P(A - B > rope) = 0.867: not "better", and
+        # not "better, not meaningful" either (the mean 0.064 exceeds the rope)
+        res = bayesian_correlated_t(D30, test_train_ratio=1 / 9, rope=0.05)
+        assert stats.t.cdf(res.statistic, res.df) > 0.9999
+        assert paired_decision(res) == "no significant difference"
+        # mirrored: "worse" needs P(A - B < -rope) > confidence
+        neg = bayesian_correlated_t(-D30, test_train_ratio=1 / 9, rope=0.05)
+        assert neg.p_worse == pytest.approx(res.p_better)
+        assert paired_decision(neg) == "no significant difference"
+        assert (
+            paired_decision(bayesian_correlated_t(-D30, test_train_ratio=1 / 9))
+            == "worse"
+        )
+
+    def test_every_decision_follows_the_rule(self):
+        rng = np.random.default_rng(29)
+        for _ in range(200):
+            d = rng.normal(rng.uniform(-0.05, 0.05), 0.03, size=30)
+            rope = float(rng.choice([0.0, 0.01, 0.02, 0.05]))
+            conf = float(rng.choice([0.9, 0.95]))
+            r = bayesian_correlated_t(
+                d, test_train_ratio=1 / 9, rope=rope, confidence=conf
+            )
+            expected = _rule(r.p_better, r.p_rope, r.p_worse, rope, conf)
+            assert paired_decision(r) == expected

@@ -257,7 +257,13 @@ class TestBayesianSignedRank:
     @pytest.mark.parametrize(
         ("kwargs", "msg"),
         [
-            ({"rope": -0.1}, "`rope` must be a finite number >= 0; got -0.1."),
+            (
+                {"rope": -0.1},
+                (
+                    "`rope` must be None or a non-negative float in the metric's "
+                    "units; got -0.1."
+                ),
+            ),
             ({"prior": 0}, "`prior` must be a number > 0; got 0."),
             ({"n_samples": 0}, "`n_samples` must be >= 1; got 0."),
         ],
