@@ -759,6 +759,8 @@ def _fit_evaluators(
     progress=False,
     _validate=True,
     _score_params=None,
+    _look=None,
+    _time_budget=None,
     **params,
 ):
     """Fit several unfitted evaluators (dict name -> RepeatedEvaluator) at once.
@@ -768,7 +770,9 @@ def _fit_evaluators(
     the fitted attributes ``fit`` sets, even when another one's fits all
     failed (the first such error is raised at the end). Evaluators sharing
     ``random_state``, ``n_repeats``, ``cv`` and ``vary`` are paired. Returns
-    the dict.
+    the dict. ``_look`` / ``_time_budget``: a sequential design
+    (:func:`skperf._fitting.fit_all`'s ``look`` and ``time_budget``); each
+    evaluator then has ``stopped_``.
     """
     for ev in evaluators.values():
         _check_instance(ev.estimator)
@@ -785,9 +789,13 @@ def _fit_evaluators(
         score_params=_score_params,
         n_jobs=n_jobs,
         progress=progress,
+        look=_look,
+        time_budget=_time_budget,
     )
     error = None
     for job in jobs:
+        if _look is not None:
+            job.spec.stopped_ = job.stopped
         try:
             _collect(job, X, y, params)
         except Exception as exc:
