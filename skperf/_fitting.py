@@ -38,10 +38,10 @@ from sklearn.model_selection import (
     StratifiedShuffleSplit,
 )
 from sklearn.utils import assert_all_finite
-from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.parallel import delayed
 
-from . import _cache, _predictions
-from ._seeding import SOURCES, _hold, spawn_seeds
+from . import _cache, _parallel, _predictions, _trainers
+from ._seeding import SOURCES, _apply_seeds, _globals_used, _hold, spawn_seeds
 from ._split import (
     GroupOutOfBootstrap,
     OutOfBootstrap,
@@ -269,7 +269,9 @@ class _Job:
         # an int inner cv of a search always becomes a shuffled K-fold, seeded
         # by the search source (varied or held), so that vary="all" and naming
         # the sources give the same fits, and repeat 0 is the same under any vary
-        self.plan = _plan(est, y, shuffle_int_cv=True)
+        seeder = getattr(spec, "seeder", None)
+        self.plan = _plan(est, y, shuffle_int_cv=True, seeder=seeder)
+        self.seeding = _trainers.seeding(self.plan, seeder)  # worker side
         msgs = _no_variation(self.plan, kind == "random", varied, explicit)
         if msgs and spec.n_repeats > 1:  # one repeat: no repeats to tell apart
             warnings.warn(
@@ -348,14 +350,18 @@ def _fit_and_score(
     plan,
     return_predictions=False,
     score_params=None,
+    init_seed=None,
+    seeding=None,
 ):
     """Fit a configured clone of ``est`` on ``train``, score it on ``test``.
 
     Runs in the worker; returns ``(i, outcome)``, ``i`` the task's index
     (results arrive as fits finish). With ``store`` (``(memory, key)``), the
-    outcome is stored in the cache as soon as the fit finishes.
+    outcome is stored in the cache as soon as the fit finishes. The global
+    generators are seeded with ``init_seed`` and the user's seeder called
+    right before the fit (``seeding``, :func:`skperf._seeding._apply_seeds`).
     """
-    est = _configure(est, seed_params)
+    est = _apply_seeds(_configure(est, seed_params), init_seed, seeding)
     X_train, y_train = _safe_split(est, X, y, train)
     X_test, y_test = _safe_split(est, X, y, test, train)
     fit_params = _check_method_params(X, params=params, indices=train)
@@ -405,6 +411,7 @@ def _fit_and_score(
             if isinstance(error_score, str):  # "raise"
                 raise ValueError(msg.partition(": ")[2])
             out["error"] = msg
+    out["rng_used"] = _globals_used()  # for skperf._trainers.check_run
     return i, (out if store is None else _cache.store(store, out))
 
 
@@ -453,17 +460,19 @@ def _run(jobs, X, y, params, n_jobs, bar, verbose=0, data_key=None, score_params
             jobs[j].plan,
             jobs[j].spec.return_predictions,
             score_params,
+            int(jobs[j].seeds["init"][r]),
+            jobs[j].seeding,
         )
-        for i, (j, _, _, sp, train, test) in enumerate(tasks)
+        for i, (j, r, _, sp, train, test) in enumerate(tasks)
         if i not in loaded
     )
     results = [loaded.get(i) for i in range(len(tasks))]
-    parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as=_RETURN_AS)
     if bar is not None:
         bar.set_total(len(tasks))
         if loaded:
             bar.update(len(loaded))
-    for i, out in parallel(calls):
+    # results arrive as fits finish (any backend: skperf._parallel)
+    for i, out in _parallel.run(calls, n_jobs, verbose=verbose):
         results[i] = out
         if bar is not None:
             bar.update(1)
@@ -471,10 +480,6 @@ def _run(jobs, X, y, params, n_jobs, bar, verbose=0, data_key=None, score_params
         job.outputs = []
     for (j, r, f, *_), out in zip(tasks, results, strict=True):
         jobs[j].outputs.append((r, f, out))
-
-
-# results arrive as fits finish (progress bar), tagged with their task index
-_RETURN_AS = "generator_unordered"
 
 
 def _progress_bar():
@@ -762,5 +767,6 @@ def fit_all(
         verbose = max(spec.verbose for spec in specs)
         _run(jobs, X, y, params, n_jobs, bar, verbose, data_key, score_params)
     for job in jobs:
+        _trainers.check_run(job)  # what the seeds reached (no extra fit)
         job.results = _results_frame(job)
     return jobs

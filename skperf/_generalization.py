@@ -429,6 +429,7 @@ def _run(
     memory,
     params,
     progress,
+    seeder=None,
 ):
     """Fit every split of every design in ONE ``Parallel`` call.
 
@@ -444,8 +445,11 @@ def _run(
     need, :func:`_predict_for`; the score is their mean either way).
     """
     from sklearn.metrics import check_scoring
-    from sklearn.utils.parallel import Parallel, delayed
+    from sklearn.utils.parallel import delayed
     from tqdm.auto import tqdm
+
+    from . import _parallel, _trainers
+    from ._vary import _plan
 
     scorer = check_scoring(estimator, scoring)
     # a decomposable scorer name: _fit_score predicts once and takes the score
@@ -463,16 +467,29 @@ def _run(
         for train, test in splits
     ]
     out = [[] for _ in designs]
+    seeding = _trainers.seeding(_plan(estimator, seeder=seeder), seeder)
     calls = (
         delayed(_guarded)(
-            fit, est, X, y, train, test, scorer, params, predictions, per_row
+            fit,
+            est,
+            X,
+            y,
+            train,
+            test,
+            scorer,
+            params,
+            predictions,
+            per_row,
+            seeds[d],
+            seeding,
         )
-        for _, est, train, test in tasks
+        for d, est, train, test in tasks
     )
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
     failed = []
     with tqdm(total=len(tasks), disable=not progress, desc="fits", unit="fit") as bar:
-        for (d, _, _, _), res in zip(tasks, parallel(calls), strict=True):
+        for (d, _, _, _), res in zip(
+            tasks, _parallel.run(calls, n_jobs, ordered=True), strict=True
+        ):
             if isinstance(res, BaseException):
                 failed.append(res)
             out[d].append(res)
@@ -502,16 +519,31 @@ def _guarded(fit, *args):
         return exc
 
 
-def _fit_score(estimator, X, y, train, test, scorer, params, predictions, per_row):
+def _fit_score(
+    estimator,
+    X,
+    y,
+    train,
+    test,
+    scorer,
+    params,
+    predictions,
+    per_row,
+    init_seed=None,
+    seeding=None,
+):
     """Fit a seeded clone on ``train``; score (and, with ``predictions``,
     predict) ``test``; with ``per_row`` (a decomposable scorer name) the
-    score is the mean of the per-row values of one prediction."""
+    score is the mean of the per-row values of one prediction. The global
+    generators and the user's seeder get ``init_seed`` right before the fit
+    (:func:`skperf._seeding._apply_seeds`)."""
     from sklearn.base import clone
 
     from ._predictions import predict_test
+    from ._seeding import _apply_seeds
     from .utils._sklearn_compat import _check_method_params, _safe_split
 
-    est = clone(estimator)
+    est = _apply_seeds(clone(estimator), init_seed, seeding)
     X_train, y_train = _safe_split(est, X, y, train)
     X_test, y_test = _safe_split(est, X, y, test, train)
     est.fit(X_train, y_train, **_check_method_params(X, params, train))
@@ -716,6 +748,7 @@ def generalization_ci(
     memory=None,
     params=None,
     progress=False,
+    seeder=None,
 ):
     """Confidence interval for the score of a learning algorithm on new data.
 
@@ -768,6 +801,11 @@ def generalization_ci(
         Parameters passed to the estimator's ``fit``.
     progress : bool, default=False
         Show a progress bar over the fits.
+    seeder : callable or None, default=None
+        ``seeder(estimator, seed)`` called in the worker right before each
+        fit with that fit's init seed (see
+        :class:`~skperf.RepeatedEvaluator`); torch and skorch nets are
+        seeded without it.
 
     Returns
     -------
@@ -887,6 +925,7 @@ def generalization_ci(
         "memory": memory,
         "params": params,
         "progress": progress,
+        "seeder": seeder,
     }
     res = _METHOD_IMPL[chosen](
         run, n, groups, metric, per_row_name, n_fits, seeds, confidence
