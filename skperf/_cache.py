@@ -38,7 +38,7 @@ dispatched; the others run as usual, and each worker stores its fit's
 outcome as soon as that fit finishes (the store writes atomically), so an
 interrupted run keeps every finished fit. The cache assumes an estimator is
 deterministic given its seeds and data; when its fits show that it is not
-(:func:`skperf._trainers.check_run`: different scores under the same seeds),
+(:func:`skperf._reproducible.check_run`: different scores under the same seeds),
 its fits are removed again (:func:`forget`) and a warning says so.
 """
 

@@ -684,7 +684,7 @@ def _collect(job, X, y, params):
     if ev.return_predictions:
         _predictions.collect(ev, job, job.outputs, y)
     ev.random_state_ = job.random_state_
-    ev._init_verdict = getattr(job, "init_verdict", None)  # skperf._trainers
+    ev._init_verdict = getattr(job, "init_verdict", None)  # skperf._reproducible
     ev._stratified_folds = job.stratified  # read by generalization_ci's note
     ev.scorer_ = (
         job.scorer.scorer if isinstance(job.scorer, _Single) else dict(job.singles)

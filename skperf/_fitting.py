@@ -40,8 +40,15 @@ from sklearn.model_selection import (
 from sklearn.utils import assert_all_finite
 from sklearn.utils.parallel import delayed
 
-from . import _cache, _parallel, _predictions, _trainers
-from ._seeding import SOURCES, _apply_seeds, _globals_used, _hold, spawn_seeds
+from . import _cache, _parallel, _predictions, _reproducible
+from ._seeding import (
+    SOURCES,
+    _apply_seeds,
+    _globals_used,
+    _hold,
+    _Seeding,
+    spawn_seeds,
+)
 from ._split import (
     GroupOutOfBootstrap,
     OutOfBootstrap,
@@ -271,7 +278,8 @@ class _Job:
         # the sources give the same fits, and repeat 0 is the same under any vary
         seeder = getattr(spec, "seeder", None)
         self.plan = _plan(est, y, shuffle_int_cv=True, seeder=seeder)
-        self.seeding = _trainers.seeding(self.plan, seeder)  # worker side
+        # what the worker does with the init seed besides seed parameters
+        self.seeding = _Seeding(seeder, self.plan.frameworks, self.plan.keyed)
         msgs = _no_variation(self.plan, kind == "random", varied, explicit)
         if msgs and spec.n_repeats > 1:  # one repeat: no repeats to tell apart
             warnings.warn(
@@ -411,7 +419,7 @@ def _fit_and_score(
             if isinstance(error_score, str):  # "raise"
                 raise ValueError(msg.partition(": ")[2])
             out["error"] = msg
-    out["rng_used"] = _globals_used()  # for skperf._trainers.check_run
+    out["rng_used"] = _globals_used()  # for skperf._reproducible.check_run
     return i, (out if store is None else _cache.store(store, out))
 
 
@@ -767,6 +775,7 @@ def fit_all(
         verbose = max(spec.verbose for spec in specs)
         _run(jobs, X, y, params, n_jobs, bar, verbose, data_key, score_params)
     for job in jobs:
-        _trainers.check_run(job)  # what the seeds reached (no extra fit)
+        if job.seeding.keyed:  # code outside scikit-learn, or a seeder
+            _reproducible.check_run(job)  # what the seeds reached (no extra fit)
         job.results = _results_frame(job)
     return jobs

@@ -448,7 +448,8 @@ def _run(
     from sklearn.utils.parallel import delayed
     from tqdm.auto import tqdm
 
-    from . import _parallel, _trainers
+    from . import _parallel
+    from ._seeding import _Seeding
     from ._vary import _plan
 
     scorer = check_scoring(estimator, scoring)
@@ -467,7 +468,8 @@ def _run(
         for train, test in splits
     ]
     out = [[] for _ in designs]
-    seeding = _trainers.seeding(_plan(estimator, seeder=seeder), seeder)
+    plan = _plan(estimator, seeder=seeder)
+    seeding = _Seeding(seeder, plan.frameworks, plan.keyed)
     calls = (
         delayed(_guarded)(
             fit,

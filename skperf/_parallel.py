@@ -20,18 +20,6 @@ from ._seeding import _kept_global_state
 __all__ = ["run"]
 
 
-def _parallel(n_jobs, verbose, return_as):
-    """``Parallel`` with ``return_as``, or ``"list"`` where the backend
-    does not return generators."""
-    try:
-        return Parallel(n_jobs=n_jobs, verbose=verbose, return_as=return_as)
-    except ValueError as exc:
-        # joblib: "Backend ... does not support return_as=generator..."
-        if "return_as" not in str(exc):
-            raise
-    return Parallel(n_jobs=n_jobs, verbose=verbose, return_as="list")
-
-
 def run(calls, n_jobs=None, *, verbose=0, ordered=False):
     """Run the ``delayed`` ``calls``; yield their results.
 
@@ -62,5 +50,12 @@ def run(calls, n_jobs=None, *, verbose=0, ordered=False):
     [0, 1, 2]
     """
     return_as = "generator" if ordered else "generator_unordered"
+    try:
+        parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as=return_as)
+    except ValueError as exc:
+        # joblib: "Backend ... does not support return_as=generator..."
+        if "return_as" not in str(exc):
+            raise
+        parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as="list")
     with _kept_global_state():
-        yield from _parallel(n_jobs, verbose, return_as)(calls)
+        yield from parallel(calls)

@@ -35,6 +35,8 @@ from numbers import Integral
 
 import numpy as np
 
+from ._trainers import FRAMEWORKS, seed_framework
+
 __all__ = ["SOURCES", "spawn_seeds"]
 
 SOURCES = ("split", "init", "search")
@@ -153,7 +155,8 @@ class _Seeding:
     """What the worker does with a fit's init seed, besides seed parameters.
 
     Built once per evaluation in the calling process
-    (:func:`skperf._trainers.seeding`) and sent with every fit.
+    (``_Seeding(seeder, plan.frameworks, plan.keyed)``, ``plan`` from
+    :func:`skperf._vary._plan`) and sent with every fit.
 
     seeder : callable or None
         The user's ``seeder(estimator, seed)``.
@@ -182,31 +185,6 @@ def _global_states():
     if torch is not None and hasattr(torch, "get_rng_state"):
         states["torch"] = torch.get_rng_state()
     return states
-
-
-def _same_state(name, a, b):
-    if name == "numpy":
-        return a[2] == b[2] and np.array_equal(a[1], b[1])
-    if name == "torch":
-        return bool((a == b).all())
-    return a == b
-
-
-def _seed_globals(seed, frameworks=()):
-    """Seed numpy's and Python's global generators, and those of
-    ``frameworks`` and of every framework already loaded, with ``seed``."""
-    from ._trainers import seed_framework
-
-    np.random.seed(seed)  # noqa: NPY002 (the global generator, on purpose)
-    random.seed(seed)
-    for name in sorted(set(frameworks) | _loaded_frameworks()):
-        seed_framework(name, seed)
-
-
-def _loaded_frameworks():
-    from ._trainers import FRAMEWORKS
-
-    return {name for name in FRAMEWORKS if name in sys.modules}
 
 
 def _apply_seeds(estimator, init_seed, seeding):
@@ -246,7 +224,11 @@ def _apply_seeds(estimator, init_seed, seeding):
         return estimator
     seed = int(init_seed)
     seeding = _Seeding() if seeding is None else seeding
-    _seed_globals(seed, seeding.frameworks)
+    np.random.seed(seed)  # noqa: NPY002 (the global generator, on purpose)
+    random.seed(seed)
+    loaded = {name for name in FRAMEWORKS if name in sys.modules}
+    for name in sorted(set(seeding.frameworks) | loaded):
+        seed_framework(name, seed)
     if seeding.seeder is not None:
         out = seeding.seeder(estimator, seed)
         if out is not None and hasattr(out, "fit"):
@@ -263,13 +245,18 @@ def _globals_used():
         return ()
     _LOCAL.after_seeding = None
     now = _global_states()
-    return tuple(
-        sorted(
-            name
-            for name, state in before.items()
-            if name in now and not _same_state(name, state, now[name])
-        )
-    )
+    used = []
+    for name, a in before.items():
+        b = now.get(name)
+        if name == "numpy":
+            same = a[2] == b[2] and np.array_equal(a[1], b[1])
+        elif name == "torch":
+            same = b is not None and bool((a == b).all())
+        else:
+            same = a == b
+        if not same:
+            used.append(name)
+    return tuple(sorted(used))
 
 
 @contextlib.contextmanager

@@ -361,7 +361,7 @@ def variance_sources(
     )
     with warnings.catch_warnings():
         # the init row's note says it (an estimator found deterministic by
-        # its fits, skperf._trainers.check_run)
+        # its fits, skperf._reproducible.check_run)
         warnings.filterwarnings(
             "ignore",
             message=".*identical scores on the same split",

@@ -41,6 +41,7 @@ from sklearn.model_selection import GroupKFold, KFold, StratifiedKFold
 from sklearn.utils.multiclass import type_of_target
 
 from ._seeding import SOURCES, _derive_ints
+from ._trainers import scan
 from .utils._sklearn_compat import BaseSearchCV
 
 __all__: list[str] = []
@@ -240,11 +241,12 @@ class _VaryPlan:
     init_random: bool = False
     search_random: bool = False
     init_unused: list = field(default_factory=list)
-    # how the init seed reaches the fits (skperf._trainers.init_kind):
+    # how the init seed reaches the fits (set by _plan):
     # "params", "seeder", "framework", "unknown" (told after the fits) or "none"
     init_kind: str = "none"
     frameworks: tuple = ()
     outside: bool = False  # code outside scikit-learn in the tree
+    keyed: bool = False  # the init seed may reach a fit outside seed parameters
     deferred: tuple | None = None  # _no_variation's arguments, for check_run
 
 
@@ -355,7 +357,10 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False, seeder=None):
     for key in sorted(k for k in params if _is_seed_key(k, params)):
         # the object holding the parameter (a__b__random_state -> a__b; a
         # routed module__seed -> the net): never a class
-        obj, _ = _check_owner(estimator, params, key)
+        prefix = key.rpartition("__")[0]
+        obj = estimator if not prefix else params[prefix]
+        if isinstance(obj, type) or not hasattr(obj, "get_params"):
+            obj, _ = _check_owner(estimator, params, key)
         if isinstance(obj, BaseSearchCV):  # a search's own seed is its sampler
             plan.search_keys.append(key)
             plan.search_random = True
@@ -366,12 +371,22 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False, seeder=None):
             if not used:
                 plan.init_unused.append(key)
     plan.search_random |= bool(plan.search_cv)
-    from ._trainers import _outside_libraries, init_kind
-
-    plan.init_kind, plan.frameworks = init_kind(estimator, plan, seeder)
-    plan.outside = _outside_libraries(estimator)
-    # a seeder or a framework's global generators carry the init seed
+    # how the init seed reaches the fits: a seeder, a framework's global
+    # generators, seed parameters; "unknown" (code outside scikit-learn with
+    # none of these) is told after the fits (skperf._reproducible.check_run)
+    plan.frameworks, plan.outside = scan(estimator, params)
+    if seeder is not None:
+        plan.init_kind = "seeder"
+    elif plan.frameworks:
+        plan.init_kind = "framework"
+    elif plan.init_random:
+        plan.init_kind = "params"
+    elif plan.outside:
+        plan.init_kind = "unknown"
     plan.init_random |= plan.init_kind in ("seeder", "framework")
+    # the init seed can reach a fit other than through seed parameters
+    # (cache key, skperf._seeding._Seeding.keyed)
+    plan.keyed = seeder is not None or plan.outside
     return plan
 
 
