@@ -461,7 +461,8 @@ def _run(
     fit = _fit_score
     cache = _cache.check_memory(memory)
     if cache is not None:
-        fit = cache.cache(_fit_score)
+        # the seeder is keyed by its code (a lambda does not hash)
+        fit = cache.cache(_fit_score, ignore=["seeding"])
     tasks = [
         (d, _seeded(estimator, y, seed), train, test)
         for d, (splits, seed) in enumerate(zip(designs, seeds, strict=True))
@@ -470,6 +471,7 @@ def _run(
     out = [[] for _ in designs]
     plan = _plan(estimator, seeder=seeder)
     seeding = _Seeding(seeder, plan.frameworks, plan.keyed)
+    seeding_key = None if cache is None else _cache._seeding_key(seeding)
     calls = (
         delayed(_guarded)(
             fit,
@@ -484,6 +486,7 @@ def _run(
             per_row,
             seeds[d],
             seeding,
+            seeding_key,
         )
         for d, est, train, test in tasks
     )
@@ -533,12 +536,14 @@ def _fit_score(
     per_row,
     init_seed=None,
     seeding=None,
+    seeding_key=None,
 ):
     """Fit a seeded clone on ``train``; score (and, with ``predictions``,
     predict) ``test``; with ``per_row`` (a decomposable scorer name) the
     score is the mean of the per-row values of one prediction. The global
     generators and the user's seeder get ``init_seed`` right before the fit
-    (:func:`skperf._seeding._apply_seeds`)."""
+    (:func:`skperf._seeding._apply_seeds`); ``seeding_key`` (unused here)
+    keys the cache on the seeder's code."""
     from sklearn.base import clone
 
     from ._predictions import predict_test
