@@ -29,13 +29,15 @@ import sys
 
 import numpy as np
 
-__all__ = ["FRAMEWORKS", "detect", "scan", "seed_framework"]
+__all__ = ["FRAMEWORKS", "LOADED_AS", "detect", "scan", "seed_framework"]
 
 # framework -> module-name prefixes of its classes (and of its sklearn wrappers)
 FRAMEWORKS = {
     "torch": ("torch.", "skorch."),
     "tensorflow": ("tensorflow.", "keras.", "tf_keras.", "scikeras."),
 }
+# a framework already loaded in the worker is seeded too (its modules)
+LOADED_AS = {"torch": ("torch",), "tensorflow": ("tensorflow", "keras")}
 
 # classes of these packages are known: seeded through their parameters
 _KNOWN = (
@@ -107,13 +109,26 @@ def detect(estimator):
 
 
 def seed_framework(name, seed):
-    """Seed the global generators of framework ``name`` with ``seed``."""
+    """Seed the global generators of framework ``name`` with ``seed``.
+
+    torch: ``torch.manual_seed`` (CPU and every CUDA device). TensorFlow /
+    Keras: ``keras.utils.set_random_seed`` where Keras is loaded (Keras 3
+    seeds its backend, TensorFlow, JAX or torch, with it), else
+    ``tf.random.set_seed``.
+    """
     if name == "torch":
         import torch
 
-        torch.manual_seed(int(seed))  # CPU and every CUDA device
+        torch.manual_seed(int(seed))
     elif name == "tensorflow":
-        tf = sys.modules.get("tensorflow")
-        if tf is None:
+        keras = sys.modules.get("keras")
+        if keras is not None and hasattr(
+            getattr(keras, "utils", None), "set_random_seed"
+        ):
+            keras.utils.set_random_seed(int(seed))
+            return
+        try:
             import tensorflow as tf
+        except ImportError:  # Keras on another backend, not loaded yet
+            return
         tf.random.set_seed(int(seed))
