@@ -26,13 +26,20 @@ under a :func:`joblib.hash` (sha1) key of everything that determines it:
   and ``return_predictions``;
 - the fit's seed parameters (the ints given to every ``random_state``) and
   its split (the fingerprint of its train and test indices that the
-  evaluator computes once per split, ``results_["split_id"]``).
+  evaluator computes once per split, ``results_["split_id"]``);
+- the ``seeder`` (its code, and the object where it pickles) and the fit's
+  init seed, whenever the init seed can reach the fit other than through
+  seed parameters (a seeder, a deep-learning framework, or code outside
+  scikit-learn that may draw from a global generator, which skperf seeds
+  per fit: :mod:`skperf._seeding`).
 
 A fit whose key is in the store is loaded in the calling process and never
 dispatched; the others run as usual, and each worker stores its fit's
 outcome as soon as that fit finishes (the store writes atomically), so an
 interrupted run keeps every finished fit. The cache assumes an estimator is
-deterministic given its seeds and data.
+deterministic given its seeds and data; when its fits show that it is not
+(:func:`skperf._reproducible.check_run`: different scores under the same seeds),
+its fits are removed again (:func:`forget`) and a warning says so.
 """
 
 from __future__ import annotations
@@ -244,8 +251,25 @@ def _job_key(job, data, code):
             _hash(_user_code(_scorer_objects(job.scorer))),
             # toggling routing changes which metadata reach fit and score
             bool(get_config().get("enable_metadata_routing", False)),
+            _seeding_key(getattr(job, "seeding", None)),
         )
     )
+
+
+def _seeding_key(seeding):
+    """Hash of the worker-side seeding: the frameworks seeded and the seeder
+    (its code, so an edited seeder fits anew, and the object itself where it
+    pickles: a ``functools.partial``'s arguments)."""
+    if seeding is None or (seeding.seeder is None and not seeding.frameworks):
+        return None
+    seeder = seeding.seeder
+    try:
+        obj = _hash(seeder)
+    except Exception:  # a lambda or a local function: its code only
+        obj = None
+    target = getattr(seeder, "func", seeder)  # a functools.partial: its function
+    code = None if seeder is None else _hash(_user_code([target]))
+    return _hash((seeding.frameworks, obj, code, getattr(seeder, "__qualname__", "")))
 
 
 def fit_keys(jobs, tasks, data, code):
@@ -266,7 +290,11 @@ def fit_keys(jobs, tasks, data, code):
             continue
         # the split by its fingerprint, computed once per split by the job
         split_id = jobs[j].split_ids[r][f]
-        keys.append(_hash((job_keys[j], sorted(sp.items()), split_id)))
+        seeding = getattr(jobs[j], "seeding", None)
+        # the init seed itself where it reaches the fit through the global
+        # generators or a seeder (not only through seed parameters)
+        init = int(jobs[j].seeds["init"][r]) if seeding and seeding.keyed else None
+        keys.append(_hash((job_keys[j], sorted(sp.items()), split_id, init)))
     return keys
 
 
@@ -281,6 +309,8 @@ def lookup(jobs, tasks, keys):
         if key is None:
             continue
         memory = jobs[task[0]].memory
+        # kept on the job, so that check_run can forget fits it cannot reproduce
+        vars(jobs[task[0]]).setdefault("cache_keys", []).append(key)
         backend = memory.store_backend
         if backend.contains_item(_call_id(key)):
             try:
@@ -292,6 +322,22 @@ def lookup(jobs, tasks, keys):
                 continue
         stores[i] = (memory, key)
     return stores, loaded
+
+
+def forget(job):
+    """Remove the cached fits of ``job`` (their outcomes are not reproducible).
+
+    Returns the number of entries removed.
+    """
+    n = 0
+    if job.memory is None:
+        return n
+    backend = job.memory.store_backend
+    for key in getattr(job, "cache_keys", ()):
+        if backend.contains_item(_call_id(key)):
+            backend.clear_item(_call_id(key))
+            n += 1
+    return n
 
 
 def store(where, out):

@@ -344,6 +344,7 @@ def compare_generalization(
     max_fits=None,
     precision=None,
     time_budget=None,
+    seeder=None,
 ):
     """Test whether algorithm A is better than algorithm B on new data.
 
@@ -416,6 +417,11 @@ default="auto"
         with the same arguments loads every fit instead of refitting.
     params : dict or None, default=None
         Fit parameters routed to both estimators' ``fit`` (indexed by row).
+    seeder : callable or None, default=None
+        ``seeder(estimator, seed)`` called in the worker right before each
+        fit of either model with that fit's init seed (see
+        :class:`~skperf.RepeatedEvaluator`); torch and skorch nets are
+        seeded without it.
 
     Returns
     -------
@@ -526,6 +532,7 @@ default="auto"
     if sequential:
         kw["stopping"] = _CompareStopping(confidence, rope_value, precision)
         kw["time_budget"] = time_budget
+    kw["seeder"] = seeder  # reaches every RepeatedEvaluator (_evaluator)
     if method == "nested-cv":
         return _nested(
             estimator_a,
@@ -604,7 +611,9 @@ def _fit(evaluators, X, y, groups, n_jobs, params, stopping=None, time_budget=No
     return evaluators
 
 
-def _evaluator(estimator, cv, n_repeats, seed, scorer, memory, predictions=False):
+def _evaluator(
+    estimator, cv, n_repeats, seed, scorer, memory, predictions=False, seeder=None
+):
     from ._evaluator import RepeatedEvaluator
 
     return RepeatedEvaluator(
@@ -617,6 +626,7 @@ def _evaluator(estimator, cv, n_repeats, seed, scorer, memory, predictions=False
         error_score=np.nan,
         memory=memory,
         return_predictions=predictions,
+        seeder=seeder,
     )
 
 
@@ -733,6 +743,7 @@ def _resampled(
     params,
     stopping=None,
     time_budget=None,
+    seeder=None,
 ):
     """corrected-t, bayesian, 5x2cv-f: per-split differences on repeated K-fold.
 
@@ -743,8 +754,8 @@ def _resampled(
     classifier = is_classifier(estimator_a) or is_classifier(estimator_b)
     cv = _new_data_kfold(K, groups, classifier)
     evs = {
-        "a": _evaluator(estimator_a, cv, R, seed, scorer, memory),
-        "b": _evaluator(estimator_b, cv, R, seed, scorer, memory),
+        "a": _evaluator(estimator_a, cv, R, seed, scorer, memory, seeder=seeder),
+        "b": _evaluator(estimator_b, cv, R, seed, scorer, memory, seeder=seeder),
     }
     _fit(evs, X, y, groups, n_jobs, params, stopping, time_budget)
     _check_paired(evs["a"], evs["b"])
@@ -862,6 +873,7 @@ def _nested(
     n_jobs,
     memory,
     params,
+    seeder=None,
 ):
     from .stats._generalization import nested_cv_ci
 
@@ -873,8 +885,12 @@ def _nested(
     evs = {}
     for r, s in enumerate(seeds):
         splits = _nested_splits(folds[r], K)
-        evs[f"a{r}"] = _evaluator(estimator_a, splits, 1, s, scorer, memory, True)
-        evs[f"b{r}"] = _evaluator(estimator_b, splits, 1, s, scorer, memory, True)
+        evs[f"a{r}"] = _evaluator(
+            estimator_a, splits, 1, s, scorer, memory, True, seeder
+        )
+        evs[f"b{r}"] = _evaluator(
+            estimator_b, splits, 1, s, scorer, memory, True, seeder
+        )
     _fit(evs, X, y, None, n_jobs, params)
     inner = np.full((R, K, n), np.nan)
     outer = np.empty((R, n))

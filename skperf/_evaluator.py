@@ -38,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _predictions
 from ._distribution import _scorer_distribution
 from ._fitting import _Single, fit_all
-from ._seeding import SOURCES
+from ._seeding import SOURCES, _apply_seeds, _kept_global_state
 from ._vary import _configure
 from .metrics._registry import _check_scoring as check_scoring
 from .utils._naming import _estimator_name
@@ -152,6 +152,18 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         refit of ``estimator_`` is not cached.
     return_predictions : bool, default=False
         Keep each fit's test-set predictions in ``predictions_``.
+    seeder : callable or None, default=None
+        ``seeder(estimator, seed)``, called in the worker right before each
+        fit (and the refit) with the configured clone and that fit's init
+        seed (``results_["init_seed"]``), for trainers whose randomness
+        comes from generators skperf does not reach through parameters
+        (e.g. ``lambda est, seed: torch.manual_seed(seed)``). It may return
+        the estimator to fit (``est.set_params(...)``). Before it, skperf
+        seeds numpy's and Python's global generators, and torch's or
+        TensorFlow's when the estimator uses them (a skorch net needs no
+        seeder). Part of the ``memory`` key; must pickle for ``n_jobs > 1``
+        (a module-level function; loky also takes a lambda). See
+        :ref:`deep_learning`.
 
     Attributes
     ----------
@@ -199,6 +211,12 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         given only when nothing at all varies.
     sklearn.exceptions.FitFailedWarning
         When some fits fail under a numeric ``error_score``.
+    skperf.exceptions.NotReproducibleWarning
+        When the fits show that the estimator's init is not seeded: fits
+        with the same seeds and split gave different scores, or an
+        estimator with no seed parameter, no ``seeder`` and no generator
+        skperf seeds gave different scores on the same split. Its fits are
+        then not kept in ``memory``.
     skperf.exceptions.GroupsIgnoredWarning
         When ``groups`` are given but ``cv`` is a splitter known to ignore
         them (``OutOfBootstrap``, ``StratifiedOutOfBootstrap``, an int,
@@ -296,6 +314,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         "verbose": ["verbose"],
         "memory": [None, str, os.PathLike, HasMethods(["cache"])],
         "return_predictions": ["boolean"],
+        "seeder": [callable, None],
     }
 
     def __init__(
@@ -315,6 +334,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         verbose=0,
         memory=None,
         return_predictions=False,
+        seeder=None,
     ):
         self.estimator = estimator
         self.scoring = scoring
@@ -330,6 +350,7 @@ class RepeatedEvaluator(MetaEstimatorMixin, BaseEstimator):
         self.verbose = verbose
         self.memory = memory
         self.return_predictions = return_predictions
+        self.seeder = seeder
 
     @_fit_context(prefer_skip_nested_validation=False)  # estimator not validated yet
     def fit(self, X, y=None, *, groups=None, **params):
@@ -663,6 +684,7 @@ def _collect(job, X, y, params):
     if ev.return_predictions:
         _predictions.collect(ev, job, job.outputs, y)
     ev.random_state_ = job.random_state_
+    ev._init_verdict = getattr(job, "init_verdict", None)  # skperf._reproducible
     ev._stratified_folds = job.stratified  # read by generalization_ci's note
     ev.scorer_ = (
         job.scorer.scorer if isinstance(job.scorer, _Single) else dict(job.singles)
@@ -714,11 +736,14 @@ def _collect(job, X, y, params):
     }
     ev.distribution_ = ev.distributions_[job.names[0]]
     if ev.refit:
-        # the init and search seeds of repeat 0 (the held seeds)
-        est = _configure(ev.estimator, job.seed_params[0])
-        start = time.perf_counter()
-        est.fit(X, y, **params)
-        ev.refit_time_ = time.perf_counter() - start
+        # the init and search seeds of repeat 0 (the held seeds), and the
+        # global generators and seeder as in every fit
+        with _kept_global_state():
+            est = _configure(ev.estimator, job.seed_params[0])
+            est = _apply_seeds(est, int(job.seeds["init"][0]), job.seeding)
+            start = time.perf_counter()
+            est.fit(X, y, **params)
+            ev.refit_time_ = time.perf_counter() - start
         ev.estimator_ = est
     return ev
 
@@ -822,6 +847,7 @@ def repeated_cross_val_score(
     params=None,
     progress=False,
     name=None,
+    seeder=None,
 ):
     """Distribution of an estimator's score over seeded repeats.
 
@@ -867,6 +893,9 @@ def repeated_cross_val_score(
         Name of the distribution (shown by ``compare`` and in reports).
         ``None``: the estimator's class, with a pipeline's steps, e.g.
         ``"Pipeline(StandardScaler, LogisticRegression)"``.
+    seeder : callable or None, default=None
+        ``seeder(estimator, seed)`` called in the worker before each fit with
+        its init seed (see :class:`RepeatedEvaluator`).
 
     Returns
     -------
@@ -912,6 +941,7 @@ def repeated_cross_val_score(
         refit=False,
         error_score=error_score,
         progress=progress,
+        seeder=seeder,
     )
     ev.fit(X, y, groups=groups, **(params or {}))
     if name is None:

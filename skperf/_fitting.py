@@ -38,10 +38,17 @@ from sklearn.model_selection import (
     StratifiedShuffleSplit,
 )
 from sklearn.utils import assert_all_finite
-from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.parallel import delayed
 
-from . import _cache, _predictions
-from ._seeding import SOURCES, _hold, spawn_seeds
+from . import _cache, _parallel, _predictions, _reproducible
+from ._seeding import (
+    SOURCES,
+    _apply_seeds,
+    _globals_used,
+    _hold,
+    _Seeding,
+    spawn_seeds,
+)
 from ._split import (
     GroupOutOfBootstrap,
     OutOfBootstrap,
@@ -273,7 +280,10 @@ class _Job:
         # an int inner cv of a search always becomes a shuffled K-fold, seeded
         # by the search source (varied or held), so that vary="all" and naming
         # the sources give the same fits, and repeat 0 is the same under any vary
-        self.plan = _plan(est, y, shuffle_int_cv=True)
+        seeder = getattr(spec, "seeder", None)
+        self.plan = _plan(est, y, shuffle_int_cv=True, seeder=seeder)
+        # what the worker does with the init seed besides seed parameters
+        self.seeding = _Seeding(seeder, self.plan.frameworks, self.plan.keyed)
         msgs = _no_variation(self.plan, kind == "random", varied, explicit)
         if msgs and spec.n_repeats > 1:  # one repeat: no repeats to tell apart
             warnings.warn(
@@ -361,6 +371,8 @@ def _fit_and_score(
     return_predictions=False,
     score_params=None,
     per_row=None,
+    init_seed=None,
+    seeding=None,
 ):
     """Fit a configured clone of ``est`` on ``train``, score it on ``test``.
 
@@ -370,9 +382,10 @@ def _fit_and_score(
     failure is not: a rerun fits it again). With ``per_row`` (a decomposable
     scorer name, :data:`skperf.metrics._per_row.DECOMPOSABLE`) and no routed
     scorer metadata, the test score is the mean of the per-row scores of one
-    prediction (one inference pass instead of the scorer's own).
+    prediction (one inference pass instead of the scorer's own). The global generators are seeded with ``init_seed`` and the user's seeder
+    called right before the fit (``seeding``, :func:`skperf._seeding._apply_seeds`).
     """
-    est = _configure(est, seed_params)
+    est = _apply_seeds(_configure(est, seed_params), init_seed, seeding)
     X_train, y_train = _safe_split(est, X, y, train)
     X_test, y_test = _safe_split(est, X, y, test, train)
     fit_params = _check_method_params(X, params=params, indices=train)
@@ -433,6 +446,7 @@ def _fit_and_score(
             if isinstance(error_score, str):  # "raise"
                 raise ValueError(msg.partition(": ")[2])
             out["error"] = msg
+    out["rng_used"] = _globals_used()  # for skperf._reproducible.check_run
     if store is None or out["error"] is not None:
         return i, out
     return i, _cache.store(store, out)
@@ -503,18 +517,20 @@ def _run(
             jobs[j].spec.return_predictions,
             score_params,
             jobs[j].per_row,
+            int(jobs[j].seeds["init"][r]),
+            jobs[j].seeding,
         )
-        for i, (j, _, _, sp, train, test) in enumerate(tasks)
+        for i, (j, r, _, sp, train, test) in enumerate(tasks)
         if i not in loaded
     )
     results = [loaded.get(i) for i in range(len(tasks))]
-    parallel = Parallel(n_jobs=n_jobs, verbose=verbose, return_as=_RETURN_AS)
     if bar is not None:
         if repeats is None:
             bar.set_total(len(tasks))
         if loaded:
             bar.update(len(loaded))
-    for i, out in parallel(calls):
+    # results arrive as fits finish (any backend: skperf._parallel)
+    for i, out in _parallel.run(calls, n_jobs, verbose=verbose):
         results[i] = out
         if bar is not None:
             bar.update(1)
@@ -523,10 +539,6 @@ def _run(
             job.outputs = []
     for (j, r, f, *_), out in zip(tasks, results, strict=True):
         jobs[j].outputs.append((r, f, out))
-
-
-# results arrive as fits finish (progress bar), tagged with their task index
-_RETURN_AS = "generator_unordered"
 
 
 def _progress_bar():
@@ -838,6 +850,8 @@ def fit_all(
                 time_budget,
             )
     for job in jobs:
+        if job.seeding.keyed:  # code outside scikit-learn, or a seeder
+            _reproducible.check_run(job)  # what the seeds reached (no extra fit)
         job.results = _results_frame(job)
     return jobs
 
@@ -921,7 +935,10 @@ class _DesignSpec:
     verbose = 0
     min_scores = 1  # a holdout is one fit
 
-    def __init__(self, estimator, scoring, splits, seed, memory, predictions):
+    def __init__(
+        self, estimator, scoring, splits, seed, memory, predictions, seeder=None
+    ):
+        self.seeder = seeder
         self.estimator = estimator
         self.scoring = scoring
         self.cv = splits
@@ -944,6 +961,7 @@ def fit_designs(
     params,
     progress,
     groups=None,
+    seeder=None,
 ):
     """Fit every split of every design through :func:`fit_all` (one call).
 
@@ -961,7 +979,7 @@ def fit_designs(
         the first failure (chained to its exception).
     """
     specs = [
-        _DesignSpec(estimator, scoring, splits, seed, memory, predictions)
+        _DesignSpec(estimator, scoring, splits, seed, memory, predictions, seeder)
         for splits, seed in zip(designs, seeds, strict=True)
     ]
     with warnings.catch_warnings():

@@ -545,6 +545,7 @@ def generalization_ci(
     max_fits=None,
     precision=None,
     time_budget=None,
+    seeder=None,
 ):
     """Confidence interval for the score of a learning algorithm on new data.
 
@@ -607,6 +608,11 @@ def generalization_ci(
     time_budget : float or None, default=None
         Seconds of wall clock after which no new round of fits starts (the
         sequential design); the result says ``stopped="budget"``.
+    seeder : callable or None, default=None
+        ``seeder(estimator, seed)``, run in the worker right before each fit
+        with that fit's init seed: seeds a trainer that draws from a global
+        generator (e.g. ``torch.manual_seed(seed)``). PyTorch/skorch nets are
+        seeded without it when torch is installed.
 
     Returns
     -------
@@ -747,6 +753,7 @@ def generalization_ci(
         "memory": memory,
         "params": params,
         "progress": progress,
+        "seeder": seeder,
     }
     res = _METHOD_IMPL[chosen](
         run, n, groups, metric, per_row_name, n_fits, seeds, confidence
@@ -811,7 +818,13 @@ def _corrected_t(
     else:
         R = default
     spec = _RepeatSpec(
-        run["estimator"], run["scoring"], cv, R, run["entropy"], run["memory"]
+        run["estimator"],
+        run["scoring"],
+        cv,
+        R,
+        run["entropy"],
+        run["memory"],
+        run.get("seeder"),
     )
     look = None
     if run["sequential"] and calibrated:
@@ -930,7 +943,10 @@ class _RepeatSpec:
     return_predictions = False
     verbose = 0
 
-    def __init__(self, estimator, scoring, cv, n_repeats, random_state, memory):
+    def __init__(
+        self, estimator, scoring, cv, n_repeats, random_state, memory, seeder=None
+    ):
+        self.seeder = seeder
         self.estimator = estimator
         self.scoring = scoring
         self.cv = cv

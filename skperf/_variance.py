@@ -11,6 +11,7 @@ paired by the same ``random_state``.
 from __future__ import annotations
 
 import functools
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -20,6 +21,7 @@ from ._evaluator import RepeatedEvaluator, _fit_evaluators
 from ._fitting import _is_iterable_cv, _outer_cv
 from ._seeding import SOURCES, spawn_seeds
 from ._vary import _no_variation, _plan
+from .exceptions import NoVariationWarning
 from .stats._band import _pyplot
 from .stats._simultaneous import simultaneous_quantile_ci
 from .stats._validation import _check_confidence
@@ -78,6 +80,13 @@ def _bonett_sd(x, confidence):
 _SD_T3_COVERAGE = "0.77-0.86"
 #: Sample kurtosis (about the mean, not excess) above which the row says so.
 _HEAVY_KURTOSIS = 6.0
+
+
+_UNSEEDED = (
+    "init not seeded: the estimator's scores differ under the same seeds, so "
+    "its init noise is in every row (it cannot be held) and no row is "
+    "reproducible; pass seeder= (see NotReproducibleWarning)"
+)
 
 
 def _row(scores, confidence):
@@ -176,6 +185,7 @@ def variance_sources(
     groups=None,
     confidence=0.95,
     memory=None,
+    seeder=None,
 ):
     """How much each source of variation moves the score.
 
@@ -217,6 +227,11 @@ def variance_sources(
         Confidence level of the intervals.
     memory : None, str, os.PathLike or joblib.Memory, default=None
         Cache of the fits (see :class:`~skperf.RepeatedEvaluator`).
+    seeder : callable or None, default=None
+        ``seeder(estimator, seed)`` called in the worker right before each
+        fit with that fit's init seed (see :class:`~skperf.RepeatedEvaluator`):
+        it makes the ``"init"`` row of a trainer on a global generator
+        measurable; torch and skorch nets are seeded without it.
 
     Returns
     -------
@@ -251,6 +266,14 @@ def variance_sources(
     it needs n >= 35 at 95 % (29 at 90 %). Below that the bounds are NaN
     and the ``note`` says so (the percentile bootstrap used before covered
     0.62-0.76 at 10 repeats).
+
+    The ``"init"`` row of an estimator whose init skperf cannot see before
+    fitting it (code outside scikit-learn with no seed parameter and no
+    ``seeder``) is evaluated, and read from its fits: identical scores on
+    the same split make it deterministic (the row says so); scores that
+    differ although no seed reaches it mean its init is not seeded: every
+    row then holds that noise, none is reproducible, and each row's
+    ``note`` says so (with a ``NotReproducibleWarning``).
 
     With a K-fold ``cv`` the folds of one repeat are dependent: the scores
     are first averaged per repeat (``dist.aggregate()``), so each row
@@ -301,7 +324,7 @@ def variance_sources(
     if _is_iterable_cv(cv):  # e.g. a generator: read once, used by every row
         cv = list(cv)
     kind, _ = _outer_cv(cv, estimator, y)
-    plan = _plan(estimator, y, shuffle_int_cv=True)
+    plan = _plan(estimator, y, shuffle_int_cv=True, seeder=seeder)
     missing = {}  # source -> why it has no randomness for this estimator
     for src in SOURCES:
         msgs = _no_variation(plan, kind == "random", {src}, {src})
@@ -318,6 +341,7 @@ def variance_sources(
             random_state=entropy,
             refit=False,
             memory=memory,
+            seeder=seeder,
         )
         for src in sources
         if src not in notes
@@ -333,8 +357,26 @@ def variance_sources(
         random_state=entropy,
         refit=False,
         memory=memory,
+        seeder=seeder,
     )
-    _fit_evaluators(evaluators, X, y, groups=groups, n_jobs=n_jobs)
+    with warnings.catch_warnings():
+        # the init row's note says it (an estimator found deterministic by
+        # its fits, skperf._reproducible.check_run)
+        warnings.filterwarnings(
+            "ignore",
+            message=".*identical scores on the same split",
+            category=NoVariationWarning,
+        )
+        _fit_evaluators(evaluators, X, y, groups=groups, n_jobs=n_jobs)
+    verdicts = {
+        src: getattr(ev, "_init_verdict", None) for src, ev in evaluators.items()
+    }
+    unseeded = "not seeded" in verdicts.values()
+    if verdicts.get("init") == "deterministic":
+        notes["init"] = (
+            "not evaluated: the estimator has no seed parameter and gave identical "
+            f"scores on the same split with {n_repeats} init seeds (deterministic)"
+        )
 
     rows, dists = {}, {}
     for src in (*sources, "all"):
@@ -345,6 +387,8 @@ def variance_sources(
         dist.name = src
         dists[src] = dist
         rows[src] = _row(dist.scores, confidence)
+        if unseeded:  # its init noise is in every row, and no row reproduces
+            rows[src][-1] = "; ".join(filter(None, [_UNSEEDED, rows[src][-1]]))
     frame = pd.DataFrame.from_dict(rows, orient="index", columns=_COLUMNS)
     frame["n"] = frame["n"].astype(int)
     frame.attrs["distributions"] = dists

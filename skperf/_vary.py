@@ -41,6 +41,7 @@ from sklearn.model_selection import GroupKFold, KFold, StratifiedKFold
 from sklearn.utils.multiclass import type_of_target
 
 from ._seeding import SOURCES, _derive_ints
+from ._trainers import scan
 from .utils._sklearn_compat import BaseSearchCV
 
 __all__: list[str] = []
@@ -269,9 +270,70 @@ class _VaryPlan:
     init_random: bool = False
     search_random: bool = False
     init_unused: list = field(default_factory=list)
+    # how the init seed reaches the fits (set by _plan):
+    # "params", "seeder", "framework", "unknown" (told after the fits) or "none"
+    init_kind: str = "none"
+    frameworks: tuple = ()
+    outside: bool = False  # code outside scikit-learn in the tree
+    keyed: bool = False  # the init seed may reach a fit outside seed parameters
+    deferred: tuple | None = None  # _no_variation's arguments, for check_run
 
 
-def _plan(estimator, y=None, *, shuffle_int_cv=False):
+def _owner(estimator, params, key):
+    """``(object, name)`` to set seed parameter ``key`` on, never a class.
+
+    ``a__b__seed`` is set as ``seed`` on the sub-estimator ``a__b``. When
+    ``a__b`` is not an estimator instance (a class-valued parameter such as
+    skorch's ``module=MyModule``), the parameter is a routed one of an outer
+    estimator (skorch's ``module__seed``, passed to the module when the net
+    builds it): it is set there, as ``module__seed``, the way that estimator
+    takes it. ``(None, None)`` when no instance owns it.
+    """
+    parts = key.split("__")
+    for cut in range(len(parts) - 1, -1, -1):
+        prefix, name = "__".join(parts[:cut]), "__".join(parts[cut:])
+        obj = estimator if not prefix else params.get(prefix)
+        if obj is None or isinstance(obj, type) or not hasattr(obj, "get_params"):
+            continue
+        if cut == len(parts) - 1:
+            return obj, name  # the usual case: the parameter's own object
+        try:
+            own = obj.get_params(deep=False)
+        except Exception:  # pragma: no cover - unusual get_params
+            continue
+        if name in own:
+            return obj, name
+    return None, None
+
+
+def _set(owner, name, value):
+    """Set parameter ``name`` of ``owner``: its own ``set_params`` for a
+    routed name (``module__seed`` of skorch), else as a plain attribute."""
+    from sklearn.base import BaseEstimator
+
+    if "__" in name and type(owner).set_params is not BaseEstimator.set_params:
+        owner.set_params(**{name: value})
+    else:
+        setattr(owner, name, value)
+
+
+def _check_owner(estimator, params, key):
+    owner, name = _owner(estimator, params, key)
+    if owner is None:
+        prefix = key.rpartition("__")[0]
+        held = params.get(prefix)
+        what = f"the class {held.__name__}" if isinstance(held, type) else repr(held)
+        raise ValueError(
+            f"Cannot seed parameter {key!r} of {type(estimator).__name__}: "
+            f"{prefix!r} is {what}, not an estimator instance, and no estimator "
+            f"takes {key!r} as a parameter of its own; skperf never sets an "
+            "attribute on a class. Pass an instance, a parameter the estimator "
+            "routes (as skorch's module__seed), or seed it with seeder=."
+        )
+    return owner, name
+
+
+def _plan(estimator, y=None, *, shuffle_int_cv=False, seeder=None):
     """Find the parameters each source seeds in ``estimator``.
 
     Parameters
@@ -285,6 +347,9 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
         shuffled (Stratified)KFold with the same number of folds, so that the
         search source has randomness. ``RepeatedEvaluator`` always does (for
         any ``vary``). Other estimators' ``cv`` is never replaced.
+    seeder : callable or None
+        The user's ``seeder(estimator, seed)``: the init source then has
+        randomness (``init_kind="seeder"``).
     """
     params = estimator.get_params(deep=True) if hasattr(estimator, "get_params") else {}
     plan = _VaryPlan()
@@ -319,9 +384,12 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
             )
             plan.search_cv[key] = _shuffled_kfold(cv, classifier, y)
     for key in sorted(k for k in params if _is_seed_key(k, params)):
-        # the object holding the parameter (a__b__random_state -> a__b)
+        # the object holding the parameter (a__b__random_state -> a__b; a
+        # routed module__seed -> the net): never a class
         prefix = key.rpartition("__")[0]
         obj = estimator if not prefix else params[prefix]
+        if isinstance(obj, type) or not hasattr(obj, "get_params"):
+            obj, _ = _check_owner(estimator, params, key)
         if isinstance(obj, BaseSearchCV):  # a search's own seed is its sampler
             plan.search_keys.append(key)
             plan.search_random = True
@@ -332,6 +400,22 @@ def _plan(estimator, y=None, *, shuffle_int_cv=False):
             if not used:
                 plan.init_unused.append(key)
     plan.search_random |= bool(plan.search_cv)
+    # how the init seed reaches the fits: a seeder, a framework's global
+    # generators, seed parameters; "unknown" (code outside scikit-learn with
+    # none of these) is told after the fits (skperf._reproducible.check_run)
+    plan.frameworks, plan.outside = scan(estimator, params)
+    if seeder is not None:
+        plan.init_kind = "seeder"
+    elif plan.frameworks:
+        plan.init_kind = "framework"
+    elif plan.init_random:
+        plan.init_kind = "params"
+    elif plan.outside:
+        plan.init_kind = "unknown"
+    plan.init_random |= plan.init_kind in ("seeder", "framework")
+    # the init seed can reach a fit other than through seed parameters
+    # (cache key, skperf._seeding._Seeding.keyed)
+    plan.keyed = seeder is not None or plan.outside
     return plan
 
 
@@ -368,7 +452,10 @@ def _configure(estimator, params):
         objs = est.get_params(deep=True)
         for key, value in params.items():
             prefix, _, name = key.rpartition("__")
-            setattr(est if not prefix else objs[prefix], name, value)
+            owner = est if not prefix else objs[prefix]
+            if isinstance(owner, type) or not hasattr(owner, "get_params"):
+                owner, name = _check_owner(est, objs, key)  # never a class
+            _set(owner, name, value)
     return est
 
 
@@ -403,9 +490,13 @@ def _no_variation(plan, split_random, varied, explicit):
     """
     has = {
         "split": split_random,
-        "init": plan.init_random,
+        # code outside scikit-learn without a seed parameter may draw from a
+        # global generator (seeded per fit): told after the fits (check_run)
+        "init": plan.init_random or plan.init_kind == "unknown",
         "search": plan.search_random,
     }
+    if plan.init_kind == "unknown":
+        plan.deferred = (split_random, varied, explicit)
     if not explicit:
         if varied and not any(has.values()):
             return [
@@ -423,7 +514,7 @@ def _no_variation(plan, split_random, varied, explicit):
             "'split': the splitter has no random_state or does not shuffle, so "
             "every repeat uses the same splits"
         )
-    if "init" in explicit and not plan.init_random:
+    if "init" in explicit and not has["init"]:
         msgs.append(
             "'init': the estimator has no random_state parameter that it uses "
             "(with these settings it is deterministic)"

@@ -7,6 +7,7 @@ __all__ = [
     "DependentObservationsWarning",
     "GroupsIgnoredWarning",
     "NoVariationWarning",
+    "NotReproducibleWarning",
     "SmallSampleWarning",
     "TiesWarning",
     "UndefinedResamplesWarning",
@@ -44,6 +45,19 @@ class DependentObservationsWarning(UserWarning):
 
 class NoVariationWarning(UserWarning):
     """A source of variation asked for in ``vary`` has no randomness."""
+
+
+class NotReproducibleWarning(UserWarning):
+    """The estimator's scores change under the same seeds: its init is not seeded.
+
+    Raised after the fits when fits with the same seeds and split gave
+    different scores, or when an estimator with no seed parameter, no
+    ``seeder`` and no generator that skperf seeds still gave different scores
+    on the same split. Its scores then differ from run to run under the same
+    ``random_state``, and the cache does not keep its fits. Pass
+    ``seeder=`` (see :ref:`deep_learning`) or give the estimator a seed
+    parameter.
+    """
 
 
 class UndefinedResamplesWarning(UserWarning):

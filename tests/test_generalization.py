@@ -1054,16 +1054,24 @@ class TestOneEngine:
         assert (ci.estimate, ci.low, ci.high) == (head.estimate, head.low, head.high)
 
     def test_no_second_engine(self):
-        # every fit passes through skperf._fitting (fit_all): no other module
-        # calls joblib's Parallel on estimator fits
+        # every fit passes through skperf._fitting (fit_all): joblib's
+        # Parallel is called in one place (skperf._parallel, any backend), and
+        # only the engine calls that
         from pathlib import Path
 
         root = Path(__file__).resolve().parents[1] / "skperf"
-        callers = sorted(
-            str(p.relative_to(root))
-            for p in root.rglob("*.py")
-            if "Parallel(" in p.read_text(encoding="utf-8")
-        )
+
+        def users(text):
+            return sorted(
+                str(p.relative_to(root))
+                for p in root.rglob("*.py")
+                if text in p.read_text(encoding="utf-8")
+            )
+
+        assert users("Parallel(") == ["_parallel.py"]
         # .632 bootstrap: its no-information rate reads the fitted model on
         # every row (not a fit-and-score task yet; named in issue 27's note)
-        assert callers == ["_fitting.py", "model_selection/_bootstrap_632.py"]
+        assert users("_parallel.run(") == [
+            "_fitting.py",
+            "model_selection/_bootstrap_632.py",
+        ]

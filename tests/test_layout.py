@@ -185,9 +185,13 @@ def test_compare_path_stays_short():
     assert not {"set_total", "update", "_fmt_seconds", "__enter__"} & {
         name for f, name in seen if f == "_fitting.py"
     }
-    # the fitting side: estimator, engine, splitters, seeds, vary
+    # the fitting side: estimator, engine, splitters, seeds, vary. Issue 28
+    # ("any trainer") added 6 functions in 2 files: the worker-side seeding of
+    # the global generators and its record (_seeding.py: _apply_seeds,
+    # _global_states, _globals_used, _kept_global_state), the framework scan
+    # of _plan (_trainers.py: scan) and the one Parallel call for any joblib
+    # backend (_parallel.py: run); 35 / 73 / 13 before.
     core = ("_evaluator.py", "_fitting.py", "_split.py", "_seeding.py", "_vary.py")
-    assert sum(files.get(f, 0) for f in core) <= 35, files
-    # 74: Comparison's borderline flag reads the one rule (issue 29, item 18)
-    assert n_functions <= 74, files
-    assert n_files <= 13, files
+    assert sum(files.get(f, 0) for f in core) <= 39, files
+    assert n_functions <= 80, files
+    assert n_files <= 15, files

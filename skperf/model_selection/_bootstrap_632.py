@@ -13,9 +13,10 @@ import numpy as np
 from sklearn import metrics as _m
 from sklearn.base import clone
 from sklearn.utils import check_random_state
-from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.parallel import delayed
 from sklearn.utils.validation import indexable
 
+from .. import _parallel
 from .._distribution import PerformanceDistribution
 from .._split import GroupOutOfBootstrap, OutOfBootstrap
 from ..metrics._registry import _check_scoring as check_scoring
@@ -484,9 +485,17 @@ def bootstrap_632_score(
     fixed = None
     if method != "oob" and apparent == "full":
         fixed = _apparent_full(estimator, X, y, scorer, method, root.entropy % 2**32)
-    out = Parallel(n_jobs=n_jobs)(
-        delayed(_fit_and_632)(estimator, X, y, scorer, seed, method, fixed, groups)
-        for seed in seeds
+    out = list(
+        _parallel.run(
+            (
+                delayed(_fit_and_632)(
+                    estimator, X, y, scorer, seed, method, fixed, groups
+                )
+                for seed in seeds
+            ),
+            n_jobs,
+            ordered=True,
+        )
     )
     scores = np.array([o[0] for o in out], dtype=float)
     return PerformanceDistribution(

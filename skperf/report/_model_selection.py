@@ -1589,6 +1589,7 @@ def compare_models(
     memory=None,
     return_predictions=False,
     params=None,
+    seeder=None,
 ):
     """Evaluate several models on shared seeds and compare them.
 
@@ -1688,6 +1689,11 @@ def compare_models(
         :func:`sklearn.model_selection.cross_validate` routes ``params``
         (e.g. ``sample_weight``; passed to every model's
         :meth:`RepeatedEvaluator.fit`).
+    seeder : callable or None, default=None
+        ``seeder(estimator, seed)`` called in the worker right before each
+        fit of every model with that fit's init seed (see
+        :class:`~skperf.RepeatedEvaluator`); torch and skorch nets are
+        seeded without it.
 
     Returns
     -------
@@ -1837,6 +1843,7 @@ def compare_models(
             refit=False,
             memory=memory,
             return_predictions=return_predictions,
+            seeder=seeder,
         )
         for name, est in estimators.items()
     }
@@ -1933,6 +1940,7 @@ def compare_models(
             "random_state": entropy,
             "n_jobs": n_jobs,
             "memory": memory,
+            "seeder": seeder,
         }
         _evaluator_intervals(report, fitted, design, refits)
     if return_predictions:
@@ -2183,6 +2191,7 @@ def _nested_where_auto_would(ci, ev, name, report, refits):
                 random_state=refits["random_state"],
                 n_jobs=refits["n_jobs"],
                 memory=refits["memory"],
+                seeder=refits.get("seeder"),
             )
     except ValueError as exc:  # e.g. too few rows for nested CV's folds
         why = str(exc).rstrip(".")
