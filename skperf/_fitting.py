@@ -595,12 +595,18 @@ class _ETABar:
         self._bar.set_postfix_str(postfix, refresh=False)
         self._bar.update(n)
 
+    def stopped(self, reason):
+        """A sequential design stopped: the bar ends at the fits spent."""
+        self._done = f"done, {reason}" if reason != "max_fits" else "done"
+        self._bar.total = self.n
+        self._bar.refresh()
+
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         if self._first is not None:
-            self._bar.set_postfix_str("done", refresh=False)
+            self._bar.set_postfix_str(getattr(self, "_done", "done"), refresh=False)
         self._bar.close()
         return False
 
@@ -912,7 +918,7 @@ def _run_rounds(
             reason = "budget"
             break
     if bar is not None:
-        bar.set_description(f"fits ({reason})", refresh=False)
+        bar.stopped(reason)
     for job in jobs:
         job.stopped = reason
 

@@ -168,6 +168,22 @@ def add_parser(subparsers):
         ),
     )
     rep.add_argument(
+        "--max-fits",
+        type=int,
+        default=None,
+        help=(
+            "new-data: the most fits per model of the sequential design (default: "
+            f"{DEFAULT_N_REPEATS_NEW_DATA} repeats of --folds folds); it stops "
+            "earlier once every pair of models is decided or cannot be"
+        ),
+    )
+    rep.add_argument(
+        "--time-budget",
+        type=float,
+        default=None,
+        help="new-data: seconds after which no new round of fits starts",
+    )
+    rep.add_argument(
         "--folds",
         type=int,
         default=None,
@@ -222,9 +238,28 @@ def _check_args(args):
     """Every check that needs no data, before anything is loaded or fitted."""
     _check_report_options(args)
     target = _DECIDE_ON[args.decide_on]
+    # new data: sequential by default (rounds of --folds-fold CV, at most
+    # --max-fits per model, stopped when every pair is settled); an explicit
+    # --n-repeats keeps a fixed design
+    args.sequential = args.n_repeats is None and target == "new data"
     if args.n_repeats is None:
         args.n_repeats = (
             DEFAULT_N_REPEATS_NEW_DATA if target == "new data" else DEFAULT_N_REPEATS
+        )
+    if args.max_fits is not None and args.max_fits < 1:
+        raise _CLIError(
+            f"--max-fits must be a positive number of fits; got {args.max_fits}"
+        )
+    if args.time_budget is not None and not args.time_budget > 0:
+        raise _CLIError(
+            f"--time-budget must be a positive number of seconds; got {args.time_budget}"
+        )
+    if (args.max_fits is not None or args.time_budget is not None) and not (
+        args.sequential
+    ):
+        raise _CLIError(
+            "--max-fits and --time-budget bound the sequential design of "
+            "--decide-on new-data; leave out --n-repeats (a fixed design)"
         )
     if args.n_repeats < (1 if target == "new data" else 2):
         raise _CLIError(
@@ -301,9 +336,11 @@ def run(args):
             scoring=scoring,
             cv=args.folds if target == "new data" else None,
             target=target,
-            n_repeats=args.n_repeats,
+            n_repeats="auto" if args.sequential else args.n_repeats,
             random_state=entropy,
             n_jobs=args.n_jobs,
+            max_fits=args.max_fits,
+            time_budget=args.time_budget,
             gamma=args.gamma,
             confidence=args.confidence,
             correction=_correction(args),
@@ -319,6 +356,19 @@ def run(args):
     else:
         _print_summary(report)
     print(_wrapped(f"varied per repeat: {_varied_text(report.settings)}"))
+    if getattr(report, "stopped", "fixed") != "fixed":
+        spent = len(next(iter(report.evaluators.values())).results_)
+        print(
+            _wrapped(
+                f"fits: {spent} of at most {report.max_fits} per model; stopped: "
+                f"{report.stopped}"
+                + (
+                    f" ({report.stop_reason})"
+                    if getattr(report, "stop_reason", None)
+                    else ""
+                )
+            )
+        )
     n_min = min(d.n for d in report.distributions.values())
     if target == "this dataset" and report.n_models > 1 and n_min < report.noether_n:
         print(
@@ -353,7 +403,11 @@ def _print_plan(args, source, X, task_text, notes, missing, models, scoring, tar
     for name, est in models.items():
         print(_wrapped(f"{name} = {_one_line(repr(est), limit=None)}", indent="  "))
     design = (
-        f"n_repeats={args.n_repeats} x {args.folds}-fold per model (shuffled anew "
+        f"up to {args.n_repeats} repeats x {args.folds}-fold per model in rounds, "
+        "stopping once every pair is decided or cannot be (shuffled anew per "
+        "repeat, not stratified)"
+        if getattr(args, "sequential", False)
+        else f"n_repeats={args.n_repeats} x {args.folds}-fold per model (shuffled anew "
         "per repeat, not stratified)"
         if target == "new data"
         else f"n_repeats={args.n_repeats} per model, one out-of-bootstrap split per "

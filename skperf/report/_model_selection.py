@@ -34,6 +34,7 @@ from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_b
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval
 from ..stats._validation import (
+    _check_budget,
     _check_confidence,
     _check_n_boot,
     _check_test_train_ratio,
@@ -1590,6 +1591,9 @@ def compare_models(
     return_predictions=False,
     params=None,
     seeder=None,
+    max_fits=None,
+    precision=None,
+    time_budget=None,
 ):
     """Evaluate several models on shared seeds and compare them.
 
@@ -1694,6 +1698,21 @@ def compare_models(
         fit of every model with that fit's init seed (see
         :class:`~skperf.RepeatedEvaluator`); torch and skorch nets are
         seeded without it.
+    max_fits : int or None, default=None
+        The most fits per model. With ``n_repeats="auto"``, ``target="new
+        data"`` and the default ``cv`` the design is sequential: rounds of
+        K-fold CV (at most ``max_fits``, default 10 x 10-fold), stopped once
+        every pair of models is decided or futile (a group-sequential
+        corrected paired t per pair with O'Brien-Fleming spending, at the
+        Bonferroni share of the pairs, so the family-wise error over looks
+        and pairs is held); the report says ``stopped`` and ``max_fits``.
+        With a fixed design it must not be smaller than the design.
+    precision : float or None, default=None
+        Sequential design: also stop once every model's interval has at
+        most this half-width (metric units).
+    time_budget : float or None, default=None
+        Sequential design: seconds after which no new round starts
+        (``stopped="budget"``).
 
     Returns
     -------
@@ -1829,7 +1848,24 @@ def compare_models(
 
         classifier = any(is_classifier(e) for e in estimators.values())
         cv = _default_new_data_cv(X, y, groups, classifier=classifier, k=cv)
+    sequential = n_repeats == "auto" and target == "new data" and defaulted
+    max_fits, precision, time_budget = _check_budget(max_fits, precision, time_budget)
+    if (precision is not None or time_budget is not None) and not sequential:
+        raise ValueError(
+            "`precision` and `time_budget` stop the sequential design, which is "
+            "n_repeats='auto' with target='new data' and the default cv; got "
+            f"n_repeats={n_repeats!r}, target={target!r}, cv={given_cv!r}."
+        )
     n_repeats = _resolve_n_repeats(n_repeats, target, cv, X, y, groups, vary)
+    if max_fits is not None:
+        per_repeat = cv.get_n_splits() if hasattr(cv, "get_n_splits") else 1
+        if sequential:
+            n_repeats = max(1, min(n_repeats, max_fits // max(per_repeat, 1)))
+        elif n_repeats * per_repeat > max_fits:
+            raise ValueError(
+                f"`max_fits`={max_fits} is smaller than the fixed design's "
+                f"{n_repeats * per_repeat} fits per model (n_repeats={n_repeats})."
+            )
 
     evaluators = {
         name: RepeatedEvaluator(
@@ -1848,7 +1884,11 @@ def compare_models(
         for name, est in estimators.items()
     }
     lost = {}  # models whose fits all failed: left out, with a note
-    for group, (fit_params, score_params) in _routed_groups(evaluators, params):
+    routed = _routed_groups(evaluators, params)
+    race = None
+    if sequential and len(routed) == 1 and len(evaluators) > 1:
+        race = _RaceStopping(confidence, precision)
+    for group, (fit_params, score_params) in routed:
         try:
             _fit_evaluators(
                 group,
@@ -1858,6 +1898,8 @@ def compare_models(
                 n_jobs=n_jobs,
                 progress=progress,
                 _score_params=score_params,
+                _look=race,
+                _time_budget=time_budget if race is not None else None,
                 **fit_params,
             )
         except Exception:
@@ -1928,6 +1970,19 @@ def compare_models(
         _split_design=_shared_design(fitted),
     )
     report.evaluators = evaluators
+    report.max_fits = n_repeats * (
+        cv.get_n_splits() if hasattr(cv, "get_n_splits") else 1
+    )
+    report.stopped = "fixed"
+    if race is not None:
+        first = next(iter(fitted.values()))
+        report.stopped = race.reason(first.stopped_)
+        report.stop_reason = race.why()
+        spent = len(first.results_)
+        report.notes.append(
+            f"sequential design: {spent} of at most {report.max_fits} fits per "
+            f"model, stopped: {report.stopped} ({race.why()})."
+        )
     for name, reason in lost.items():
         report.notes.add(name, f"{reason}: {_LEFT_OUT}")
     if target == "new data":
@@ -2219,3 +2274,76 @@ def _add_curves(report, evaluators):
     report.curves_missing = {name: reason.rstrip(".") for name, reason in missing}
     for name, reason in missing:
         report.notes.add(name, f"{_NO_CURVES}: {reason.rstrip('.')}.")
+
+
+class _RaceStopping:
+    """``look`` of the engine for ``compare_models``' sequential default.
+
+    After each round of K-fold CV every pair of models is looked at with
+    :func:`skperf.stats._sequential.compare_look` (the group-sequential
+    corrected paired t of ``compare_generalization``'s default: O'Brien-
+    Fleming spending, efficacy looks at round 2 and the last, non-binding
+    futility), each at the Bonferroni share ``(1 - confidence) / m`` of the
+    ``m`` pairs, so the family-wise error over looks and pairs is held. The
+    run stops once every pair is settled (decided or futile), or with
+    ``precision`` once every model's interval is that narrow. The report's
+    decisions are then read from the fits (Holm over the pairs).
+    """
+
+    def __init__(self, confidence, precision=None):
+        self.confidence = confidence
+        self.precision = precision
+        self.looks = {}
+
+    def __call__(self, jobs, rounds, final):
+        from ..stats._sequential import compare_look, interval_look
+
+        ok = [j for j in jobs if not j.results["error"].notna().any()]
+        if len(ok) < 2:
+            return None  # failures: run the full design (the report says so)
+        name = ok[0].names[0]
+        scores = [j.results[f"test_{name}"].to_numpy(float) for j in ok]
+        res = ok[0].results
+        ratio = float(res["n_test"].mean() / res["n_train"].mean())
+        R = ok[0].spec.n_repeats
+        m = len(ok) * (len(ok) - 1) // 2
+        level = 1 - (1 - self.confidence) / m
+        self.looks = {}
+        for a in range(len(ok)):
+            for b in range(a + 1, len(ok)):
+                self.looks[a, b] = compare_look(
+                    (scores[a] - scores[b]).reshape(rounds, -1),
+                    test_train_ratio=ratio,
+                    max_rounds=R,
+                    confidence=level,
+                    final=final,
+                )
+        states = [look.state for look in self.looks.values()]
+        if all(st != "continue" for st in states):
+            return "decided" if "decided" in states else "futile"
+        if self.precision is not None:
+            halves = [
+                interval_look(
+                    x.reshape(rounds, -1),
+                    test_train_ratio=ratio,
+                    max_rounds=R,
+                    confidence=self.confidence,
+                    narrowing=None,
+                ).half_width
+                for x in scores
+            ]
+            if max(halves) <= self.precision:
+                return "precise"
+        return None
+
+    def reason(self, stopped):
+        return "budget" if stopped in ("max_fits", "budget") else stopped
+
+    def why(self):
+        states = [look.state for look in self.looks.values()]
+        n = len(states)
+        return (
+            f"{states.count('decided')} of {n} pairs decided, "
+            f"{states.count('futile')} futile (group-sequential corrected "
+            "paired t per pair, Bonferroni over the pairs)"
+        )
