@@ -341,10 +341,10 @@ def compare_generalization(
     n_jobs=None,
     memory=None,
     params=None,
+    seeder=None,
     max_fits=None,
     precision=None,
     time_budget=None,
-    seeder=None,
 ):
     """Test whether algorithm A is better than algorithm B on new data.
 
@@ -422,6 +422,22 @@ default="auto"
         fit of either model with that fit's init seed (see
         :class:`~skperf.RepeatedEvaluator`); torch and skorch nets are
         seeded without it.
+    max_fits : int or None, default=None
+        The most fits per model. With ``method="auto"`` and
+        ``n_fits="auto"`` (the default) the design is sequential: rounds of
+        10-fold CV, at most ``max_fits`` (default 100) per model, stopped as
+        soon as the answer is known: ``"decided"`` (the O'Brien-Fleming
+        boundary of the group-sequential corrected paired t is crossed at
+        round 2 or the last), ``"futile"`` (the interval lies within
+        ``rope``, or the full budget would detect the current difference
+        with probability below 0.1) or ``"budget"``. The type I error is
+        held over the looks (Lan & DeMets 1983; measured on the study's
+        datasets, docs/sequential_tables.inc).
+    precision : float or None, default=None
+        Sequential design: also stop once the interval's half-width is at
+        most this (metric units).
+    time_budget : float or None, default=None
+        Sequential design: seconds after which no new round starts.
 
     Returns
     -------

@@ -695,7 +695,14 @@ def generalization_ci(
     >>> ci.target, ci.n_fits
     ('new data', 20)
     >>> print(f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
-    0.979 [0.966, 0.992]
+    0.977 [0.962, 0.992]
+
+    The default (``method="auto"``, ``n_fits="auto"``) is sequential: rounds
+    of 10-fold CV until more rounds cannot narrow the interval materially.
+
+    >>> ci = generalization_ci(est, X, y, scoring="accuracy", random_state=0)
+    >>> ci.n_fits, ci.max_fits, ci.stopped
+    (30, 100, 'precise')
     """
     method = _check_method(method)
     confidence = _check_confidence(confidence)

@@ -194,15 +194,15 @@ def test_summarize_cli_equals_compare_generalization(iris_folds, capsys, tmp_pat
 
 
 def _spy_scores(monkeypatch):
+    # the fold scores generalization_ci's corrected t reads (in fit order)
     seen = []
-    scores = _gen._scores
+    read = _gen._read_corrected_t
 
-    def spy(outs):
-        x = scores(outs)
-        seen.append(x)
-        return x
+    def spy(res, name, *args, **kwargs):
+        seen.append(res[f"test_{name}"].to_numpy(dtype=float))
+        return read(res, name, *args, **kwargs)
 
-    monkeypatch.setattr(_gen, "_scores", spy)
+    monkeypatch.setattr(_gen, "_read_corrected_t", spy)
     return seen
 
 

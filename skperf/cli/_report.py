@@ -277,13 +277,6 @@ def _check_args(args):
             raise _CLIError(f"--folds must be at least 2; got {args.folds}")
     _check_n_jobs(args.n_jobs)
     _check_random_state(args.random_state)
-    if args.scoring is not None:
-        from ..metrics._registry import _check_scorer_names
-
-        try:
-            _check_scorer_names(args.scoring, name="--scoring")
-        except ValueError as exc:
-            raise _CLIError(str(exc)) from None
     if args.data is None:
         for option, value in [("--target", args.target), ("--drop", args.drop)]:
             if value is not None:

@@ -46,6 +46,7 @@ from ._registry import (
     _Prepared,
     _reads_scores,
     _resolve,
+    _undefined_error,
 )
 from ._resample import _jackknife, _replicates
 from ._results import PairedTestResult
@@ -408,13 +409,6 @@ def _analytic(prep, method, confidence):
         est, low, high = (float(spec.proportion_map(v)) for v in (est, low, high))
         note += "; interval for TP / (TP + FP + FN) mapped by 2 J / (1 + J)"
     return Interval(est, low, high, confidence, method, int(n), note=note)
-
-
-def _undefined_error(spec):
-    return ValueError(
-        f"`metric={spec.name!r}` is undefined on the test set (e.g. a zero "
-        "denominator or a missing class); no interval can be computed."
-    )
 
 
 _MEAN_SPEC = _MetricSpec("mean", "sums", "any", stat=_mean_stat)

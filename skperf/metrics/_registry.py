@@ -610,10 +610,38 @@ def _unknown_scorer_message(scoring, name="scoring"):
 
 
 def _check_scorer_names(scoring, name="scoring"):
-    """``scoring`` unchanged; a short ValueError for any unknown scorer name.
+    """Check scikit-learn scorer names; a short error naming close matches.
 
-    ``scoring`` may be one name, a list / tuple of names or a dict of names
-    (callables and None pass). The one check of scorer names in skperf.
+    The one check of scorer names in skperf, before any fit: where
+    scikit-learn lists its 50+ names, this names the close matches
+    (``"log_loss"``: did you mean ``"neg_log_loss"``?).
+
+    Parameters
+    ----------
+    scoring : str, list, tuple, dict, callable or None
+        One name, a list / tuple of names or a dict of names (callables and
+        None pass).
+    name : str, default="scoring"
+        The parameter (or option) name used in the message.
+
+    Returns
+    -------
+    scoring
+        Unchanged.
+
+    Raises
+    ------
+    ValueError
+        For a string that is not a scorer name.
+
+    Examples
+    --------
+    >>> from skperf.metrics._registry import _check_scorer_names
+    >>> try:
+    ...     _check_scorer_names("log_loss")
+    ... except ValueError as exc:
+    ...     print(str(exc)[:70])
+    `scoring`='log_loss' is not a scikit-learn scorer name. Did you mean '
     """
     from sklearn.metrics import get_scorer_names
 
@@ -972,3 +1000,10 @@ def _prepare(spec, y_true, y_pred, pos_label=None, pred_name="y_pred", weights=N
     elif spec.kind == "auc":
         prep.positive = y_true == pos
     return prep
+
+
+def _undefined_error(spec):
+    return ValueError(
+        f"`metric={spec.name!r}` is undefined on the test set (e.g. a zero "
+        "denominator or a missing class); no interval can be computed."
+    )

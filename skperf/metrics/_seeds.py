@@ -20,7 +20,7 @@ from ..stats._crossed import (
 )
 from ..stats._results import Interval
 from ..stats._validation import _check_n_boot, _resolve_n_boot
-from ._registry import _prepare, _reads_scores
+from ._registry import _prepare, _reads_scores, _undefined_error
 from ._results import CrossedPairedTestResult
 
 __all__: list[str] = []
@@ -154,7 +154,6 @@ def _theta_cov(preps, n, confidence, n_boot, strata, rng):
     if all(r is not None for r in rows):
         x = np.vstack(rows)
         return x.mean(axis=1), np.cov(x) / n, "variance-components", None
-    from ._intervals import _undefined_error
     from ._resample import _replicates
 
     theta = np.array([p.estimate() for p in preps])

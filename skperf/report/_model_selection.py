@@ -2097,7 +2097,9 @@ def _single_scoring(scoring):
             else "`scoring` must name one metric; got an empty "
             f"{type(scoring).__name__}."
         )
-    return scoring
+    from ..metrics._registry import _check_scorer_names
+
+    return _check_scorer_names(scoring)  # before any fit, a short message
 
 
 #: Fits per model that n_repeats="auto" aims at for target "new data": the
