@@ -148,12 +148,11 @@ def _is_loss_name(metric):
 def _known_range(metric):
     """``(low, high)`` of a named metric, or ``None``.
 
-    The report's table (:func:`skperf.report._metrics._metric_bounds`:
+    The metric table (:func:`skperf.metrics._registry._metric_bounds`:
     accuracy, AUC, F1, R², ``neg_*`` ...) first, then the range of the
     test-set metric of that name (MSE, log loss, Brier: non-negative).
     """
-    from .metrics._registry import _SPECS
-    from .report._metrics import _metric_bounds
+    from .metrics._registry import _SPECS, _metric_bounds
 
     key = _metric_key(metric)
     bounds = _metric_bounds(key)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import numbers
 import warnings
 from dataclasses import dataclass, field
@@ -1007,3 +1008,63 @@ def _undefined_error(spec):
         f"`metric={spec.name!r}` is undefined on the test set (e.g. a zero "
         "denominator or a missing class); no interval can be computed."
     )
+
+
+# ---------------------------------------------------------------------------
+# the range of scorer names (one table: the reports, PerformanceDistribution
+# and the new-data intervals ask it). A confidence interval for a metric that
+# cannot leave ``[low, high]`` (accuracy in ``[0, 1]``, R^2 at most 1,
+# negated losses at most 0) can be clipped to that range without losing
+# coverage: the true value is inside it anyway.
+_UNIT = (0.0, 1.0)
+_AT_MOST_ONE = (-math.inf, 1.0)
+
+#: exact scorer / metric names and their range
+_BOUNDS = {
+    "accuracy": _UNIT,
+    "balanced_accuracy": _UNIT,
+    "top_k_accuracy": _UNIT,
+    "average_precision": _UNIT,
+    "rand_score": _UNIT,
+    "normalized_mutual_info_score": _UNIT,
+    "homogeneity_score": _UNIT,
+    "completeness_score": _UNIT,
+    "v_measure_score": _UNIT,
+    "fowlkes_mallows_score": _UNIT,
+    "r2": _AT_MOST_ONE,
+    "explained_variance": _AT_MOST_ONE,
+    "adjusted_mutual_info_score": _AT_MOST_ONE,
+    "adjusted_rand_score": (-0.5, 1.0),
+    "matthews_corrcoef": (-1.0, 1.0),
+}
+
+#: scorer families by prefix (f1_macro, roc_auc_ovr, neg_log_loss, d2_...)
+_PREFIXES = (
+    ("roc_auc", _UNIT),
+    ("f1", _UNIT),
+    ("precision", _UNIT),
+    ("recall", _UNIT),
+    ("jaccard", _UNIT),
+    ("d2_", _AT_MOST_ONE),
+    ("neg_", (-math.inf, 0.0)),  # negated non-negative losses
+)
+
+
+def _metric_bounds(metric):
+    """``(low, high)`` range of a scorer name, or ``None`` when unknown."""
+    if not isinstance(metric, str):
+        return None
+    if metric in _BOUNDS:
+        return _BOUNDS[metric]
+    for prefix, bounds in _PREFIXES:
+        if metric.startswith(prefix):
+            return bounds
+    return None
+
+
+def _bound_text(metric, bounds):
+    """``"accuracy lies in [0, 1]"``, ``"r2 is at most 1"``."""
+    low, high = bounds
+    if math.isinf(low):
+        return f"{metric} is at most {high:g}"
+    return f"{metric} lies in [{low:g}, {high:g}]"

@@ -30,6 +30,7 @@ from sklearn.model_selection import KFold
 from .._distribution import PerformanceDistribution, _as_loss, _check_requirement
 from .._seeding import _root_entropy
 from .._vary import NewDataKFold, _default_new_data_cv
+from ..metrics._registry import _bound_text, _metric_bounds
 from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval
@@ -37,15 +38,11 @@ from ..stats._validation import (
     _check_budget,
     _check_confidence,
     _check_n_boot,
+    _check_target,
     _check_test_train_ratio,
 )
 from ._format import _side_text
-from ._metrics import (
-    _bound_text,
-    _check_one_scale,
-    _metric_bounds,
-    _shared_default_score,
-)
+from ._metrics import _check_one_scale, _shared_default_score
 
 __all__ = ["ModelSelectionReport", "compare_models"]
 
@@ -55,21 +52,8 @@ _BOOT_TAG = 0x736B7065  # "skpe"
 
 _VARY_ALL = ("split", "init", "search")
 
+
 #: The targets of a report's decisions (see the "On new data" user guide).
-TARGETS = ("new data", "this dataset")
-
-
-def _check_target(target):
-    if target not in TARGETS:
-        raise ValueError(
-            f"`target` must be one of {TARGETS}; got {target!r}. 'new data' decides "
-            "about the algorithms trained on about n rows from the same population "
-            "(corrected paired t over all pairs); 'this dataset' about the "
-            "distribution of scores over repeats on this dataset."
-        )
-    return target
-
-
 def _check_ratio(test_train_ratio, target):
     if target != "new data":
         if test_train_ratio is not None:
@@ -1848,7 +1832,12 @@ def compare_models(
 
         classifier = any(is_classifier(e) for e in estimators.values())
         cv = _default_new_data_cv(X, y, groups, classifier=classifier, k=cv)
-    sequential = n_repeats == "auto" and target == "new data" and defaulted
+    sequential = (
+        n_repeats == "auto"
+        and target == "new data"
+        and defaulted
+        and not _fixed_splits(cv, vary)
+    )
     max_fits, precision, time_budget = _check_budget(max_fits, precision, time_budget)
     if (precision is not None or time_budget is not None) and not sequential:
         raise ValueError(
@@ -1970,12 +1959,11 @@ def compare_models(
         _split_design=_shared_design(fitted),
     )
     report.evaluators = evaluators
-    report.max_fits = n_repeats * (
-        cv.get_n_splits() if hasattr(cv, "get_n_splits") else 1
-    )
+    first = next(iter(fitted.values()))
+    report.max_fits = len(first.results_)  # a fixed design: every fit
     report.stopped = "fixed"
     if race is not None:
-        first = next(iter(fitted.values()))
+        report.max_fits = n_repeats * cv.get_n_splits()
         report.stopped = race.reason(first.stopped_)
         report.stop_reason = race.why()
         spent = len(first.results_)

@@ -11,10 +11,9 @@ from numbers import Real
 
 import numpy as np
 
-from ..report._model_selection import _check_target
 from ..stats import outperform_decision
 from ..stats._multiple import _check_correction
-from ..stats._validation import _check_test_train_ratio
+from ..stats._validation import _check_target, _check_test_train_ratio
 from ._distributions import _resolve_metric, _split_groups, _split_scores
 from ._tied import (
     _best_index,

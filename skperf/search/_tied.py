@@ -17,11 +17,14 @@ from .._distribution import PerformanceDistribution
 from .._split import GroupOutOfBootstrap, OutOfBootstrap, StratifiedOutOfBootstrap
 from ..exceptions import DependentObservationsWarning
 from ..report import ModelSelectionReport
-from ..report._model_selection import _check_target
 from ..stats import outperform_decision, prob_outperform_ci
 from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma
-from ..stats._validation import _check_confidence, _check_test_train_ratio
+from ..stats._validation import (
+    _check_confidence,
+    _check_target,
+    _check_test_train_ratio,
+)
 from ..utils._warnings import _external_stacklevel
 from ._distributions import (
     _candidate_keys,

@@ -291,3 +291,18 @@ def _check_budget(max_fits=None, precision=None, time_budget=None, min_fits=1):
         None if precision is None else float(precision),
         None if time_budget is None else float(time_budget),
     )
+
+
+#: The targets of a report's decisions (see the "On new data" user guide).
+TARGETS = ("new data", "this dataset")
+
+
+def _check_target(target):
+    if target not in TARGETS:
+        raise ValueError(
+            f"`target` must be one of {TARGETS}; got {target!r}. 'new data' decides "
+            "about the algorithms trained on about n rows from the same population "
+            "(corrected paired t over all pairs); 'this dataset' about the "
+            "distribution of scores over repeats on this dataset."
+        )
+    return target

@@ -8,7 +8,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from skperf.report._metrics import _metric_bounds, _shared_default_score
+from skperf.metrics._registry import _metric_bounds
+from skperf.report._metrics import _shared_default_score
 
 
 @pytest.mark.parametrize(

@@ -1727,7 +1727,15 @@ class TestAutoRepeatsOnFixedSplits:
         )
         assert r.settings["n_repeats"] == expected
         n_splits = 10 if cv is None else 5
-        assert len(r.evaluators["lr"].results_) == expected * n_splits
+        assert r.max_fits == expected * n_splits
+        spent = len(r.evaluators["lr"].results_)
+        # None or an int: sequential (rounds of K-fold, stopped once the pair
+        # is settled); a given splitter: the fixed design
+        if cv is None or isinstance(cv, int) and vary == "all":
+            assert r.stopped in ("decided", "futile", "budget")
+            assert spent % n_splits == 0 and spent <= r.max_fits
+        else:
+            assert (r.stopped, spent) == ("fixed", r.max_fits)
 
 
 class TestHeadlineWhereAutoRunsNestedCV:
@@ -1747,7 +1755,7 @@ class TestHeadlineWhereAutoRunsNestedCV:
         else:
             X, y = make_regression(150, 5, noise=10.0, random_state=0)
             models = {"ridge": Ridge(), "rf": RandomForestRegressor(20)}
-        r = compare_models(models, X, y, scoring=scoring, random_state=0)
+        r = compare_models(models, X, y, scoring=scoring, random_state=0, n_repeats=10)
         for ci in r.generalization.values():
             assert (ci.method, ci.n_fits) == ("corrected-t", 100)
             assert "K - 1 = 9 degrees of freedom, not J - 1 = 99" in ci.note
