@@ -156,7 +156,16 @@ def corrected_moments(x, test_train_ratio):
     const = np.all(x == x[..., :1], axis=-1)
     mean = np.where(const, x[..., 0], np.mean(x, axis=-1))
     var = np.where(const, 0.0, np.var(x, axis=-1, ddof=1))
-    return mean, np.sqrt((1 / J + test_train_ratio) * var)
+    return mean, corrected_se(var, J, test_train_ratio)
+
+
+def corrected_se(var, J, test_train_ratio):
+    """Nadeau & Bengio's corrected standard error from the sample variance
+    ``var`` of ``J`` split scores: ``sqrt((1/J + n_test/n_train) * var)``
+    (Sec. 5). The formula of :func:`corrected_moments`; the sequential looks
+    (:mod:`skperf.stats._sequential`) also use it to project the standard
+    error to more rounds."""
+    return np.sqrt((1 / J + test_train_ratio) * np.asarray(var, dtype=float))
 
 
 def corrected_t_ci(scores, *, n_train, n_test, confidence=0.95, df=None):

@@ -64,6 +64,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
+from ._generalization import corrected_se
 from ._results import _fmt, _freeze, _ResultMixin
 from ._validation import _check_confidence
 
@@ -579,6 +580,8 @@ def _check_rounds(values, name):
 
 
 def _mean_var(x):
+    """Mean and sample variance of all the fold scores so far (exactly 0 when
+    they are all equal), as :func:`skperf.stats._generalization.corrected_moments`."""
     mean = float(np.mean(x))
     var = float(np.var(x, ddof=1)) if np.ptp(x) > 0 else 0.0
     return mean, var
@@ -784,7 +787,7 @@ def _compare_core(
         t_r = float(information_fractions(R, n_splits=K, test_train_ratio=ratio)[r - 1])
         c = c_final
     dfr = _resolve_df(df, r, K)
-    se = np.sqrt((1 / (r * K) + ratio) * var)
+    se = corrected_se(var, r * K, ratio)
     pos = se > 0
     with np.errstate(divide="ignore", invalid="ignore"):
         tstat = np.where(pos, mean / np.where(pos, se, 1.0), np.sign(mean) * np.inf)
@@ -957,7 +960,7 @@ def compare_look(
     state = _STATES[int(o["state"])]
     p, level, cp = float(o["pvalue"]), o["level"], float(o["conditional_power"])
     dd = detectable_difference(
-        math.sqrt((1 / (R * K) + ratio) * var),
+        float(corrected_se(var, R * K, ratio)),
         df=_resolve_df(df, R, K),
         confidence=1 - o["level_final"],
         power=power,
@@ -1122,10 +1125,10 @@ def interval_look(
     min_rounds = _check_int(min_rounds, "min_rounds")
     mean, var = _mean_var(x)
     dfr, dfR = _resolve_df(df, r, K), _resolve_df(df, R, K)
-    se = math.sqrt((1 / (r * K) + ratio) * var)
+    se = float(corrected_se(var, r * K, ratio))
     half = float(stats.t.isf((1 - confidence) / 2, dfr)) * se
-    proj = float(stats.t.isf((1 - confidence) / 2, dfR)) * math.sqrt(
-        (1 / (R * K) + ratio) * var
+    proj = float(stats.t.isf((1 - confidence) / 2, dfR)) * float(
+        corrected_se(var, R * K, ratio)
     )
     last = bool(final) or r == R
     if precision is not None and half <= precision and r >= min_rounds:
