@@ -29,6 +29,7 @@ from ._requirement import (
     requirement_sample_size,
 )
 from ._results import Comparison, Interval, QuantileCI
+from ._sequential import fits_for_difference
 from ._simultaneous import joint_coverage, simultaneous_quantile_ci
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "delong_paired",
     "delong_placements",
     "expected_quantile_ci_length",
+    "fits_for_difference",
     "hanley_mcneil_var",
     "joint_coverage",
     "mcnemar",

@@ -655,6 +655,80 @@ def detectable_difference(se, *, df, confidence=0.95, power=0.8):
     return float(se * optimize.brentq(pw, 0.0, hi, xtol=1e-10))
 
 
+def fits_for_difference(
+    *,
+    difference,
+    sd,
+    n_splits=10,
+    test_train_ratio=None,
+    confidence=0.95,
+    power=0.8,
+    max_rounds=100,
+):
+    """Fits per model a repeated K-fold design needs to detect ``difference``.
+
+    The planning side of :func:`detectable_difference`: the smallest number
+    of rounds ``r`` (repetitions of ``n_splits``-fold CV) at which the
+    corrected paired t (Nadeau & Bengio 2003, Sec. 5; ``r K - 1`` degrees of
+    freedom) detects a true difference ``difference`` with probability
+    ``power``, when the fold differences have standard deviation ``sd``
+    (estimate it from a pilot run, e.g. one round). The corrected standard
+    error ``sd sqrt(1/(r K) + n_test/n_train)`` cannot fall below
+    ``sd sqrt(n_test/n_train)`` however many rounds run, so some differences
+    cannot be detected on this dataset at all: the result is then None (more
+    data, not more fits, is what would detect them).
+
+    Parameters
+    ----------
+    difference : float
+        The difference to detect (metric units, > 0).
+    sd : float
+        Standard deviation of the per-fold score differences (>= 0).
+    n_splits : int, default=10
+        Folds per round, K.
+    test_train_ratio : float or None, default=None
+        ``n_test / n_train``; None: ``1 / (K - 1)`` (K-fold).
+    confidence : float, default=0.95
+        ``1 -`` the level of the two-sided test.
+    power : float, default=0.8
+        Required power.
+    max_rounds : int, default=100
+        The search stops here (None past it).
+
+    Returns
+    -------
+    int or None
+        Fits per model (``r K``), or None when no number of rounds up to
+        ``max_rounds`` detects ``difference``.
+
+    Examples
+    --------
+    >>> from skperf.stats import fits_for_difference
+    >>> fits_for_difference(difference=0.03, sd=0.02)   # fold differences' sd
+    10
+    >>> fits_for_difference(difference=0.02, sd=0.02)
+    80
+    >>> fits_for_difference(difference=0.015, sd=0.02) is None  # below n's floor
+    True
+    """
+    K = _check_int(n_splits, "n_splits", low=2)
+    ratio = 1 / (K - 1) if test_train_ratio is None else _check_ratio(test_train_ratio)
+    if (
+        isinstance(difference, bool)
+        or not isinstance(difference, numbers.Real)
+        or (not difference > 0)
+    ):
+        raise ValueError(f"`difference` must be a positive number; got {difference!r}.")
+    sd = _check_nonneg(sd, "sd")
+    R = _check_int(max_rounds, "max_rounds")
+    for r in range(1, R + 1):
+        se = float(corrected_se(sd**2, r * K, ratio))
+        dd = detectable_difference(se, df=r * K - 1, confidence=confidence, power=power)
+        if dd <= difference:
+            return r * K
+    return None
+
+
 # ---------------------------------------------------------------------------
 # One look
 # ---------------------------------------------------------------------------

@@ -253,3 +253,52 @@ def test_bad_input_messages():
         seq.compare_look(np.zeros(10), test_train_ratio=1 / 9, max_rounds=10)
     with pytest.raises(TypeError, match="test_train_ratio"):
         seq.information_fractions(10, n_splits=10, test_train_ratio="1/9")
+
+
+class TestFitsForDifference:
+    """The planning side of detectable_difference (issue 26, item 3)."""
+
+    def test_inverts_detectable_difference(self):
+        from skperf.stats import fits_for_difference
+        from skperf.stats._generalization import corrected_se
+        from skperf.stats._sequential import detectable_difference
+
+        sd, ratio = 0.02, 1 / 9
+        for delta in (0.05, 0.03, 0.022, 0.02):
+            fits = fits_for_difference(difference=delta, sd=sd)
+            se = float(corrected_se(sd**2, fits, ratio))
+            assert detectable_difference(se, df=fits - 1) <= delta
+            if fits > 10:  # one round fewer does not reach it
+                se = float(corrected_se(sd**2, fits - 10, ratio))
+                assert detectable_difference(se, df=fits - 11) > delta
+
+    def test_below_the_floor_is_none_and_power_by_simulation(self):
+        from scipy import stats
+
+        from skperf.stats import fits_for_difference
+        from skperf.stats._generalization import corrected_se
+
+        # the floor: sd sqrt(ratio) however many rounds
+        assert fits_for_difference(difference=0.015, sd=0.02) is None
+        # independent check with scipy's noncentral t: power at the answer
+        fits = fits_for_difference(difference=0.03, sd=0.02)
+        se = float(corrected_se(0.02**2, fits, 1 / 9))
+        q = stats.t.isf(0.025, fits - 1)
+        power = stats.nct.sf(q, fits - 1, 0.03 / se) + stats.nct.cdf(
+            -q, fits - 1, 0.03 / se
+        )
+        assert power >= 0.8
+
+    @pytest.mark.parametrize(
+        ("kw", "match"),
+        [
+            ({"difference": 0}, "difference"),
+            ({"sd": -1}, "sd"),
+            ({"n_splits": 1}, "n_splits"),
+        ],
+    )
+    def test_bad_input(self, kw, match):
+        from skperf.stats import fits_for_difference
+
+        with pytest.raises(ValueError, match=match):
+            fits_for_difference(**{"difference": 0.02, "sd": 0.02, **kw})
