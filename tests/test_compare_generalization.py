@@ -8,7 +8,7 @@ from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
-from sklearn.linear_model import Ridge
+from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import NearestCentroid
 
@@ -636,3 +636,87 @@ class TestBorderline:
         p = np.asarray(batch.pvalue)
         np.testing.assert_allclose(p, [0.07202989, 0.91896144], atol=1e-8)
         assert batch.borderline.tolist() == [True, False]
+
+
+class TestSequentialDefault:
+    """compare_generalization's default is sequential (issue 26)."""
+
+    def test_decides_early_and_says_why(self):
+        from sklearn.datasets import load_breast_cancer
+        from sklearn.dummy import DummyClassifier
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        X, y = load_breast_cancer(return_X_y=True)
+        lr = make_pipeline(StandardScaler(), LogisticRegression())
+        res = compare_generalization(
+            lr, DummyClassifier(), X, y, scoring="accuracy", random_state=0
+        )
+        assert (res.decision, res.stopped) == ("better", "decided")
+        assert (res.n_fits, res.max_fits) == (20, 100)  # the first efficacy look
+        assert res.detectable_difference > 0
+        assert "20 of at most 100 fits per model" in res.note
+        fixed = compare_generalization(
+            lr, DummyClassifier(), X, y, scoring="accuracy", random_state=0, n_fits=20
+        )
+        # the same 20 fits: the estimate is the fixed design's; the interval
+        # is the repeated confidence interval, wider
+        assert res.estimate == pytest.approx(fixed.estimate, abs=1e-12)
+        assert res.low < fixed.low
+        assert res.high > fixed.high
+        assert fixed.stopped == "fixed"
+
+    def test_futile_on_near_equal_models(self):
+        from sklearn.datasets import load_breast_cancer
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        X, y = load_breast_cancer(return_X_y=True)
+        a = make_pipeline(StandardScaler(), LogisticRegression())
+        b = make_pipeline(StandardScaler(), LogisticRegression(C=0.5))
+        res = compare_generalization(a, b, X, y, scoring="accuracy", random_state=0)
+        assert (res.stopped, res.decision) == ("futile", "no significant difference")
+        assert res.n_fits == 10
+
+    def test_max_fits_caps_the_rounds(self, data):
+        X, y = data
+        res = compare_generalization(
+            LogisticRegression(),
+            LogisticRegression(C=0.1),
+            X,
+            y,
+            random_state=0,
+            max_fits=20,
+        )
+        assert res.max_fits == 20
+        assert res.n_fits <= 20
+
+    def test_5x2cv_names_its_measured_rate(self, data):
+        X, y = data
+        res = compare_generalization(
+            LogisticRegression(),
+            LogisticRegression(C=0.1),
+            X,
+            y,
+            method="5x2cv-f",
+            random_state=0,
+        )
+        assert "11.0 % of equal algorithms" in res.note
+        assert res.stopped == "fixed"
+
+    @pytest.mark.parametrize(
+        ("kw", "match"),
+        [
+            ({"max_fits": 5}, "max_fits"),
+            ({"precision": 0.1, "n_fits": 30}, "sequential design"),
+            ({"time_budget": -1}, "time_budget"),
+        ],
+    )
+    def test_bad_budgets(self, data, kw, match):
+        X, y = data
+        with pytest.raises(ValueError, match=match):
+            compare_generalization(
+                LogisticRegression(), LogisticRegression(), X, y, **kw
+            )

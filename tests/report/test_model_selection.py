@@ -1798,3 +1798,39 @@ class TestHeadlineWhereAutoRunsNestedCV:
         notes = str(r.notes)
         assert "nested CV not run" in notes
         assert "n=25" in notes
+
+
+class TestSequentialRace:
+    """compare_models' sequential default (issue 26): rounds of K-fold CV,
+    stopped once every pair is settled."""
+
+    def test_stops_when_every_pair_is_settled(self, data):
+        X, y = data
+        models = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
+        seq = compare_models(models, X, y, random_state=0)
+        fixed = compare_models(models, X, y, random_state=0, n_repeats=10)
+        spent = len(seq.evaluators["lr"].results_)
+        assert (seq.stopped, seq.max_fits) == ("decided", 100)
+        assert spent == 20  # the first efficacy look
+        assert (fixed.stopped, fixed.max_fits) == ("fixed", 100)
+        assert seq.best == fixed.best == "lr"
+        assert any("sequential design: 20 of at most 100" in str(n) for n in seq.notes)
+        # the stopped run holds the fixed design's first rounds, fit for fit
+        a = seq.evaluators["lr"].results_["test_score"].to_numpy()
+        b = fixed.evaluators["lr"].results_["test_score"].to_numpy()[:spent]
+        np.testing.assert_array_equal(a, b)
+
+    def test_max_fits_and_time_budget(self, data):
+        X, y = data
+        models = {"lr": LogisticRegression(), "lr2": LogisticRegression(C=0.5)}
+        r = compare_models(models, X, y, random_state=0, max_fits=20)
+        assert r.max_fits == 20
+        assert len(r.evaluators["lr"].results_) <= 20
+        r = compare_models(models, X, y, random_state=0, time_budget=1e-9)
+        # no second round starts; the look at the last round says what holds
+        assert len(r.evaluators["lr"].results_) == 10
+        assert r.stopped in ("budget", "futile", "decided")
+        with pytest.raises(ValueError, match="sequential design"):
+            compare_models(models, X, y, n_repeats=3, time_budget=10)
+        with pytest.raises(ValueError, match="max_fits"):
+            compare_models(models, X, y, n_repeats=10, max_fits=20)
