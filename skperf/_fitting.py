@@ -926,15 +926,17 @@ def _run_rounds(
 # ---------------------------------------------------------------------------
 # designs: fixed splits with one init seed each (generalization_ci's methods)
 class _DesignSpec:
-    """A spec for :func:`fit_all` of one design: given splits, one init seed.
+    """A spec for :func:`fit_all` of one design (the attributes of a
+    :class:`~skperf.RepeatedEvaluator` with ``vary="all"``).
 
     ``cv`` is the list of (train, test) splits, fitted once (``n_repeats=1``)
     with the estimator's seeds drawn from ``random_state`` (the design's
-    seed); failed fits are recorded (``error_score=NaN``) so that every fit
-    of the design runs before :func:`fit_designs` reports them.
+    seed), or a splitter reshuffled in each of ``n_repeats`` repeats (the
+    corrected t's repeated K-fold, as ``compare_models``' default); failed
+    fits are recorded (``error_score=NaN``) so that every fit of the design
+    runs before it is reported (:func:`raise_failed`).
     """
 
-    n_repeats = 1
     vary = "all"
     error_score = np.nan
     return_train_score = False
@@ -942,7 +944,15 @@ class _DesignSpec:
     min_scores = 1  # a holdout is one fit
 
     def __init__(
-        self, estimator, scoring, splits, seed, memory, predictions, seeder=None
+        self,
+        estimator,
+        scoring,
+        splits,
+        seed,
+        memory,
+        predictions,
+        seeder=None,
+        n_repeats=1,
     ):
         self.seeder = seeder
         self.estimator = estimator
@@ -951,6 +961,7 @@ class _DesignSpec:
         self.random_state = seed
         self.memory = memory
         self.return_predictions = predictions
+        self.n_repeats = n_repeats
 
 
 def fit_designs(

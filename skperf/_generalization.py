@@ -26,7 +26,7 @@ from sklearn.utils import indexable
 
 from . import _cache
 from ._distribution import _known_range
-from ._fitting import fit_all, fit_designs, raise_failed
+from ._fitting import _DesignSpec, fit_all, fit_designs, raise_failed
 from ._seeding import _root_entropy
 from .metrics._per_row import DECOMPOSABLE, _row_scores
 from .stats import _generalization as _gstats
@@ -824,14 +824,15 @@ def _corrected_t(
         R = max(1, min(default, run["max_fits"] // K))
     else:
         R = default
-    spec = _RepeatSpec(
+    spec = _DesignSpec(
         run["estimator"],
         run["scoring"],
         cv,
-        R,
         run["entropy"],
         run["memory"],
-        run.get("seeder"),
+        predictions=False,
+        seeder=run.get("seeder"),
+        n_repeats=R,
     )
     look = None
     if run["sequential"] and calibrated:
@@ -937,29 +938,6 @@ def _stopping_note(stopped, n_fits, max_fits, look):
         f"Sequential design: {n_fits} of at most {max_fits} fits; stopped because "
         f"{why}. "
     )
-
-
-class _RepeatSpec:
-    """The spec of ``compare_models``' default new-data design for
-    :func:`skperf._fitting.fit_all` (the attributes of a
-    :class:`~skperf.RepeatedEvaluator` with ``vary="all"``)."""
-
-    vary = "all"
-    error_score = np.nan
-    return_train_score = False
-    return_predictions = False
-    verbose = 0
-
-    def __init__(
-        self, estimator, scoring, cv, n_repeats, random_state, memory, seeder=None
-    ):
-        self.seeder = seeder
-        self.estimator = estimator
-        self.scoring = scoring
-        self.cv = cv
-        self.n_repeats = n_repeats
-        self.random_state = random_state
-        self.memory = memory
 
 
 def _read_corrected_t(

@@ -65,6 +65,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from ._generalization import corrected_se
+from ._paired_tests import _check_ratio
 from ._results import _fmt, _freeze, _ResultMixin
 from ._validation import _check_confidence
 
@@ -126,23 +127,6 @@ def _check_int(value, name, low=1):
     if value < low:
         raise ValueError(f"`{name}` must be an int >= {low}; got {value!r}.")
     return int(value)
-
-
-def _check_ratio(test_train_ratio):
-    if isinstance(test_train_ratio, bool) or not isinstance(
-        test_train_ratio, numbers.Real
-    ):
-        raise TypeError(
-            "`test_train_ratio` must be a non-negative float (n_test / n_train, "
-            f"1 / (K - 1) for K-fold); got {test_train_ratio!r}."
-        )
-    r = float(test_train_ratio)
-    if not (math.isfinite(r) and r >= 0):
-        raise ValueError(
-            "`test_train_ratio` must be a non-negative finite float (n_test / "
-            f"n_train, 1 / (K - 1) for K-fold); got {test_train_ratio!r}."
-        )
-    return r
 
 
 def _check_unit(value, name, *, allow_none=True):

@@ -74,9 +74,11 @@ def test_information_fractions():
     info = 1 / (1 / (np.arange(1, 11) * 10) + 1 / 9)
     assert np.allclose(t, info / info[-1])
     assert t[0] == pytest.approx(0.57368, abs=1e-4)
-    # with no overlap correction the information grows like the rounds
-    t0 = seq.information_fractions(4, n_splits=5, test_train_ratio=0.0)
+    # with a vanishing overlap correction the information grows like the rounds
+    t0 = seq.information_fractions(4, n_splits=5, test_train_ratio=1e-12)
     assert np.allclose(t0, [0.25, 0.5, 0.75, 1.0])
+    with pytest.raises(ValueError, match="test_train_ratio"):
+        seq.information_fractions(4, n_splits=5, test_train_ratio=0.0)
 
 
 def test_detectable_difference_vs_nct():
