@@ -435,8 +435,8 @@ def _varied_text(settings):
     return text
 
 
-#: the new-data summary's columns (of the report's summary table), by header start
-_NEW_DATA_COLUMNS = ("new data:", "best - model", "p adj.", "tied with best")
+#: the new-data summary's columns (of the report's summary table), by key
+_NEW_DATA_COLUMNS = ("new_data", "difference", "pvalue_adjusted", "tied_with_best")
 
 
 def _print_new_data_summary(report):
@@ -446,18 +446,17 @@ def _print_new_data_summary(report):
     the one run-to-run column kept, labelled as such.
     """
     table = report.summary_table(quantiles=())
-    keep = [c for c in table.columns if c.startswith(_NEW_DATA_COLUMNS)]
-    mean = next(c for c in table.columns if c.startswith("mean ["))
-    ci = mean[len("mean ") :]  # "[95% CI]"
+    column = {key: c for c, key in table.attrs["keys"].items()}
+    keep = [column[key] for key in _NEW_DATA_COLUMNS]
+    mean = column["mean"]
+    ci = f"[{report.confidence:.0%} CI]"
     metric = _metric_name(report)
-    short = {  # the conclusion says "on new data": shorter headers, one glance
-        "new data:": f"{metric}, new data {ci}",
-        "best - model": f"best - model {ci}",
-    }
-    names = {c: next((v for k, v in short.items() if c.startswith(k)), c) for c in keep}
-    for c in keep:  # the difference keeps its own label: "[95% CI, holm-adjusted]"
-        if c.startswith("best - model"):
-            names[c] = "best - model " + c[c.index("[") :]
+    names = {c: c for c in keep}
+    # the conclusion says "on new data": shorter headers, one glance; the
+    # difference keeps its own label ("[95% CI, holm-adjusted]")
+    names[column["new_data"]] = f"{metric}, new data {ci}"
+    diff = column["difference"]
+    names[diff] = "best - model " + diff[diff.index("[") :]
     names[mean] = f"run-to-run mean, this dataset {ci}"
     print()
     print(_wrapped(report.conclusion))

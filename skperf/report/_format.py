@@ -105,6 +105,16 @@ def _n_pairs(report):
     return report.n_models * (report.n_models - 1) // 2
 
 
+class _Header(list):
+    """A table's header (its prose) with each column's key (``keys``)."""
+
+    def __init__(self, texts, keys):
+        super().__init__(texts)
+        if len(keys) != len(texts):  # pragma: no cover - a bug if reached
+            raise RuntimeError("a key per column")
+        self.keys = list(keys)
+
+
 def _summary_table(report, quantiles):
     """Header and rows (strings) of the per-model summary table."""
     if report.target == "new data":
@@ -177,6 +187,21 @@ def _summary_table_new_data(report, quantiles):
         + [f"{_q_label(float(q))} [{pct} CI]" for q in quantiles]
         + [f"P(best > model) [{pct} CI]"]
     )
+    # the columns' keys, for programs (the CLI): headers are prose
+    keys = [
+        "model",
+        "new_data",
+        "difference",
+        "pvalue_adjusted",
+        "vs_best",
+        "tied_with_best",
+        "n",
+        "mean",
+        "sd",
+        *qcols,
+        "p_best",
+    ]
+    header = _Header(header, keys)
     rows = []
     for name, r in frame.iterrows():
         why = _zero_reason_scores(report.distributions[name])

@@ -1006,11 +1006,17 @@ class ModelSelectionReport:
         from ._format import _summary_table
 
         header, rows = _summary_table(self, quantiles)
-        return pd.DataFrame(
+        table = pd.DataFrame(
             [row[1:] for row in rows],
             index=pd.Index([row[0] for row in rows], name=header[0]),
             columns=header[1:],
         )
+        # column header -> key (e.g. "new_data", "pvalue_adjusted"), so that
+        # programs select columns by key, not by their prose
+        keys = getattr(header, "keys", None)
+        if keys is not None:
+            table.attrs["keys"] = dict(zip(header[1:], keys[1:], strict=True))
+        return table
 
     def prob_matrix(self):
         """P(row > column) for every pair of models, in ranking order.
