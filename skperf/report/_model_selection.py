@@ -544,6 +544,7 @@ class ModelSelectionReport:
                 "train/test splits (the same split fitted with other seeds): the "
                 "tests use one score per split, averaged over its fits."
             )
+        self._one_run = set()  # models of one K-fold run: no run-to-run columns
         self.distributions = self._independent(self.raw_distributions)
         self.random_state_ = _root_entropy(random_state)
         self.settings = dict(settings or {})
@@ -679,14 +680,17 @@ class ModelSelectionReport:
                 and dist.groups is not None
                 and np.unique(dist.groups).size == 1
             ):
-                # one K-fold run: no independent repeats to average; the
-                # new-data tests account for the folds' dependence
+                # one K-fold run: no run-to-run distribution (one run); the
+                # folds are kept for the new-data tests, which account for
+                # their dependence, and the run-to-run columns left empty
+                self._one_run.add(name)
                 _add_note(
                     self.notes,
                     name,
-                    f"one repeat of {dist.n} folds: the run-to-run (this dataset) "
-                    "columns treat its folds as runs; the new-data tests account "
-                    "for their dependence (corrected t).",
+                    f"one repeat of {dist.n} folds is one run: there is no run-to-run "
+                    "(this dataset) distribution, so its columns are left empty "
+                    "(n = 1 run; use n_repeats >= 2 for them); the new-data tests "
+                    "use the folds and account for their dependence (corrected t).",
                 )
                 dist = PerformanceDistribution(
                     dist.scores,
@@ -1140,6 +1144,15 @@ class ModelSelectionReport:
                         p_adjusted=self.p_adjusted[name],
                     )
             _record(caught, self.notes, name)
+            if name in self._one_run:  # one run: no run-to-run statistics
+                row.update(
+                    {
+                        k: (np.nan if isinstance(v, float) else "")
+                        for k, v in row.items()
+                        if k in ("mean", "sd") or k.startswith(("mean_", "q", "p_best"))
+                    },
+                    n=1,
+                )
             clip = ["mean"] + [f"q{level:g}" for level in q]
             if self.family is not None:
                 self._new_data_columns(row, name)

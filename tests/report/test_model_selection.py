@@ -1145,9 +1145,42 @@ class TestNewData:
             n_repeats=1,
             random_state=0,
         )
-        assert r.distributions["logreg"].n == 10  # folds kept for run-to-run
-        assert any("one repeat of 10 folds" in n for n in r.notes)
+        assert r.distributions["logreg"].n == 10  # folds kept for the tests
         assert r.tied_with_best == ["logreg"]
+
+    def test_single_k_fold_run_has_no_run_to_run_columns(self, data):
+        # issue 29, item 10: one repeat is one run; its 10 folds are not 10
+        # repeats, so the run-to-run (this dataset) columns are empty, n = 1
+        X, y = data
+        r = compare_models(
+            {"logreg": LogisticRegression(), "dummy": DummyClassifier()},
+            X,
+            y,
+            n_repeats=1,
+            random_state=0,
+        )
+        frame = r.to_frame()
+        assert frame["n"].tolist() == [1, 1]
+        run_to_run = ["mean", "mean_low", "mean_high", "sd", "q0.5", "q0.5_high"]
+        assert frame[run_to_run + ["p_best_better", "mean_difference"]].isna().all(
+            axis=None
+        )
+        assert frame["mean_method"].tolist() == ["", ""]
+        # the new-data columns are there, from the 10 folds
+        assert frame["n_splits"].tolist() == [10, 10]
+        assert np.isfinite(frame[["new_data", "new_data_low", "difference"]]).all(
+            axis=None
+        )
+        table = r.summary_table(quantiles=())
+        assert table["run-to-run (this dataset): n"].tolist() == ["1", "1"]
+        assert table["mean [95% CI]"].tolist() == ["–", "–"]
+        assert table["P(best > model) [95% CI]"].tolist() == ["–", "–"]
+        assert (
+            "logreg, dummy: one repeat of 10 folds is one run: there is no "
+            "run-to-run (this dataset) distribution, so its columns are left empty "
+            "(n = 1 run; use n_repeats >= 2 for them); the new-data tests use the "
+            "folds and account for their dependence (corrected t)."
+        ) in r.notes
 
     @pytest.mark.filterwarnings("ignore::skperf.exceptions.NoVariationWarning")
     def test_fewer_folds_only_where_ten_cannot_be_made(self):
