@@ -1829,4 +1829,9 @@ def test_interleaved_tasks_take_turns_over_the_models():
         (0, 1, 1),
         (1, 1, 1),
     ]
-    assert _interleaved(jobs, repeats={1}) == [(0, 1, 0), (1, 1, 0), (0, 1, 1), (1, 1, 1)]
+    assert _interleaved(jobs, repeats={1}) == [
+        (0, 1, 0),
+        (1, 1, 0),
+        (0, 1, 1),
+        (1, 1, 1),
+    ]

@@ -413,9 +413,11 @@ def _conclusion_new_data(report, *, table=True):
     flagged = [n for n in report.ranking if n in incomplete and n != best]
     if flagged:
         text += (
-            f" Incomplete (failed fits; no interval on new data, compared on the "
-            f"splits both models have, not chosen as the best): "
-            + ", ".join(f"{n} ({incomplete[n]} splits without a score)" for n in flagged)
+            " Incomplete (failed fits; no interval on new data, compared on the "
+            "splits both models have, not chosen as the best): "
+            + ", ".join(
+                f"{n} ({incomplete[n]} splits without a score)" for n in flagged
+            )
             + "."
         )
     if not table:

@@ -1162,8 +1162,10 @@ class TestNewData:
         frame = r.to_frame()
         assert frame["n"].tolist() == [1, 1]
         run_to_run = ["mean", "mean_low", "mean_high", "sd", "q0.5", "q0.5_high"]
-        assert frame[run_to_run + ["p_best_better", "mean_difference"]].isna().all(
-            axis=None
+        assert (
+            frame[run_to_run + ["p_best_better", "mean_difference"]]
+            .isna()
+            .all(axis=None)
         )
         assert frame["mean_method"].tolist() == ["", ""]
         # the new-data columns are there, from the 10 folds
@@ -1724,7 +1726,6 @@ class TestFailedFitsNewData:
             "without failed fits, is the best."
         ) in r.notes
         _assert_never_contradicts(r)
-
 
     def test_model_with_failed_fits_is_incomplete_never_the_best(self, partial):
         # issue 29, item 5: weak fails on 3 of 30 splits; its mean over the
