@@ -27,6 +27,7 @@ import contextlib
 import hashlib
 import time
 import warnings
+from collections import Counter
 from numbers import Integral
 
 import numpy as np
@@ -488,12 +489,7 @@ def _run(
     of the data, given when some job has a memory); ``bar`` is ``None``
     without progress bar.
     """
-    tasks = [
-        (j, *t)
-        for j, job in enumerate(jobs)
-        for t in job.tasks
-        if repeats is None or t[0] in repeats
-    ]
+    tasks = _interleaved(jobs, repeats)
     stores, loaded = {}, {}
     if data_key is not None:
         code = (_fit_and_score, _predictions.predict_test)
@@ -526,14 +522,18 @@ def _run(
     results = [loaded.get(i) for i in range(len(tasks))]
     if bar is not None:
         if repeats is None:
-            bar.set_total(len(tasks))
-        if loaded:
-            bar.update(len(loaded))
+            bar.set_total(len(tasks), planned=Counter(t[0] for t in tasks))
+        for i in loaded:  # from the cache: counted, not timed
+            bar.update(1, key=tasks[i][0])
     # results arrive as fits finish (any backend: skperf._parallel)
     for i, out in _parallel.run(calls, n_jobs, verbose=verbose):
         results[i] = out
         if bar is not None:
-            bar.update(1)
+            bar.update(
+                1,
+                key=tasks[i][0],
+                seconds=out.get("fit_time", 0.0) + out.get("score_time", 0.0),
+            )
     for job in jobs:
         if repeats is None or not hasattr(job, "outputs"):
             job.outputs = []
@@ -549,14 +549,22 @@ def _progress_bar():
 
 
 class _ETABar:
-    """A tqdm bar whose remaining time is measured from the first finished fit.
+    """A tqdm bar whose remaining time counts the work still to come, per model.
 
     tqdm's own estimate divides by the time since the bar opened, which
     includes starting the workers and the first fit (with loky, seconds):
     its first estimate was 8-14 minutes for a 22 s job (issue 17, item 18).
-    Here the bar prints at once ("starting"), and the remaining time is
-    ``(total - n) / rate`` with the rate of the fits finished AFTER the
-    first one, shown from the second finished fit on.
+    A plain rate of fits undercounts when the models' fits take different
+    times: the fast model's fits came first and the bar said "about 10 s
+    left" with 74 s left (issue 29, item 17). Here every fit reports its
+    model (``key``) and its measured seconds; the remaining time is the
+    work left, ``sum`` over the fits to come of their model's mean fit
+    time (a model's first fit, which pays the warm-up, is left out of its
+    mean once it has others; a model with no finished fit counts as the
+    slowest seen), divided by the work done per second of wall clock since
+    the first fit finished. The engine interleaves the models' fits, so
+    every model's first fits finish early. A sequential design may stop
+    before its total, so its bar says "at most about ... left".
     """
 
     _FORMAT = (
@@ -572,32 +580,72 @@ class _ETABar:
             bar_format=self._FORMAT,
             postfix="starting",
         )
-        self._first = None  # (time, n) of the first finished fit
+        self._first = None  # time of the first finished (timed) fit
         self.n = 0
+        self._planned = {}  # key -> fits planned
+        self._done = {}  # key -> fits done (timed or not)
+        self._times = {}  # key -> measured seconds of its fits, in finish order
+        self._work_after_first = 0.0
+        self._at_most = False
 
-    def set_total(self, total):
+    def set_total(self, total, *, planned=None, at_most=False):
+        """``total`` fits; ``planned``: ``{key: fits}`` (the models' shares);
+        ``at_most``: the total is a maximum (a sequential design)."""
         self._bar.total = total
+        if planned is not None:
+            self._planned = dict(planned)
+        self._at_most = at_most
         self._bar.refresh()
 
-    def update(self, n=1):
+    def _eta(self, now):
+        """Seconds left: the work to come over the work done per second."""
+        known = {}
+        for key, times in self._times.items():
+            if times:
+                known[key] = float(np.mean(times[1:] if len(times) > 1 else times))
+        if not known or now <= self._first:
+            return np.inf
+        slowest = max(known.values())
+        keys = set(self._planned) | set(self._done)
+        if keys:
+            left = sum(
+                max(self._planned.get(k, 0) - self._done.get(k, 0), 0)
+                * known.get(k, slowest)
+                for k in keys
+            )
+        else:  # no plan: the mean fit over the fits to come
+            n_left = (self._bar.total or self.n) - self.n
+            left = n_left * float(np.mean(list(known.values())))
+        if left <= 0:
+            return 0.0
+        speed = self._work_after_first / (now - self._first)  # work s per wall s
+        return left / speed if speed > 0 else np.inf
+
+    def update(self, n=1, *, key=None, seconds=None):
+        """``n`` fits done; ``key``: their model; ``seconds``: a fit's measured
+        time (``None``: not timed, e.g. loaded from the cache)."""
         now = time.perf_counter()
         self.n += n
+        self._done[key] = self._done.get(key, 0) + n
+        if seconds is not None:
+            self._times.setdefault(key, []).append(float(seconds))
+            if self._first is None:
+                self._first = now
+            else:
+                self._work_after_first += float(seconds)
         if self._first is None:
-            self._first = (now, self.n)
+            postfix = "starting"
+        elif not self._work_after_first:
             postfix = "measuring speed"
         else:
-            t0, n0 = self._first
-            done = self.n - n0
-            rate = done / (now - t0) if now > t0 else np.inf
-            left = (self._bar.total or self.n) - self.n
-            eta = left / rate if rate > 0 else np.inf
-            postfix = f"about {_fmt_seconds(eta)} left"
+            eta = _fmt_seconds(self._eta(now))
+            postfix = f"{'at most ' if self._at_most else ''}about {eta} left"
         self._bar.set_postfix_str(postfix, refresh=False)
         self._bar.update(n)
 
     def stopped(self, reason):
         """A sequential design stopped: the bar ends at the fits spent."""
-        self._done = f"done, {reason}" if reason != "max_fits" else "done"
+        self._end = f"done, {reason}" if reason != "max_fits" else "done"
         self._bar.total = self.n
         self._bar.refresh()
 
@@ -605,10 +653,26 @@ class _ETABar:
         return self
 
     def __exit__(self, *exc):
-        if self._first is not None:
-            self._bar.set_postfix_str(getattr(self, "_done", "done"), refresh=False)
+        if self.n:
+            self._bar.set_postfix_str(getattr(self, "_end", "done"), refresh=False)
         self._bar.close()
         return False
+
+
+def _interleaved(jobs, repeats=None):
+    """The tasks ``(j, *task)`` of every job, the jobs' fits interleaved.
+
+    Round-robin over the jobs (model 0's first fit, model 1's first fit,
+    ..., model 0's second fit ...), so every model's first fits finish early
+    and the progress bar times every model from the start (issue 29, item
+    17); each job's own tasks keep their order.
+    """
+    per_job = [
+        [(j, *t) for t in job.tasks if repeats is None or t[0] in repeats]
+        for j, job in enumerate(jobs)
+    ]
+    longest = max((len(t) for t in per_job), default=0)
+    return [t[i] for i in range(longest) for t in per_job if i < len(t)]
 
 
 def _fmt_seconds(sec):
@@ -887,8 +951,12 @@ def _run_rounds(
     Sets ``job.stopped`` (the reason) on every job.
     """
     total = max(job.spec.n_repeats for job in jobs)
-    if bar is not None:
-        bar.set_total(sum(len(job.tasks) for job in jobs))
+    if bar is not None:  # the full design: a maximum, the design may stop early
+        bar.set_total(
+            sum(len(job.tasks) for job in jobs),
+            planned={j: len(job.tasks) for j, job in enumerate(jobs)},
+            at_most=True,
+        )
     start = time.perf_counter()
     reason = "max_fits"
     for r in range(total):

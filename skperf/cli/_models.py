@@ -40,7 +40,8 @@ def _default_models(regression):
     from sklearn.linear_model import LogisticRegression, Ridge
 
     # sizes chosen so the default run stays around a minute on 2 cores; the
-    # linear models get a StandardScaler from the default preprocessing
+    # default preprocessing standardizes the numeric columns for every model
+    # (the linear model needs it; the trees are unaffected)
     if regression:
         return {
             "ridge": Ridge(),
@@ -226,18 +227,46 @@ def _default_scoring(models, regression):
 
 
 def _scale_sensitive(est):
-    module = type(est).__module__
-    return any(module == m or module.startswith(m + ".") for m in _SCALE_SENSITIVE)
+    """Whether ``est``, or an estimator inside it, depends on the features' scale.
+
+    Looks inside meta-estimators (a search's ``estimator``, a pipeline's
+    steps, a bagging's base model ...) through ``get_params(deep=True)``:
+    ``GridSearchCV(LogisticRegression())`` is scale-sensitive.
+    """
+    seen = [est]
+    get_params = getattr(est, "get_params", None)
+    if callable(get_params):
+        try:
+            seen += [v for v in get_params(deep=True).values() if hasattr(v, "fit")]
+        except Exception:  # a broken get_params: judge the outer estimator only
+            pass
+    for e in seen:
+        module = type(e).__module__
+        if any(module == m or module.startswith(m + ".") for m in _SCALE_SENSITIVE):
+            return True
+    return False
 
 
 def _preprocess(models, X):
-    """Put the preprocessing the data needs before each model.
+    """Put one preprocessing, the same for every model, before each model.
 
     Text columns: one-hot encoded (categories unseen in training ignored);
     missing values: imputed (median; most frequent for text); numeric columns
-    standardized for scale-sensitive models. Models that need nothing stay as
-    given.
+    standardized when any model (or an estimator inside one, e.g. the
+    estimator of a search) is scale-sensitive. Every model gets the same
+    steps, so the comparison measures the models, not a preprocessing given
+    to some of them (issue 29, item 3); standardizing changes nothing for
+    tree models, whose splits follow the order of each feature's values.
+    With nothing to do, the models stay as given.
+
+    Returns
+    -------
+    models : dict
+        The models behind the preprocessing.
+    text : str or None
+        What the preprocessing does, for every model (``None``: nothing).
     """
+    from sklearn.base import clone
     from sklearn.compose import make_column_transformer
     from sklearn.impute import SimpleImputer
     from sklearn.pipeline import make_pipeline
@@ -247,14 +276,14 @@ def _preprocess(models, X):
     numeric = [c for c in X.columns if c not in set(categorical)]
     num_missing = bool(X[numeric].isna().any().any()) if numeric else False
     cat_missing = bool(X[categorical].isna().any().any()) if categorical else False
-    out = {}
-    for name, est in models.items():
-        num_steps = [SimpleImputer(strategy="median")] if num_missing else []
-        if _scale_sensitive(est):
-            num_steps.append(StandardScaler())
-        if not categorical:
-            out[name] = make_pipeline(*num_steps, est) if num_steps else est
-            continue
+    sensitive = [name for name, est in models.items() if _scale_sensitive(est)]
+    scale = bool(sensitive) and bool(numeric)
+    num_steps = [SimpleImputer(strategy="median")] if num_missing else []
+    if scale:
+        num_steps.append(StandardScaler())
+    if not categorical:
+        steps = num_steps
+    else:
         onehot = OneHotEncoder(handle_unknown="ignore", sparse_output=False)
         cat = (
             make_pipeline(SimpleImputer(strategy="most_frequent"), onehot)
@@ -271,8 +300,26 @@ def _preprocess(models, X):
                 else make_pipeline(*num_steps)
             )
             parts.append((num, numeric))
-        out[name] = make_pipeline(make_column_transformer(*parts), est)
-    return out
+        steps = [make_column_transformer(*parts)]
+    if not steps:
+        return dict(models), None
+    out = {
+        name: make_pipeline(*[clone(s) for s in steps], est)
+        for name, est in models.items()
+    }
+    done = []
+    if num_missing:
+        done.append("missing numbers imputed (median)")
+    if cat_missing:
+        done.append("missing text imputed (most frequent)")
+    if categorical:
+        done.append("text columns one-hot encoded")
+    if scale:
+        done.append(
+            f"numeric columns standardized (for {', '.join(sensitive)}; "
+            "it changes nothing for tree models)"
+        )
+    return out, f"the same for every model: {'; '.join(done)}"
 
 
 def _check_features(X, y, models):

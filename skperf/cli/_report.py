@@ -84,10 +84,12 @@ def add_parser(subparsers):
             three default models. With --data CSV --target COLUMN: your data; the
             task is classification or regression (--task; auto: a numeric target
             with more than {MAX_CLASSES} distinct values, or with fractions, is
-            regression). Every model gets the preprocessing the data needs:
-            missing values imputed (median; most frequent for text), text columns
-            one-hot encoded, numeric columns standardized for linear, SVM,
-            neighbours and neural-network models (--no-preprocess: none).
+            regression). Every model gets the same preprocessing, what the data
+            and the models need: missing values imputed (median; most frequent
+            for text), text columns one-hot encoded, numeric columns standardized
+            when any model is a linear, SVM, neighbours or neural-network model
+            (also inside a search or pipeline; trees are unaffected by it);
+            --no-preprocess: none.
 
             examples:
               skperf report
@@ -311,8 +313,11 @@ def run(args):
     missing = _missing_text(X)
     if args.no_preprocess:
         _check_features(X, y, models)
+        notes = [*notes, "preprocessing: none (--no-preprocess): the models as given"]
     else:
-        models = _preprocess(models, X)
+        models, preprocessing = _preprocess(models, X)
+        if preprocessing:
+            notes = [*notes, f"preprocessing, {preprocessing}"]
     entropy = _entropy(args.random_state)
     target = _DECIDE_ON[args.decide_on]
     _print_plan(args, source, X, task_text, notes, missing, models, scoring, target)

@@ -213,7 +213,11 @@ def _summary_table_new_data(report, quantiles):
         rows.append(
             [
                 name,
-                _ci(r["new_data"], r["new_data_low"], r["new_data_high"], f),
+                (
+                    f"– (incomplete: {int(r['failed_splits'])} splits without a score)"
+                    if r.get("failed_splits", 0)
+                    else _ci(r["new_data"], r["new_data_low"], r["new_data_high"], f)
+                ),
                 diff,
                 _pval(r["p_adjusted"]),
                 r["vs_best"],
@@ -387,7 +391,7 @@ def _conclusion(report, *, table=True):
 
 def _conclusion_new_data(report, *, table=True):
     best = report.best
-    ci = report.generalization[best]
+    ci = report.generalization.get(best)  # None: failed fits (incomplete)
     f = _score_format(report)
     pct = f"{report.confidence:.0%}"
     n = report.settings.get("n_samples")
@@ -398,8 +402,12 @@ def _conclusion_new_data(report, *, table=True):
         if n and ratio
         else "as many rows"
     )
+    incomplete = getattr(report, "incomplete", {})
     interval = (
-        f"{_metric_name(report)} {_ci(ci.estimate, ci.low, ci.high, f)} "
+        f"no interval on new data ({incomplete.get(best, 0)} splits without a "
+        "score: failed fits)"
+        if ci is None
+        else f"{_metric_name(report)} {_ci(ci.estimate, ci.low, ci.high, f)} "
         f"({pct} CI, {ci.method})"
     )
     if report.n_models == 1:
@@ -427,6 +435,16 @@ def _conclusion_new_data(report, *, table=True):
         )
     else:
         text += f"; every other model is significantly worse ({level})."
+    flagged = [n for n in report.ranking if n in incomplete and n != best]
+    if flagged:
+        text += (
+            " Incomplete (failed fits; no interval on new data, compared on the "
+            "splits both models have, not chosen as the best): "
+            + ", ".join(
+                f"{n} ({incomplete[n]} splits without a score)" for n in flagged
+            )
+            + "."
+        )
     if not table:
         return text
     return (

@@ -404,7 +404,14 @@ class ModelSelectionReport:
         With ``target="new data"``: each model's interval for its expected
         score on new data (the evaluator's ``generalization_ci()`` when
         :func:`compare_models` has one, else the corrected resampled t on
-        the per-split scores); empty otherwise.
+        the per-split scores); empty otherwise. A model with failed fits
+        has none (see :attr:`incomplete`).
+    incomplete : dict of str to int
+        With ``target="new data"``: the models whose fits failed on some
+        splits, with the number of splits without a score. Such a model is
+        compared with each other model on the splits both have, gets no
+        interval on new data and is not chosen as the best while a model
+        without failed fits is there (each with a note); empty otherwise.
     family : object or None
         With ``target="new data"``: the tests of all pairs (read them with
         :meth:`pairwise`); ``None`` otherwise.
@@ -544,6 +551,7 @@ class ModelSelectionReport:
                 "train/test splits (the same split fitted with other seeds): the "
                 "tests use one score per split, averaged over its fits."
             )
+        self._one_run = set()  # models of one K-fold run: no run-to-run columns
         self.distributions = self._independent(self.raw_distributions)
         self.random_state_ = _root_entropy(random_state)
         self.settings = dict(settings or {})
@@ -571,6 +579,9 @@ class ModelSelectionReport:
         order = np.argsort(-means, kind="stable")  # ties keep the given order
         self.ranking = [self.names[i] for i in order]
         self.best = self.ranking[0]
+        self.incomplete = {}
+        if split_scores is not None:
+            self._incomplete_not_best(split_scores)
         self._compare_all()
         if split_scores is None:
             self._select()
@@ -679,14 +690,17 @@ class ModelSelectionReport:
                 and dist.groups is not None
                 and np.unique(dist.groups).size == 1
             ):
-                # one K-fold run: no independent repeats to average; the
-                # new-data tests account for the folds' dependence
+                # one K-fold run: no run-to-run distribution (one run); the
+                # folds are kept for the new-data tests, which account for
+                # their dependence, and the run-to-run columns left empty
+                self._one_run.add(name)
                 _add_note(
                     self.notes,
                     name,
-                    f"one repeat of {dist.n} folds: the run-to-run (this dataset) "
-                    "columns treat its folds as runs; the new-data tests account "
-                    "for their dependence (corrected t).",
+                    f"one repeat of {dist.n} folds is one run: there is no run-to-run "
+                    "(this dataset) distribution, so its columns are left empty "
+                    "(n = 1 run; use n_repeats >= 2 for them); the new-data tests "
+                    "use the folds and account for their dependence (corrected t).",
                 )
                 dist = PerformanceDistribution(
                     dist.scores,
@@ -774,12 +788,56 @@ class ModelSelectionReport:
         worse = self.family.worse_than(best, k)
         self.tied_with_best = [n for i, n in enumerate(self.names) if not worse[i]]
         self._split_scores = split_scores
-        self.generalization = {
+        self.generalization = {  # none for a model with failed fits
             name: _corrected_t_interval(
                 row, self.test_train_ratio, self.confidence, self.metric
             )
             for name, row in zip(self.names, split_scores, strict=True)
+            if name not in self.incomplete
         }
+
+    def _incomplete_not_best(self, split_scores):
+        """Models with failed fits are flagged and not chosen as the best.
+
+        A model whose fit failed on some splits has no score there; its mean
+        over the splits where it fitted is not the algorithm's expected
+        score on new data (it describes the algorithm only where it fits),
+        so it gets no interval on new data, is compared with each model on
+        the splits both have, and is not the best while a model without
+        failed fits is there (issue 29, item 5); each with a note.
+        """
+        J = split_scores.shape[1]
+        missing = (~np.isfinite(split_scores)).sum(axis=1)
+        self.incomplete = {
+            n: int(m) for n, m in zip(self.names, missing, strict=True) if m
+        }
+        for name, m in self.incomplete.items():
+            self.notes.add(
+                name,
+                f"new data: incomplete: {m} of {J} splits have no score (failed "
+                "fits), so no interval on new data (a mean over the fits that "
+                "succeeded describes the algorithm only where it fits); compared "
+                "with each model on the splits both have; not chosen as the best "
+                "while a model without failed fits is there.",
+            )
+        complete = [n for n in self.ranking if n not in self.incomplete]
+        if self.best not in self.incomplete:
+            return
+        if not complete:
+            self.notes.append(
+                "new data: every model has failed fits: the best is the best mean "
+                "over the splits where it fitted, and has no interval on new data; "
+                "fix the failures and rerun."
+            )
+            return
+        old, self.best = self.best, complete[0]
+        self.ranking = [self.best] + [n for n in self.ranking if n != self.best]
+        self.notes.append(
+            f"new data: {old} has the best mean over the splits where it fitted, "
+            f"but its fits failed on {self.incomplete[old]} of {J} splits; "
+            f"{self.best}, the first in the ranking without failed fits, is the "
+            "best."
+        )
 
     def _unbeaten_best(self, k):
         """Keep ``best`` a model no other model is significantly better than.
@@ -793,6 +851,8 @@ class ModelSelectionReport:
         if not beaten[self.names.index(self.best)]:
             return
         free = [n for n in self.ranking if not beaten[self.names.index(n)]]
+        if any(n not in self.incomplete for n in free):
+            free = [n for n in free if n not in self.incomplete]
         if not free:
             self.notes.append(
                 f"new data: every model, {self.best} (the best mean) included, is "
@@ -1070,7 +1130,9 @@ class ModelSelectionReport:
             family of all pairs (corrected paired t), and the row also has
             ``new_data``, ``new_data_low``, ``new_data_high``,
             ``new_data_method`` (the model's interval for its expected score
-            on new data, :attr:`generalization`), ``n_splits``, and
+            on new data, :attr:`generalization`; NaN for a model with
+            failed fits), ``n_splits``, ``failed_splits`` (splits without a
+            score: failed fits), and
             ``difference``, ``difference_low``, ``difference_high`` (best
             minus model on new data; its interval at the pair's
             ``correction``-adjusted level, so it excludes 0 exactly when the
@@ -1146,6 +1208,15 @@ class ModelSelectionReport:
                         p_adjusted=self.p_adjusted[name],
                     )
             _record(caught, self.notes, name)
+            if name in self._one_run:  # one run: no run-to-run statistics
+                row.update(
+                    {
+                        k: (np.nan if isinstance(v, float) else "")
+                        for k, v in row.items()
+                        if k in ("mean", "sd") or k.startswith(("mean_", "q", "p_best"))
+                    },
+                    n=1,
+                )
             clip = ["mean"] + [f"q{level:g}" for level in q]
             if self.family is not None:
                 self._new_data_columns(row, name)
@@ -1180,13 +1251,14 @@ class ModelSelectionReport:
 
     def _new_data_columns(self, row, name):
         """The new-data columns of ``name``'s row (the family's decisions)."""
-        ci = self.generalization[name]
+        ci = self.generalization.get(name)  # None: failed fits (incomplete)
         row.update(
-            new_data=float(ci.estimate),
-            new_data_low=float(ci.low),
-            new_data_high=float(ci.high),
-            new_data_method=str(ci.method),
+            new_data=np.nan if ci is None else float(ci.estimate),
+            new_data_low=np.nan if ci is None else float(ci.low),
+            new_data_high=np.nan if ci is None else float(ci.high),
+            new_data_method="" if ci is None else str(ci.method),
             n_splits=int(np.isfinite(self._split_scores[self.names.index(name)]).sum()),
+            failed_splits=int(self.incomplete.get(name, 0)),
         )
         if name == self.best:
             row.update(
@@ -1726,7 +1798,11 @@ def compare_models(
         models is tested on the splits where both have a score (the
         corrected t's ``J`` is their number, ``pairwise()["n"]``), with a
         note saying how many splits each pair lost and whose score was
-        missing. A model with fewer than 2 successful fits is left out of
+        missing. Such a model is marked incomplete (``report.incomplete``):
+        it gets no interval on new data (the mean over the fits that
+        succeeded describes the algorithm only where it fits) and is not
+        chosen as the best while a model without failed fits is there, each
+        with a note. A model with fewer than 2 successful fits is left out of
         the comparison, with a note (its evaluator, in ``evaluators``, keeps
         ``results_["error"]``); when no model is left its error is raised.
 
@@ -2190,7 +2266,7 @@ def _evaluator_intervals(report, evaluators, design, refits=None):
     )
     for name, ev in evaluators.items():
         method = getattr(ev, "generalization_ci", None)
-        if method is None:
+        if method is None or name in report.incomplete:  # failed fits: a note
             continue
         try:
             with warnings.catch_warnings(record=True) as caught:

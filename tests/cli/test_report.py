@@ -797,3 +797,73 @@ def test_models_without_curves_named_from_the_report(tmp_path, capsys):
     assert code == 0, err
     assert "curves: d: none (" in out
     assert "3 classes" in " ".join(out.split())
+
+
+GS = (
+    "gs=sklearn.model_selection.GridSearchCV("
+    "estimator=sklearn.linear_model.LogisticRegression(max_iter=1000), "
+    "param_grid={'C': [1.0]}, cv=2)"
+)
+
+
+def test_every_model_gets_the_same_preprocessing():
+    # issue 29, item 3: a search over logistic regression was left unscaled
+    # while lr was scaled, so the report measured the scaling it added to one
+    # model; now both get the same StandardScaler (the search is seen inside)
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    given = _models._parse_models(
+        [GS, "lr=sklearn.linear_model.LogisticRegression(max_iter=1000)", D]
+    )
+    assert _models._scale_sensitive(given["gs"])
+    assert not _models._scale_sensitive(given["d"])
+    models, text = _models._preprocess(given, X)
+    for est in models.values():
+        assert isinstance(est, Pipeline)
+        assert [type(s).__name__ for _, s in est.steps[:-1]] == ["StandardScaler"]
+    assert isinstance(models["gs"].steps[-1][1], GridSearchCV)
+    assert text == (
+        "the same for every model: numeric columns standardized (for gs, lr; "
+        "it changes nothing for tree models)"
+    )
+    # the same model behind the same preprocessing: the same scores, so the
+    # comparison of gs (one C) with lr measures no difference
+    a = cross_val_score(models["gs"], X, y, cv=3)
+    b = cross_val_score(models["lr"], X, y, cv=3)
+    np.testing.assert_allclose(a, b)
+    # the scaler steps are separate objects (one fit each)
+    assert models["gs"].steps[0][1] is not models["lr"].steps[0][1]
+    assert isinstance(models["d"].steps[0][1], StandardScaler)
+    # nothing to do (no model needs scaling, no text, no missing value)
+    trees = {"d": given["d"]}
+    same, none = _models._preprocess(trees, X)
+    assert none is None
+    assert same["d"] is given["d"]
+
+
+def test_report_says_the_preprocessing_is_shared(capsys):
+    args = _report_args(
+        models=(GS, "lr=sklearn.linear_model.LogisticRegression(max_iter=1000)"),
+        n_repeats=1,
+        folds=3,
+        n_jobs=1,
+        random_state=0,
+        out=os.devnull,
+    )
+    code, out, err = _call(args, capsys)
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert (
+        "note: preprocessing, the same for every model: numeric columns "
+        "standardized (for gs, lr; it changes nothing for tree models)"
+    ) in flat
+    assert "gs = Pipeline(steps=[('standardscaler', StandardScaler()), " in flat
+    assert "lr = Pipeline(steps=[('standardscaler', StandardScaler()), " in flat
+    rows = _table_rows(out)
+    # one C, same scaling, same folds: the two are the same model
+    other = next(r for r in rows.values() if r[2] != "–")
+    assert other[2] == "0.000 [0.000, 0.000] (zero width)"

@@ -1145,9 +1145,44 @@ class TestNewData:
             n_repeats=1,
             random_state=0,
         )
-        assert r.distributions["logreg"].n == 10  # folds kept for run-to-run
-        assert any("one repeat of 10 folds" in n for n in r.notes)
+        assert r.distributions["logreg"].n == 10  # folds kept for the tests
         assert r.tied_with_best == ["logreg"]
+
+    def test_single_k_fold_run_has_no_run_to_run_columns(self, data):
+        # issue 29, item 10: one repeat is one run; its 10 folds are not 10
+        # repeats, so the run-to-run (this dataset) columns are empty, n = 1
+        X, y = data
+        r = compare_models(
+            {"logreg": LogisticRegression(), "dummy": DummyClassifier()},
+            X,
+            y,
+            n_repeats=1,
+            random_state=0,
+        )
+        frame = r.to_frame()
+        assert frame["n"].tolist() == [1, 1]
+        run_to_run = ["mean", "mean_low", "mean_high", "sd", "q0.5", "q0.5_high"]
+        assert (
+            frame[run_to_run + ["p_best_better", "mean_difference"]]
+            .isna()
+            .all(axis=None)
+        )
+        assert frame["mean_method"].tolist() == ["", ""]
+        # the new-data columns are there, from the 10 folds
+        assert frame["n_splits"].tolist() == [10, 10]
+        assert np.isfinite(frame[["new_data", "new_data_low", "difference"]]).all(
+            axis=None
+        )
+        table = r.summary_table(quantiles=())
+        assert table["run-to-run (this dataset): n"].tolist() == ["1", "1"]
+        assert table["mean [95% CI]"].tolist() == ["–", "–"]
+        assert table["P(best > model) [95% CI]"].tolist() == ["–", "–"]
+        assert (
+            "logreg, dummy: one repeat of 10 folds is one run: there is no "
+            "run-to-run (this dataset) distribution, so its columns are left empty "
+            "(n = 1 run; use n_repeats >= 2 for them); the new-data tests use the "
+            "folds and account for their dependence (corrected t)."
+        ) in r.notes
 
     @pytest.mark.filterwarnings("ignore::skperf.exceptions.NoVariationWarning")
     def test_fewer_folds_only_where_ten_cannot_be_made(self):
@@ -1515,12 +1550,13 @@ class TestFailedFitsNewData:
         assert ratio == pytest.approx(1 / 9)
         _, p = _corrected_t(d, ratio)
         row = r.pairwise().iloc[0]
-        # weak's mean over its own 27 splits is the higher: it ranks first
-        assert (r.best, row.model_a, row.model_b, row.n) == ("weak", "weak", "lr", 27)
-        assert row.estimate == pytest.approx(-d.mean())
+        # weak's mean over its own 27 splits is the higher, but its fits
+        # failed: lr, without failed fits, is the best (issue 29, item 5)
+        assert (r.best, row.model_a, row.model_b, row.n) == ("lr", "lr", "weak", 27)
+        assert row.estimate == pytest.approx(d.mean())
         assert row.pvalue == pytest.approx(p)
         assert p == pytest.approx(0.3667, abs=1e-4)  # recorded
-        assert r.p_values["lr"] == pytest.approx(p)
+        assert r.p_values["weak"] == pytest.approx(p)
         assert r.tied_with_best == ["lr", "weak"]
         frame = r.to_frame(quantiles=())
         assert frame.loc["lr", "n_splits"] == 30
@@ -1538,16 +1574,10 @@ class TestFailedFitsNewData:
         )
         assert note in r.notes
         assert note in " ".join(r.to_markdown().split())  # wrapped there
-        # weak's interval: the evaluator's generalization_ci refuses an
-        # incomplete design, so the corrected t over its 27 splits is used
-        assert (
-            "weak: generalization_ci: 3 of 30 fits failed; an interval over an "
-            "incomplete design is not computed. Fix the failures and refit; "
-            "corrected-t used."
-        ) in r.notes
-        assert r.generalization["weak"].method == "corrected-t"
+        # weak's interval: none (issue 29, item 5), with a note
+        assert "weak" not in r.generalization
+        assert not any("corrected-t used" in n for n in r.notes)
         scores = r.raw_distributions["weak"].scores
-        assert r.generalization["weak"].estimate == pytest.approx(scores.mean())
         assert r.to_frame(quantiles=()).loc["weak", "n_splits"] == scores.size == 27
 
     def test_other_repeats_lose_nothing(self, partial):
@@ -1691,11 +1721,52 @@ class TestFailedFitsNewData:
         assert p < 1e-6
         assert (r.best, r.ranking, r.tied_with_best) == ("b", ["b", "a"], ["b"])
         assert (
-            "new data: a has the best mean over its own splits, but is "
-            "significantly worse than another model on the splits they share "
-            "(failed fits left the pairs on different splits); b, the first in "
-            "the ranking that no model is significantly better than, is the best."
+            "new data: a has the best mean over the splits where it fitted, but "
+            "its fits failed on 10 of 30 splits; b, the first in the ranking "
+            "without failed fits, is the best."
         ) in r.notes
+        _assert_never_contradicts(r)
+
+    def test_model_with_failed_fits_is_incomplete_never_the_best(self, partial):
+        # issue 29, item 5: weak fails on 3 of 30 splits; its mean over the
+        # 27 where it fitted was higher and it was "chosen", with a plain
+        # Interval over its own splits as its headline beside the others'
+        # GeneralizationCI. Now it is flagged incomplete: compared on the
+        # splits both models have, no interval on new data, not the best.
+        from skperf import GeneralizationCI
+
+        r, _, _ = partial
+        raw = {n: d.scores.mean() for n, d in r.raw_distributions.items()}
+        assert raw["weak"] > raw["lr"]  # the best mean, over its own splits
+        assert r.incomplete == {"weak": 3}
+        assert (r.best, r.ranking) == ("lr", ["lr", "weak"])
+        assert set(r.generalization) == {"lr"}
+        assert isinstance(r.generalization["lr"], GeneralizationCI)
+        frame = r.to_frame(quantiles=())
+        assert np.isnan(frame.loc["weak", ["new_data", "new_data_low"]]).all()
+        assert frame["failed_splits"].to_dict() == {"lr": 0, "weak": 3}
+        cell = r.summary_table(quantiles=()).loc["weak"].iloc[0]
+        assert cell == "– (incomplete: 3 splits without a score)"
+        assert r.conclusion.startswith("On new data (each algorithm trained on about ")
+        assert "choose lr: accuracy " in r.conclusion
+        assert r.conclusion.endswith(
+            "Incomplete (failed fits; no interval on new data, compared on the "
+            "splits both models have, not chosen as the best): weak (3 splits "
+            "without a score)."
+        )
+        assert (
+            "weak: new data: incomplete: 3 of 30 splits have no score (failed "
+            "fits), so no interval on new data (a mean over the fits that "
+            "succeeded describes the algorithm only where it fits); compared with "
+            "each model on the splits both have; not chosen as the best while a "
+            "model without failed fits is there."
+        ) in r.notes
+        assert (
+            "new data: weak has the best mean over the splits where it fitted, but "
+            "its fits failed on 3 of 30 splits; lr, the first in the ranking "
+            "without failed fits, is the best."
+        ) in r.notes
+        assert r.to_dict()["generalization"].keys() == {"lr"}
         _assert_never_contradicts(r)
 
 
