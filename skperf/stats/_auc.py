@@ -12,10 +12,16 @@ import collections
 import numpy as np
 from scipy import special, stats
 
-from ._results import Interval
+from ._results import Interval, _deprecated_alias
 from ._validation import _check_confidence, _check_method
 
-__all__ = ["delong_paired", "delong_placements", "hanley_mcneil_var", "roc_auc_ci"]
+__all__ = [
+    "DelongPairedResult",
+    "delong_paired",
+    "delong_placements",
+    "hanley_mcneil_var",
+    "roc_auc_ci",
+]
 
 
 def _auc_iv(y_true, y_score, name="y_score"):
@@ -328,14 +334,23 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
     )
 
 
-DelongPairedResult = collections.namedtuple(
-    "DelongPairedResult",
-    ["estimate", "low", "high", "statistic", "p_value", "auc_a", "auc_b", "var"],
-)
-DelongPairedResult.__doc__ = (
-    "Result of :func:`delong_paired`: AUC difference a - b, its interval, z, "
-    "two-sided p-value, both AUCs and the variance of the difference."
-)
+class DelongPairedResult(
+    collections.namedtuple(
+        "DelongPairedResult",
+        ["estimate", "low", "high", "statistic", "pvalue", "auc_a", "auc_b", "var"],
+    )
+):
+    """Result of :func:`delong_paired`.
+
+    A named tuple: the AUC difference a - b (``estimate``), its interval
+    (``low``, ``high``), z (``statistic``), the two-sided ``pvalue``, both
+    AUCs and the variance of the difference. ``p_value`` is a deprecated
+    alias of ``pvalue`` (SciPy's spelling).
+    """
+
+    __slots__ = ()
+
+    p_value = _deprecated_alias("pvalue", "p_value")
 
 
 def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
@@ -353,10 +368,10 @@ def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
     Returns
     -------
     DelongPairedResult
-        Named tuple ``(estimate, low, high, statistic, p_value, auc_a,
+        Named tuple ``(estimate, low, high, statistic, pvalue, auc_a,
         auc_b, var)``: ``estimate = AUC_a - AUC_b``, interval
         ``estimate +/- z se`` (clipped to [-1, 1]), ``statistic`` the z
-        value, ``p_value`` two-sided.
+        value, ``pvalue`` two-sided.
 
     Notes
     -----
@@ -378,7 +393,7 @@ def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
     >>> a = 1.5 * y + rng.normal(size=120)
     >>> b = 0.5 * y + rng.normal(size=120)
     >>> res = delong_paired(y, a, b)
-    >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}] p={res.p_value:.1e}")
+    >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}] p={res.pvalue:.1e}")
     0.282 [0.156, 0.408] p=1.2e-05
     """
     confidence = _check_confidence(confidence)
