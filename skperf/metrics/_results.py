@@ -134,6 +134,33 @@ class CrossedPairedTestResult(PairedTestResult):
 
     Parameters
     ----------
+    estimate : float
+        Difference of the seed-averaged metrics, a minus b.
+    low, high : float
+        Its interval.
+    pvalue : float
+        Two-sided p-value of "no difference" (``p_value`` is a deprecated
+        alias).
+    method : str
+        ``"variance-components"`` (the crossed t) or the method used.
+    n : int
+        Number of test rows.
+    confidence : float
+        Confidence level of the interval.
+    statistic : float or None, default=None
+        The t statistic.
+    metric : str, default=""
+        Name of the metric compared.
+    estimate_a, estimate_b : float or None, default=None
+        The seed-averaged metric of each model.
+    test : str, default=""
+        Details of the test.
+    n_boot : int or None, default=None
+        Resamples, where the method used them.
+    n_undefined : int, default=0
+        Resamples where a metric was undefined (excluded, reported).
+    note : str, default=""
+        What the result describes.
     target : str, default=""
         What the interval covers (new test data, the models trained on this
         training set, over training seeds).
@@ -149,8 +176,6 @@ class CrossedPairedTestResult(PairedTestResult):
         The interval over seeds alone (test rows held fixed).
     components : dict or None, default=None
         The variance of the difference split into ``"seeds"`` and ``"rows"``.
-    **kwargs
-        The fields of :class:`PairedTestResult`.
 
     Examples
     --------

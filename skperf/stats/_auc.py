@@ -342,10 +342,31 @@ class DelongPairedResult(
 ):
     """Result of :func:`delong_paired`.
 
-    A named tuple: the AUC difference a - b (``estimate``), its interval
-    (``low``, ``high``), z (``statistic``), the two-sided ``pvalue``, both
-    AUCs and the variance of the difference. ``p_value`` is a deprecated
-    alias of ``pvalue`` (SciPy's spelling).
+    A named tuple; ``p_value`` is a deprecated alias of ``pvalue`` (SciPy's
+    spelling).
+
+    Parameters
+    ----------
+    estimate : float
+        ``AUC_a - AUC_b``.
+    low, high : float
+        Its interval ``estimate +/- z se`` (clipped to [-1, 1]).
+    statistic : float
+        The z value.
+    pvalue : float
+        Two-sided p-value.
+    auc_a, auc_b : float
+        The AUC of each model.
+    var : float
+        DeLong's variance of the difference.
+
+    Examples
+    --------
+    >>> from skperf.stats import delong_paired
+    >>> res = delong_paired([0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.8, 0.7, 0.4, 0.9],
+    ...                     [0.2, 0.6, 0.5, 0.7, 0.4, 0.3])
+    >>> print(f"{res.estimate:.3f} z={res.statistic:.2f} p={res.pvalue:.3f}")
+    0.333 z=1.22 p=0.221
     """
 
     __slots__ = ()

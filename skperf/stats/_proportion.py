@@ -205,8 +205,23 @@ class McNemarResult(
 ):
     """Result of :func:`mcnemar`: statistic, p-value and the test used.
 
-    A named tuple ``(statistic, pvalue, test)``; ``p_value`` is a deprecated
-    alias of ``pvalue`` (SciPy's spelling).
+    A named tuple; ``p_value`` is a deprecated alias of ``pvalue`` (SciPy's
+    spelling).
+
+    Parameters
+    ----------
+    statistic : float
+        ``min(b, c)`` (exact) or the chi-square statistic.
+    pvalue : float
+        Two-sided p-value.
+    test : str
+        ``"exact"`` or ``"chi2"``.
+
+    Examples
+    --------
+    >>> from skperf.stats import mcnemar
+    >>> mcnemar(15, 5)
+    McNemarResult(statistic=5.0, pvalue=0.04138946533203125, test='exact')
     """
 
     __slots__ = ()
