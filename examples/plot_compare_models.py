@@ -57,7 +57,7 @@ columns = [
     "new_data_low",
     "new_data_high",
     "difference",
-    "p_adjusted",
+    "pvalue_adjusted",
     "tied_with_best",
     "mean",
 ]

@@ -55,7 +55,7 @@ print("refit=True (best mean):", search.best_params_)
 # the corrected resampled paired t (ratio n_test / n_train = 1/9, read from the
 # search's cv), all 10 pairs corrected together (Holm).
 table = candidates_tied_with_best(search)
-columns = ["mean", "difference", "low", "high", "p_adjusted", "tied_with_best"]
+columns = ["mean", "difference", "low", "high", "pvalue_adjusted", "tied_with_best"]
 print(table[columns].round(3).to_string())
 
 # %%

@@ -13,11 +13,18 @@ from ._frame import from_frame
 from ._generalization import GeneralizationCI, generalization_ci
 from ._variance import plot_variance_sources, variance_sources
 from ._version import __version__ as __version__
-from .report import BenchmarkReport, ModelSelectionReport, benchmark, compare_models
+from .report import (
+    BenchmarkReport,
+    BenchmarkTest,
+    ModelSelectionReport,
+    benchmark,
+    compare_models,
+)
 from .stats import Comparison, Interval, QuantileBand, QuantileCI, Requirement
 
 __all__ = [
     "BenchmarkReport",
+    "BenchmarkTest",
     "Comparison",
     "GeneralizationCI",
     "GeneralizationComparison",

@@ -303,16 +303,16 @@ def _notes(res, n_min, unit, grouping, paired, confidence):
         "brunnermunzel": "Brunner-Munzel",
     }
     test = test.get(res["test"], res["test"])
-    if significant and not res["p_value"] < alpha:
+    if significant and not res["pvalue"] < alpha:
         notes.append(
             f"the percentile-bootstrap interval excludes 0.5 but the {test} test "
-            f"does not reject (p = {res['p_value']:.3g} >= {alpha:.3g}): with few "
+            f"does not reject (p = {res['pvalue']:.3g} >= {alpha:.3g}): with few "
             "scores that interval is too narrow; method='auto' gives an interval "
             "that holds at this n"
         )
-    elif not significant and res["p_value"] < alpha:
+    elif not significant and res["pvalue"] < alpha:
         notes.append(
-            f"the {test} test rejects (p = {res['p_value']:.3g} < {alpha:.3g}) "
+            f"the {test} test rejects (p = {res['pvalue']:.3g} < {alpha:.3g}) "
             "but the interval of P(A > B) still contains 0.5; the decision "
             "follows the interval"
         )
@@ -481,7 +481,7 @@ def compare(
         signed-rank test (``test="wilcoxon"``, whose p-values
         :func:`~skperf.compare_models` corrects); when it does not reject,
         the interval is extended to 0.5, so a significant decision always
-        has ``p_value < 1 - confidence``, and ``note`` says so.
+        has ``pvalue < 1 - confidence``, and ``note`` says so.
     ``"newcombe"`` (unpaired)
         The score interval of Newcombe (2006, method 5): the values ``t``
         with ``|P - t| - 1 / (2 n m) <= z se(t)``, ``se`` the Hanley-McNeil
@@ -578,10 +578,10 @@ def compare(
                 x, y, groups_a=groups_a, groups_b=groups_b, **kwargs
             )
             method_name = "cluster-bootstrap"
-        p_value, test = _rank_test(x, y, paired)
+        pvalue, test = _rank_test(x, y, paired)
     else:
         sign = 1.0 if a.greater_is_better else -1.0
-        est, low, high, p_value = (
+        est, low, high, pvalue = (
             float(v)
             for v in _exact_interval(sign * x, sign * y, paired, confidence, method)
         )
@@ -591,12 +591,12 @@ def compare(
             # corrections of compare_models); the sign interval is joined
             # with 0.5 when it does not reject, so "significant" needs both
             sign_rejects = low > 0.5 or high < 0.5
-            p_value, test = _rank_test(x, y, paired)
-            if sign_rejects and not p_value < 1 - confidence:
+            pvalue, test = _rank_test(x, y, paired)
+            if sign_rejects and not pvalue < 1 - confidence:
                 low, high = min(low, 0.5), max(high, 0.5)
                 extra_note = (
                     "the sign interval excludes 0.5 but the Wilcoxon test does "
-                    f"not reject (p = {p_value:.3g} >= {1 - confidence:.3g}): the "
+                    f"not reject (p = {pvalue:.3g} >= {1 - confidence:.3g}): the "
                     "interval is extended to 0.5, so that the decision agrees "
                     "with the p-value (the signed-rank test also weighs the "
                     "sizes of the differences)"
@@ -618,7 +618,7 @@ def compare(
         "n_self": a.n,
         "n_other": b.n,
         "mean_difference": _mean_difference(x, y, paired, confidence),
-        "p_value": p_value,
+        "pvalue": pvalue,
         "test": test,
         "noether_n": noether_n,
         "n_boot": n_boot,

@@ -260,7 +260,7 @@ class TestMeanDifferenceAndTest:
         assert md.n == 15
         assert md.estimate == pytest.approx(np.mean(x - y))
         assert (md.low, md.high) == pytest.approx((ref.low, ref.high), rel=1e-10)
-        assert res.p_value == pytest.approx(stats.wilcoxon(x - y).pvalue, rel=1e-12)
+        assert res.pvalue == pytest.approx(stats.wilcoxon(x - y).pvalue, rel=1e-12)
 
     @pytest.mark.parametrize(
         "n", [3, 8, pytest.param(12, marks=pytest.mark.slow), 13, 14, 50, 51]
@@ -294,10 +294,10 @@ class TestMeanDifferenceAndTest:
         assert (md.low, md.high) == pytest.approx((ref.low, ref.high), rel=1e-10)
         # no ties: the exact p-value (scipy's default is exact only up to n = 8)
         ref_p = stats.mannwhitneyu(x, y, method="exact").pvalue
-        assert res.p_value == pytest.approx(ref_p, rel=1e-12)
+        assert res.pvalue == pytest.approx(ref_p, rel=1e-12)
         xr, yr = np.round(x), np.round(y)  # ties: normal approximation
         res = compare(_dist(xr), _dist(yr), method="newcombe")
-        assert res.p_value == pytest.approx(stats.mannwhitneyu(xr, yr).pvalue)
+        assert res.pvalue == pytest.approx(stats.mannwhitneyu(xr, yr).pvalue)
 
     def test_all_zero_differences(self):
         x = _dist([0.8, 0.9, 0.85, 0.7], seeds={"split": np.arange(4)})
@@ -306,7 +306,7 @@ class TestMeanDifferenceAndTest:
             warnings.simplefilter("error")
             res = compare(x, y, random_state=0)
         assert res.paired
-        assert res.p_value == 1.0
+        assert res.pvalue == 1.0
         assert res.estimate == 0.5
         # four ties say little: ties split half/half, 2 of 4 (Clopper-Pearson)
         ref = stats.binomtest(2, 4).proportion_ci(0.95, method="exact")
@@ -319,7 +319,7 @@ class TestMeanDifferenceAndTest:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             res = compare(_dist([0.5, 0.5, 0.5]), _dist([0.5, 0.5]), random_state=0)
-        assert res.p_value == 1.0
+        assert res.pvalue == 1.0
         assert res.mean_difference.low == 0.0
 
 
@@ -594,7 +594,7 @@ class TestSmallSamples:
         res = a.compare(b)
         assert res.method == "brunner-munzel"
         assert res.decision == "no significant difference"
-        assert res.p_value == pytest.approx(0.1212, abs=1e-4)  # Mann-Whitney
+        assert res.pvalue == pytest.approx(0.1212, abs=1e-4)  # Mann-Whitney
         assert res.low < 0.5 < res.high
         assert "no difference can be significant with n = 3 scores per model" in (
             res.note
@@ -649,7 +649,7 @@ class TestSmallSamples:
             )
             if res.significant:
                 n_sig += 1
-                if not res.p_value < 0.05:
+                if not res.pvalue < 0.05:
                     n_note += 1
                     assert method == "bootstrap"
                     assert "does not reject" in res.note
@@ -664,8 +664,8 @@ class TestSmallSamples:
         seeds = {"split": np.arange(10)}
         res = _dist(d, seeds=seeds).compare(_dist(np.zeros(10), seeds=seeds))
         assert stats.binomtest(9, 10).pvalue == pytest.approx(0.0215, abs=1e-4)
-        assert res.p_value == pytest.approx(stats.wilcoxon(d).pvalue, rel=1e-12)
-        assert res.p_value == pytest.approx(0.0840, abs=1e-4)
+        assert res.pvalue == pytest.approx(stats.wilcoxon(d).pvalue, rel=1e-12)
+        assert res.pvalue == pytest.approx(0.0840, abs=1e-4)
         assert res.decision == "no significant difference"
         assert res.low == 0.5
         assert "the sign interval excludes 0.5 but the Wilcoxon test does not" in (
@@ -766,7 +766,7 @@ def test_sides_mirror(paired):
     assert ab.method == ba.method == ("sign" if paired else "brunner-munzel")
     assert ba.estimate == pytest.approx(1 - ab.estimate, abs=1e-12)
     assert (ba.low, ba.high) == pytest.approx((1 - ab.high, 1 - ab.low), abs=1e-9)
-    assert ba.p_value == pytest.approx(ab.p_value, rel=1e-12)
+    assert ba.pvalue == pytest.approx(ab.pvalue, rel=1e-12)
 
 
 def test_note_when_mean_difference_disagrees():
@@ -819,7 +819,7 @@ class TestBorderline:
     )
     def test_flag_and_note(self, shift, p, decision, borderline):
         res = compare(*self._pair(shift))
-        assert res.p_value == pytest.approx(p, abs=1e-8)
+        assert res.pvalue == pytest.approx(p, abs=1e-8)
         assert res.decision == decision
         assert res.borderline is borderline
         assert res.to_dict()["borderline"] is borderline

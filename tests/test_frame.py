@@ -44,7 +44,7 @@ def test_pairs_by_key_whatever_the_row_order():
         random_state=0,
     )
     assert c.estimate == ref.estimate == 1.0
-    assert c.p_value == ref.p_value
+    assert c.pvalue == ref.pvalue
 
 
 def test_string_keys_unpaired_and_single_model():

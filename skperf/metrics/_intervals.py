@@ -695,13 +695,14 @@ def metric_ci(
 
     Returns
     -------
-    Interval or pandas.DataFrame
+    Interval, CrossedInterval or pandas.DataFrame
         ``Interval(estimate, low, high, confidence, method, n, n_boot,
         n_undefined, note)``; the estimate is the metric on the original
         rows (never a bootstrap mean). For proportion methods ``n`` is the
-        metric's denominator (e.g. actual positives for recall). For a
-        list of metrics, a DataFrame with columns ``metric, estimate, low,
-        high, method, n, n_boot, n_undefined``.
+        metric's denominator (e.g. actual positives for recall). For seeds
+        x test rows predictions a :class:`CrossedInterval`. For a list of
+        metrics, a DataFrame with columns ``metric, estimate, low, high,
+        method, n, n_boot, n_undefined``.
 
     Raises
     ------
@@ -1149,7 +1150,7 @@ def _check_paired_seeds(paired_seeds):
     return bool(paired_seeds)
 
 
-def _boot_p_value(d):
+def _boot_pvalue(d):
     """Two-sided bootstrap p-value of "difference = 0" (add-one corrected)."""
     d = d[np.isfinite(d)]
     b = d.size
@@ -1221,9 +1222,10 @@ def compare_predictions(
 
     Returns
     -------
-    PairedTestResult
-        Difference ``a - b``, its interval, the p-value, the statistic and
-        both models' values.
+    PairedTestResult or CrossedPairedTestResult
+        Difference ``a - b``, its interval, the ``pvalue``, the
+        ``statistic`` and both models' values (a
+        :class:`CrossedPairedTestResult` for seeds x test rows predictions).
 
     Notes
     -----
@@ -1254,7 +1256,7 @@ def compare_predictions(
     >>> res = compare_predictions(y, a, b)
     >>> print(res.method, res.test, f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}]")
     mcnemar exact binomial 0.100 [0.056, 0.142]
-    >>> print(f"p = {res.p_value:.2e}")
+    >>> print(f"p = {res.pvalue:.2e}")
     p = 1.91e-06
     """
     confidence = _check_confidence(confidence)
@@ -1341,7 +1343,7 @@ def compare_predictions(
             ci.estimate,
             ci.low,
             ci.high,
-            test.p_value,
+            test.pvalue,
             "mcnemar",
             n,
             confidence,
@@ -1360,7 +1362,7 @@ def compare_predictions(
             res.estimate,
             res.low,
             res.high,
-            res.p_value,
+            res.pvalue,
             "delong",
             n,
             confidence,
@@ -1399,7 +1401,7 @@ def compare_predictions(
         est,
         float(low),
         float(high),
-        _boot_p_value(d),
+        _boot_pvalue(d),
         "paired-bootstrap",
         n,
         confidence,

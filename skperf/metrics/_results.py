@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..stats._results import _ResultMixin
+from ..stats._results import _deprecated_alias, _ResultMixin
 
 __all__ = ["CrossedPairedTestResult", "PairedTestResult"]
 
@@ -23,8 +23,9 @@ class PairedTestResult(_ResultMixin):
         ``metric(model a) - metric(model b)`` on the original rows.
     low, high : float
         Confidence interval for the difference.
-    p_value : float
-        Two-sided p-value of "no difference".
+    pvalue : float
+        Two-sided p-value of "no difference" (``p_value`` is a deprecated
+        alias).
     method : str
         ``"mcnemar"``, ``"delong"`` or ``"paired-bootstrap"``.
     n : int
@@ -51,13 +52,13 @@ class PairedTestResult(_ResultMixin):
     --------
     >>> from skperf.metrics import PairedTestResult
     >>> PairedTestResult(0.05, 0.01, 0.09, 0.02, "mcnemar", 200, 0.95, 5.4)
-    PairedTestResult(estimate=0.05, low=0.01, high=0.09, p_value=0.02, method='mcnemar', n=200, confidence=0.95, statistic=5.4)
+    PairedTestResult(estimate=0.05, low=0.01, high=0.09, pvalue=0.02, method='mcnemar', n=200, confidence=0.95, statistic=5.4)
     """
 
     estimate: float
     low: float
     high: float
-    p_value: float
+    pvalue: float
     method: str
     n: int
     confidence: float
@@ -71,7 +72,7 @@ class PairedTestResult(_ResultMixin):
     note: str = ""
 
     def __post_init__(self):
-        for name in ("estimate", "low", "high", "p_value", "confidence"):
+        for name in ("estimate", "low", "high", "pvalue", "confidence"):
             object.__setattr__(self, name, float(getattr(self, name)))
         for name in ("statistic", "estimate_a", "estimate_b"):
             if getattr(self, name) is not None:
@@ -80,6 +81,8 @@ class PairedTestResult(_ResultMixin):
         object.__setattr__(self, "n_undefined", int(self.n_undefined))
         if self.n_boot is not None:
             object.__setattr__(self, "n_boot", int(self.n_boot))
+
+    p_value = _deprecated_alias("pvalue", "p_value")
 
     @property
     def significant(self):
@@ -91,7 +94,7 @@ class PairedTestResult(_ResultMixin):
             f"estimate={_f(self.estimate)}",
             f"low={_f(self.low)}",
             f"high={_f(self.high)}",
-            f"p_value={_f(self.p_value)}",
+            f"pvalue={_f(self.pvalue)}",
             f"method={self.method!r}",
             f"n={self.n}",
             f"confidence={self.confidence:g}",
@@ -116,7 +119,7 @@ class PairedTestResult(_ResultMixin):
         name = self.metric or "metric"
         return (
             f"{name}(a) - {name}(b) = {self.estimate:.4g} [{pct} CI {self.low:.4g}, "
-            f"{self.high:.4g}], p = {self.p_value:.3g} ({self.method}, n = {self.n})"
+            f"{self.high:.4g}], p = {self.pvalue:.3g} ({self.method}, n = {self.n})"
         )
 
 
@@ -131,6 +134,33 @@ class CrossedPairedTestResult(PairedTestResult):
 
     Parameters
     ----------
+    estimate : float
+        Difference of the seed-averaged metrics, a minus b.
+    low, high : float
+        Its interval.
+    pvalue : float
+        Two-sided p-value of "no difference" (``p_value`` is a deprecated
+        alias).
+    method : str
+        ``"variance-components"`` (the crossed t) or the method used.
+    n : int
+        Number of test rows.
+    confidence : float
+        Confidence level of the interval.
+    statistic : float or None, default=None
+        The t statistic.
+    metric : str, default=""
+        Name of the metric compared.
+    estimate_a, estimate_b : float or None, default=None
+        The seed-averaged metric of each model.
+    test : str, default=""
+        Details of the test.
+    n_boot : int or None, default=None
+        Resamples, where the method used them.
+    n_undefined : int, default=0
+        Resamples where a metric was undefined (excluded, reported).
+    note : str, default=""
+        What the result describes.
     target : str, default=""
         What the interval covers (new test data, the models trained on this
         training set, over training seeds).
@@ -146,12 +176,10 @@ class CrossedPairedTestResult(PairedTestResult):
         The interval over seeds alone (test rows held fixed).
     components : dict or None, default=None
         The variance of the difference split into ``"seeds"`` and ``"rows"``.
-    **kwargs
-        The fields of :class:`PairedTestResult`.
 
     Examples
     --------
-    >>> from skperf.metrics._results import CrossedPairedTestResult
+    >>> from skperf.metrics import CrossedPairedTestResult
     >>> r = CrossedPairedTestResult(0.02, 0.005, 0.035, 0.01, "variance-components",
     ...                             200, 0.95, 2.6, n_seeds=(5, 5), df=12.0)
     >>> print(r)

@@ -1,11 +1,12 @@
 """Model-selection reports."""
 
-from ._benchmark import BenchmarkReport, benchmark
+from ._benchmark import BenchmarkReport, BenchmarkTest, benchmark
 from ._curves import CurveBand, curve_band, pr_curves, roc_curves
 from ._model_selection import ModelSelectionReport, compare_models
 
 __all__ = [
     "BenchmarkReport",
+    "BenchmarkTest",
     "CurveBand",
     "ModelSelectionReport",
     "benchmark",

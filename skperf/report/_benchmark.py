@@ -52,7 +52,9 @@ def _win(decision):
 class BenchmarkTest:
     """Friedman / Iman-Davenport omnibus test and a post-hoc test of all pairs.
 
-    Attributes
+    Returned by :meth:`BenchmarkReport.test`.
+
+    Parameters
     ----------
     statistic, pvalue : float
         Friedman's chi-square (tie-corrected) and its p-value.
@@ -82,6 +84,7 @@ class BenchmarkTest:
     confidence : float
         ``1 - confidence`` is the significance level.
     n_datasets, n_models : int
+        Numbers of datasets and models.
     target : str
         ``"new datasets"``: the tests treat the datasets as a sample of
         datasets (each contributes its mean score over runs).
@@ -89,6 +92,21 @@ class BenchmarkTest:
     References
     ----------
     Demšar (2006), Sec. 3.2.2; Benavoli, Corani & Mangili (2016).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from skperf import BenchmarkReport
+    >>> rng = np.random.default_rng(0)
+    >>> rows = [(d, m, 0.8 + 0.02 * i + rng.normal(0, 0.01))
+    ...         for d in range(8) for i, m in enumerate("abc")]
+    >>> df = pd.DataFrame(rows, columns=["dataset", "model", "accuracy"])
+    >>> report = BenchmarkReport.from_frame(
+    ...     df, score="accuracy", by="model", dataset="dataset")
+    >>> res = report.test()
+    >>> print(f"chi2 = {res.statistic:.2f}, p = {res.pvalue:.4f}, {res.posthoc}")
+    chi2 = 14.25, p = 0.0008, nemenyi
     """
 
     statistic: float
@@ -108,7 +126,13 @@ class BenchmarkTest:
     target: str = _ACROSS
 
     def to_frame(self):
-        """The adjusted pairwise p-values, with the test numbers in ``attrs``."""
+        """The adjusted pairwise p-values, with the test numbers in ``attrs``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``pvalues`` (models x models); ``attrs`` holds the other fields.
+        """
         frame = self.pvalues.copy()
         frame.attrs.update(
             {k: v for k, v in self.to_dict().items() if k not in ("pvalues",)}
@@ -116,7 +140,13 @@ class BenchmarkTest:
         return frame
 
     def to_dict(self):
-        """Plain Python values (JSON-serializable)."""
+        """Plain Python values (JSON-serializable).
+
+        Returns
+        -------
+        dict
+            Field name to value (the p-value tables as nested dicts).
+        """
         out = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)

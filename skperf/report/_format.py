@@ -153,8 +153,8 @@ def _summary_table(report, quantiles):
             + [
                 _p_best_cell(report, name, r),
                 r["vs_best"],
-                _pval(r["p_value"]),
-                _pval(r["p_adjusted"]),
+                _pval(r["pvalue"]),
+                _pval(r["pvalue_adjusted"]),
                 "yes" if r["tied_with_best"] else "no",
             ]
         )
@@ -219,7 +219,7 @@ def _summary_table_new_data(report, quantiles):
                     else _ci(r["new_data"], r["new_data_low"], r["new_data_high"], f)
                 ),
                 diff,
-                _pval(r["p_adjusted"]),
+                _pval(r["pvalue_adjusted"]),
                 r["vs_best"],
                 "yes" if r["tied_with_best"] else "no",
                 str(r["n"]),

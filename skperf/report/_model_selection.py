@@ -33,7 +33,7 @@ from .._vary import NewDataKFold, _default_new_data_cv
 from ..metrics._registry import _bound_text, _metric_bounds
 from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma, noether_sample_size
-from ..stats._results import Interval
+from ..stats._results import Interval, _deprecated_alias
 from ..stats._validation import (
     _check_budget,
     _check_confidence,
@@ -420,13 +420,14 @@ class ModelSelectionReport:
         ``distributions[a].compare(distributions[b])`` for every ordered pair
         ``a != b``; the pair later in the given order is the mirror image of
         the earlier one (``P(b > a) = 1 - P(a > b)``, same p-value).
-    p_values : dict of str to float
+    pvalues : dict of str to float
         For every model except ``best``: the two-sided p-value of the test of
         ``best`` against it in the report's family (corrected paired t for
         new data; Wilcoxon signed-rank when paired, Mann-Whitney U otherwise,
-        for this dataset).
-    p_adjusted : dict of str to float
+        for this dataset). ``p_values`` is a deprecated alias.
+    pvalues_adjusted : dict of str to float
         Those p-values after ``correction`` within the family.
+        ``p_adjusted`` is a deprecated alias.
     tied_with_best : list of str
         ``best`` and every model not significantly worse than it in the
         family, in the given order.
@@ -473,7 +474,7 @@ class ModelSelectionReport:
     of the mean difference are unadjusted.
 
     *This dataset*. The family is the rank tests of all ``k (k - 1) / 2``
-    pairs (``comparisons[a, b].p_value``): the best is picked from the same
+    pairs (``comparisons[a, b].pvalue``): the best is picked from the same
     scores, so the ``k - 1`` tests of the best alone are liberal (some model
     called worse in 14.7 % of benchmarks of 10 equal models at level 5 %;
     all pairs: 2.9 %, issue 29 item 11). A model
@@ -746,19 +747,19 @@ class ModelSelectionReport:
 
     def _select(self):
         others = [n for n in self.names if n != self.best]
-        raw = np.array([self.comparisons[self.best, n].p_value for n in others])
+        raw = np.array([self.comparisons[self.best, n].pvalue for n in others])
         est = np.array([self.comparisons[self.best, n].estimate for n in others])
         # every other pair joins the family: the best is picked from these scores
         rest = [
-            self.comparisons[a, b].p_value
+            self.comparisons[a, b].pvalue
             for i, a in enumerate(others)
             for b in others[i + 1 :]
         ]
         adjusted, worse = _worse_than_best(
             raw, est, rest, confidence=self.confidence, correction=self.correction
         )
-        self.p_values = dict(zip(others, raw.tolist(), strict=True))
-        self.p_adjusted = dict(zip(others, adjusted.tolist(), strict=True))
+        self.pvalues = dict(zip(others, raw.tolist(), strict=True))
+        self.pvalues_adjusted = dict(zip(others, adjusted.tolist(), strict=True))
         worse = {n for n, w in zip(others, worse, strict=True) if w}
         self.tied_with_best = [n for n in self.names if n not in worse]
 
@@ -778,10 +779,10 @@ class ModelSelectionReport:
         best = self.names.index(self.best)
         others = [n for n in self.names if n != self.best]
         pairs = [self.family.pair(best, self.names.index(n)) for n in others]
-        self.p_values = {
+        self.pvalues = {
             n: float(self.family.pvalue[i]) for n, i in zip(others, pairs, strict=True)
         }
-        self.p_adjusted = {
+        self.pvalues_adjusted = {
             n: float(self.family.pvalue_adjusted[i])
             for n, i in zip(others, pairs, strict=True)
         }
@@ -955,9 +956,9 @@ class ModelSelectionReport:
                     c = self.comparisons[a, b]
                     md = c.mean_difference
                     adj = (
-                        self.p_adjusted[b]
+                        self.pvalues_adjusted[b]
                         if a == self.best
-                        else self.p_adjusted[a]
+                        else self.pvalues_adjusted[a]
                         if b == self.best
                         else np.nan
                     )
@@ -968,7 +969,7 @@ class ModelSelectionReport:
                             "estimate": float(md.estimate),
                             "low": float(md.low),
                             "high": float(md.high),
-                            "pvalue": float(c.p_value),
+                            "pvalue": float(c.pvalue),
                             "pvalue_adjusted": float(adj),
                             "decision": c.decision,
                             "target": self.target,
@@ -996,6 +997,9 @@ class ModelSelectionReport:
         return pd.DataFrame([rows[i] for i in order], columns=columns)
 
     # ------------------------------------------------------------------
+    p_values = _deprecated_alias("pvalues", "p_values")
+    p_adjusted = _deprecated_alias("pvalues_adjusted", "p_adjusted")
+
     @property
     def n_models(self):
         """Number of models."""
@@ -1122,7 +1126,7 @@ class ModelSelectionReport:
             otherwise; empty for the best model), ``mean_difference`` (best
             minus model); then the decision columns of the report's
             ``target``: ``decision`` (from the best's side, ``"best"`` for
-            the best model), ``p_value``, ``p_adjusted``, ``vs_best`` (the
+            the best model), ``pvalue``, ``pvalue_adjusted``, ``vs_best`` (the
             decision read from the model's side, e.g. ``"worse than best
             (significant)"``), ``tied_with_best`` and ``target``.
 
@@ -1192,8 +1196,8 @@ class ModelSelectionReport:
                         p_best_better_method="",
                         decision="best",
                         mean_difference=0.0,
-                        p_value=np.nan,
-                        p_adjusted=np.nan,
+                        pvalue=np.nan,
+                        pvalue_adjusted=np.nan,
                     )
                 else:
                     c = self.comparisons[self.best, name]
@@ -1204,8 +1208,8 @@ class ModelSelectionReport:
                         p_best_better_method=c.method,
                         decision=c.decision,
                         mean_difference=c.mean_difference.estimate,
-                        p_value=self.p_values[name],
-                        p_adjusted=self.p_adjusted[name],
+                        pvalue=self.pvalues[name],
+                        pvalue_adjusted=self.pvalues_adjusted[name],
                     )
             _record(caught, self.notes, name)
             if name in self._one_run:  # one run: no run-to-run statistics
@@ -1266,8 +1270,8 @@ class ModelSelectionReport:
                 difference_low=np.nan,
                 difference_high=np.nan,
                 decision="best",
-                p_value=np.nan,
-                p_adjusted=np.nan,
+                pvalue=np.nan,
+                pvalue_adjusted=np.nan,
             )
             return
         f = self.family
@@ -1281,8 +1285,8 @@ class ModelSelectionReport:
             difference_low=float(low),
             difference_high=float(high),
             decision=self._family_decision(self.best, name),
-            p_value=float(f.pvalue[k]),
-            p_adjusted=float(f.pvalue_adjusted[k]),
+            pvalue=float(f.pvalue[k]),
+            pvalue_adjusted=float(f.pvalue_adjusted[k]),
         )
 
     def _bounds(self):
@@ -1862,7 +1866,7 @@ def compare_models(
     >>> report = compare_models(models, X, y, n_repeats=3, random_state=0)
     >>> report.best, report.tied_with_best
     ('logreg', ['logreg', 'tree'])
-    >>> {name: round(p, 3) for name, p in report.p_adjusted.items()}
+    >>> {name: round(p, 3) for name, p in report.pvalues_adjusted.items()}
     {'tree': 0.593, 'dummy': 0.0}
     """
     from .._evaluator import RepeatedEvaluator, _fit_evaluators

@@ -304,8 +304,8 @@ def _tied_new_data(search, metric, target_args):
             "low": low,
             "high": high,
             "decision": decision,
-            "p_value": p,
-            "p_adjusted": p_adj,
+            "pvalue": p,
+            "pvalue_adjusted": p_adj,
             "tied_with_best": ~worse,
             "target": "new data",
         },
@@ -374,14 +374,14 @@ def candidates_tied_with_best(
         per-pair interval, unadjusted), ``decision`` (from the best's side:
         ``"better"`` when the pair is significant after the correction,
         else ``"no significant difference"``; ``"best"`` for the best),
-        ``p_value`` (two-sided corrected paired t), ``p_adjusted`` (over all
-        pairs), ``tied_with_best`` (bool) and ``target``.
+        ``pvalue`` (two-sided corrected paired t), ``pvalue_adjusted`` (over
+        all pairs), ``tied_with_best`` (bool) and ``target``.
 
         ``target="this dataset"``: ``params``, ``n``, ``mean``, ``std``,
         ``prob_best_better`` (P(best > candidate)), ``low``, ``high`` (its
         interval), ``decision`` (App. C.6, from the best's side),
-        ``p_value`` (two-sided Wilcoxon signed-rank on the paired units),
-        ``p_adjusted``, ``tied_with_best`` and ``target``.
+        ``pvalue`` (two-sided Wilcoxon signed-rank on the paired units),
+        ``pvalue_adjusted``, ``tied_with_best`` and ``target``.
 
     Raises
     ------
@@ -451,14 +451,14 @@ def candidates_tied_with_best(
     ...     cv=cv,
     ... ).fit(X, y)
     >>> table = candidates_tied_with_best(search)
-    >>> table[["mean", "difference", "p_adjusted", "tied_with_best"]].round(3)
-                  mean  difference  p_adjusted  tied_with_best
+    >>> table[["mean", "difference", "pvalue_adjusted", "tied_with_best"]].round(3)
+                  mean  difference  pvalue_adjusted  tied_with_best
     candidate
-    max_depth=8  0.947       0.000         NaN            True
-    max_depth=3  0.938       0.009       1.000            True
-    max_depth=4  0.938       0.009       1.000            True
-    max_depth=2  0.924       0.022       0.953            True
-    max_depth=1  0.667       0.280       0.000           False
+    max_depth=8  0.947       0.000              NaN            True
+    max_depth=3  0.938       0.009            1.000            True
+    max_depth=4  0.938       0.009            1.000            True
+    max_depth=2  0.924       0.022            0.953            True
+    max_depth=1  0.667       0.280            0.000           False
     """
     gamma, confidence = _check_gamma_confidence(gamma, confidence)
     _check_correction(correction)
@@ -519,15 +519,15 @@ def _tied_this_dataset(search, metric, gamma, confidence, correction):
             "low": low,
             "high": high,
             "decision": decision,
-            "p_value": p,
-            "p_adjusted": p_adj,
+            "pvalue": p,
+            "pvalue_adjusted": p_adj,
             "tied_with_best": ~worse & finite,
             "target": "this dataset",
         },
         index=pd.Index(keys, name="candidate"),
     )
     frame.loc[
-        keys[best], ["prob_best_better", "low", "high", "p_value", "p_adjusted"]
+        keys[best], ["prob_best_better", "low", "high", "pvalue", "pvalue_adjusted"]
     ] = np.nan
     order = np.lexsort(
         (np.arange(len(keys)), -np.nan_to_num(frame["mean"].to_numpy(), nan=-np.inf))

@@ -5,7 +5,13 @@ default) and leading batch axes, so thousands of samples are processed in
 one call.
 """
 
-from ._auc import delong_paired, delong_placements, hanley_mcneil_var, roc_auc_ci
+from ._auc import (
+    DelongPairedResult,
+    delong_paired,
+    delong_placements,
+    hanley_mcneil_var,
+    roc_auc_ci,
+)
 from ._band import QuantileBand, quantile_band
 from ._mean import mean_ci
 from ._outperform import (
@@ -19,7 +25,12 @@ from ._planning import (
     expected_quantile_ci_length,
     repeats_needed,
 )
-from ._proportion import mcnemar, paired_proportion_difference_ci, proportion_ci
+from ._proportion import (
+    McNemarResult,
+    mcnemar,
+    paired_proportion_difference_ci,
+    proportion_ci,
+)
 from ._quantile import min_sample_size, quantile, quantile_ci
 from ._requirement import (
     Requirement,
@@ -34,7 +45,9 @@ from ._simultaneous import joint_coverage, simultaneous_quantile_ci
 
 __all__ = [
     "Comparison",
+    "DelongPairedResult",
     "Interval",
+    "McNemarResult",
     "ProbOutperformCI",
     "QuantileBand",
     "QuantileCI",

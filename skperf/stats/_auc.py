@@ -12,10 +12,16 @@ import collections
 import numpy as np
 from scipy import special, stats
 
-from ._results import Interval
+from ._results import Interval, _deprecated_alias
 from ._validation import _check_confidence, _check_method
 
-__all__ = ["delong_paired", "delong_placements", "hanley_mcneil_var", "roc_auc_ci"]
+__all__ = [
+    "DelongPairedResult",
+    "delong_paired",
+    "delong_placements",
+    "hanley_mcneil_var",
+    "roc_auc_ci",
+]
 
 
 def _auc_iv(y_true, y_score, name="y_score"):
@@ -328,14 +334,44 @@ def roc_auc_ci(y_true, y_score, *, confidence=0.95, method="delong"):
     )
 
 
-DelongPairedResult = collections.namedtuple(
-    "DelongPairedResult",
-    ["estimate", "low", "high", "statistic", "p_value", "auc_a", "auc_b", "var"],
-)
-DelongPairedResult.__doc__ = (
-    "Result of :func:`delong_paired`: AUC difference a - b, its interval, z, "
-    "two-sided p-value, both AUCs and the variance of the difference."
-)
+class DelongPairedResult(
+    collections.namedtuple(
+        "DelongPairedResult",
+        ["estimate", "low", "high", "statistic", "pvalue", "auc_a", "auc_b", "var"],
+    )
+):
+    """Result of :func:`delong_paired`.
+
+    A named tuple; ``p_value`` is a deprecated alias of ``pvalue`` (SciPy's
+    spelling).
+
+    Parameters
+    ----------
+    estimate : float
+        ``AUC_a - AUC_b``.
+    low, high : float
+        Its interval ``estimate +/- z se`` (clipped to [-1, 1]).
+    statistic : float
+        The z value.
+    pvalue : float
+        Two-sided p-value.
+    auc_a, auc_b : float
+        The AUC of each model.
+    var : float
+        DeLong's variance of the difference.
+
+    Examples
+    --------
+    >>> from skperf.stats import delong_paired
+    >>> res = delong_paired([0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.8, 0.7, 0.4, 0.9],
+    ...                     [0.2, 0.6, 0.5, 0.7, 0.4, 0.3])
+    >>> print(f"{res.estimate:.3f} z={res.statistic:.2f} p={res.pvalue:.3f}")
+    0.333 z=1.22 p=0.221
+    """
+
+    __slots__ = ()
+
+    p_value = _deprecated_alias("pvalue", "p_value")
 
 
 def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
@@ -353,10 +389,10 @@ def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
     Returns
     -------
     DelongPairedResult
-        Named tuple ``(estimate, low, high, statistic, p_value, auc_a,
+        Named tuple ``(estimate, low, high, statistic, pvalue, auc_a,
         auc_b, var)``: ``estimate = AUC_a - AUC_b``, interval
         ``estimate +/- z se`` (clipped to [-1, 1]), ``statistic`` the z
-        value, ``p_value`` two-sided.
+        value, ``pvalue`` two-sided.
 
     Notes
     -----
@@ -378,7 +414,7 @@ def delong_paired(y_true, y_score_a, y_score_b, *, confidence=0.95):
     >>> a = 1.5 * y + rng.normal(size=120)
     >>> b = 0.5 * y + rng.normal(size=120)
     >>> res = delong_paired(y, a, b)
-    >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}] p={res.p_value:.1e}")
+    >>> print(f"{res.estimate:.3f} [{res.low:.3f}, {res.high:.3f}] p={res.pvalue:.1e}")
     0.282 [0.156, 0.408] p=1.2e-05
     """
     confidence = _check_confidence(confidence)

@@ -98,6 +98,23 @@ class CrossedInterval(Interval):
 
     Parameters
     ----------
+    estimate, low, high : float
+        The mean over seeds and rows and its interval.
+    confidence : float
+        Confidence level.
+    method : str
+        The interval's method.
+    n : int
+        Number of test rows.
+    n_boot : int or None, default=None
+        Bootstrap resamples, where a method used them.
+    n_undefined : int, default=0
+        Resamples on which the metric was undefined.
+    note : str, default=""
+        What the interval describes.
+    target : str or None, default=None
+        What the interval covers (new test data, the model trained on this
+        training set, over training seeds).
     n_seeds : int, default=0
         Number of training seeds.
     df : float, default=nan

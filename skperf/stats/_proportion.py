@@ -13,10 +13,15 @@ import collections
 import numpy as np
 from scipy import special, stats
 
-from ._results import Interval
+from ._results import Interval, _deprecated_alias
 from ._validation import _check_confidence, _check_method
 
-__all__ = ["mcnemar", "paired_proportion_difference_ci", "proportion_ci"]
+__all__ = [
+    "McNemarResult",
+    "mcnemar",
+    "paired_proportion_difference_ci",
+    "proportion_ci",
+]
 
 _PROPORTION_METHODS = ("wald", "wilson", "clopper-pearson")
 
@@ -195,12 +200,34 @@ def proportion_ci(k, n, *, confidence=0.95, method="wilson"):
     return Interval(k / n, low, high, confidence=confidence, method=method, n=n_out)
 
 
-McNemarResult = collections.namedtuple(
-    "McNemarResult", ["statistic", "p_value", "test"]
-)
-McNemarResult.__doc__ = (
-    """Result of :func:`mcnemar`: statistic, p-value and the test used."""
-)
+class McNemarResult(
+    collections.namedtuple("McNemarResult", ["statistic", "pvalue", "test"])
+):
+    """Result of :func:`mcnemar`: statistic, p-value and the test used.
+
+    A named tuple; ``p_value`` is a deprecated alias of ``pvalue`` (SciPy's
+    spelling).
+
+    Parameters
+    ----------
+    statistic : float
+        ``min(b, c)`` (exact) or the chi-square statistic.
+    pvalue : float
+        Two-sided p-value.
+    test : str
+        ``"exact"`` or ``"chi2"``.
+
+    Examples
+    --------
+    >>> from skperf.stats import mcnemar
+    >>> mcnemar(15, 5)
+    McNemarResult(statistic=5.0, pvalue=0.04138946533203125, test='exact')
+    """
+
+    __slots__ = ()
+
+    p_value = _deprecated_alias("pvalue", "p_value")
+
 
 #: Below this many discordant pairs ``method="auto"`` uses the exact test.
 _MCNEMAR_EXACT_BELOW = 25
@@ -227,7 +254,7 @@ def mcnemar(b, c, *, method="auto", correction=True):
     Returns
     -------
     McNemarResult
-        Named tuple ``(statistic, p_value, test)`` where ``test`` is
+        Named tuple ``(statistic, pvalue, test)`` where ``test`` is
         ``"exact"`` or ``"chi2"``.
 
     Notes
@@ -243,10 +270,10 @@ def mcnemar(b, c, *, method="auto", correction=True):
     --------
     >>> from skperf.stats import mcnemar
     >>> res = mcnemar(15, 5)
-    >>> print(res.test, round(res.statistic, 3), round(res.p_value, 4))
+    >>> print(res.test, round(res.statistic, 3), round(res.pvalue, 4))
     exact 5.0 0.0414
     >>> res = mcnemar(40, 20)
-    >>> print(res.test, round(res.statistic, 3), round(res.p_value, 4))
+    >>> print(res.test, round(res.statistic, 3), round(res.pvalue, 4))
     chi2 6.017 0.0142
     """
     method = _check_method(method, ("auto", "exact", "chi2"))

@@ -12,11 +12,38 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..exceptions import _external_stacklevel
+
 __all__ = ["Comparison", "Interval", "QuantileCI"]
+
+
+def _deprecated_alias(new, old):
+    """A read-only property ``old`` that returns ``self.<new>`` with a FutureWarning.
+
+    The results spell a test's p-value ``pvalue`` (SciPy's spelling, the
+    one result spine of issue 27); where a result used to say ``p_value``
+    that name stays as this alias, on dataclasses and (through a subclass)
+    on named tuples.
+    """
+
+    def fget(self):
+        warnings.warn(
+            f"`{old}` is deprecated; use `{new}` (SciPy's spelling).",
+            FutureWarning,
+            stacklevel=_external_stacklevel(),
+        )
+        return getattr(self, new)
+
+    fget.__name__ = old
+    fget.__doc__ = (
+        f"Deprecated alias of ``{new}`` (SciPy's spelling); warns FutureWarning."
+    )
+    return property(fget)
 
 
 def _freeze(value, dtype=float):
@@ -384,8 +411,9 @@ class Comparison(_ResultMixin):
     mean_difference : Interval
         Difference of means ``self - other`` (in the metric's direction
         as given) with its interval (paired t or Welch).
-    p_value : float
-        The p-value of the test named in ``test``.
+    pvalue : float
+        The p-value of the test named in ``test`` (``p_value`` is a
+        deprecated alias).
     test : str
         ``"wilcoxon"`` (paired), ``"brunnermunzel"`` (unpaired, the larger
         of its and the Mann-Whitney p-value) or ``"mannwhitneyu"``
@@ -411,10 +439,10 @@ class Comparison(_ResultMixin):
         What the decision is about: P(self > other) over runs on this
         dataset.
     borderline : bool or None, default=None
-        Whether ``p_value`` is within a factor of 2 of the level ``1 -
+        Whether ``pvalue`` is within a factor of 2 of the level ``1 -
         confidence`` either way (``0.025 <= p < 0.10`` at 95 %): a decision
         that other runs can plausibly flip (``note`` then says so, and that
-        more runs settle it). None: computed from ``p_value``.
+        more runs settle it). None: computed from ``pvalue``.
 
     Examples
     --------
@@ -436,7 +464,7 @@ class Comparison(_ResultMixin):
     n_self: int
     n_other: int
     mean_difference: Interval
-    p_value: float
+    pvalue: float
     test: str
     noether_n: int
     n_boot: int
@@ -450,16 +478,16 @@ class Comparison(_ResultMixin):
     def __post_init__(self):
         if self.borderline is None:
             alpha = 1 - float(self.confidence)
-            borderline = _is_borderline(self.p_value, alpha)
+            borderline = _is_borderline(self.pvalue, alpha)
             object.__setattr__(self, "borderline", borderline)
             if borderline:
                 extra = _borderline_note(
-                    self.p_value, alpha, settle="more runs (repeats) settle it"
+                    self.pvalue, alpha, settle="more runs (repeats) settle it"
                 )
                 note = f"{self.note}; {extra}" if self.note else extra
                 object.__setattr__(self, "note", note)
         object.__setattr__(self, "borderline", bool(self.borderline))
-        for name in ("estimate", "low", "high", "confidence", "gamma", "p_value"):
+        for name in ("estimate", "low", "high", "confidence", "gamma", "pvalue"):
             object.__setattr__(self, name, float(getattr(self, name)))
         for name in ("n_self", "n_other", "noether_n", "n_boot"):
             if name != "n_boot" or self.n_boot is not None:
@@ -470,6 +498,8 @@ class Comparison(_ResultMixin):
             raise ValueError(
                 f"`decision` must be one of {DECISIONS}; got {self.decision!r}."
             )
+
+    p_value = _deprecated_alias("pvalue", "p_value")
 
     @property
     def significant(self):
@@ -537,7 +567,7 @@ class Comparison(_ResultMixin):
         return (
             f"Comparison(estimate={self.estimate:.4g}, low={self.low:.4g}, "
             f"high={self.high:.4g}, decision={self.decision!r}, "
-            f"paired={self.paired}, p_value={self.p_value:.4g}, "
+            f"paired={self.paired}, pvalue={self.pvalue:.4g}, "
             f"n_self={self.n_self}, n_other={self.n_other}"
             + (f", method={self.method!r}" if self.method else "")
             + f", target={self.target!r})"

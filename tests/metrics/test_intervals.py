@@ -609,7 +609,7 @@ class TestComparePredictions:
         ]
         exact = table[0][1] + table[1][0] < 25
         ref = sm_mcnemar(table, exact=exact, correction=True)
-        assert res.p_value == pytest.approx(ref.pvalue, rel=1e-12)
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
         assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
         assert res.estimate == pytest.approx(ca.mean() - cb.mean())
         assert (res.estimate_a, res.estimate_b) == pytest.approx((ca.mean(), cb.mean()))
@@ -623,7 +623,7 @@ class TestComparePredictions:
         err = compare_predictions(y, a, b, metric="error_rate")
         assert err.estimate == pytest.approx(-acc.estimate)
         assert (err.low, err.high) == pytest.approx((-acc.high, -acc.low))
-        assert err.p_value == acc.p_value
+        assert err.pvalue == acc.pvalue
 
     def test_delong(self):
         d = pd.read_csv(shared_data("aSAH.csv"))
@@ -632,7 +632,7 @@ class TestComparePredictions:
         )
         assert res.method == "delong"
         assert res.statistic == pytest.approx(2.20898359144091, rel=1e-10)
-        assert res.p_value == pytest.approx(0.0271757822291882, rel=1e-10)
+        assert res.pvalue == pytest.approx(0.0271757822291882, rel=1e-10)
         y = (d["outcome"] == "Poor").astype(int)
         assert res.estimate == delong_paired(y, d["wfns"], d["s100b"]).estimate
 
@@ -645,7 +645,7 @@ class TestComparePredictions:
         assert res.estimate == pytest.approx(skm.f1_score(y, a) - skm.f1_score(y, b))
         assert res.low <= res.estimate <= res.high
         same = compare_predictions(y, a, a, metric="f1", random_state=0)
-        assert (same.estimate, same.low, same.high, same.p_value) == (
+        assert (same.estimate, same.low, same.high, same.pvalue) == (
             0.0,
             0.0,
             0.0,
@@ -674,7 +674,7 @@ class TestComparePredictions:
         a, b = yt + rng.normal(size=100), yt + 1.5 * rng.normal(size=100)
         res = compare_predictions(yt, a, b, metric="mae", random_state=0)
         assert res.high < 0
-        assert res.p_value < 0.05
+        assert res.pvalue < 0.05
         res_g = compare_predictions(
             yt, a, b, metric="mae", groups=np.repeat(np.arange(25), 4), random_state=0
         )
@@ -685,7 +685,7 @@ class TestComparePredictions:
             0.05, 0.01, 0.09, 0.02, "mcnemar", 200, 0.95, 5.4, metric="accuracy"
         )
         assert repr(res).startswith(
-            "PairedTestResult(estimate=0.05, low=0.01, high=0.09, p_value=0.02"
+            "PairedTestResult(estimate=0.05, low=0.01, high=0.09, pvalue=0.02"
         )
         assert (
             str(res)

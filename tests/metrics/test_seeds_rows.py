@@ -114,7 +114,7 @@ class TestCompare:
         assert (res.estimate, res.low, res.high) == pytest.approx(
             (ref.estimate, ref.low, ref.high), rel=1e-12
         )
-        assert res.p_value == pytest.approx(
+        assert res.pvalue == pytest.approx(
             2 * stats.t.sf(abs(ref.estimate / ref.se), ref.df), rel=1e-10
         )
         assert res.target == TARGET

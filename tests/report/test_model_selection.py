@@ -80,7 +80,7 @@ class TestModelSelectionReport:
         for (x, y), c in report.comparisons.items():
             direct = d[x].compare(d[y], random_state=1)
             assert c.estimate == pytest.approx(direct.estimate, abs=1e-12)
-            assert c.p_value == pytest.approx(direct.p_value, rel=1e-12)
+            assert c.pvalue == pytest.approx(direct.pvalue, rel=1e-12)
             assert c.paired
             assert c.names == (x, y)
             # both directions share resamples: the intervals mirror
@@ -90,17 +90,17 @@ class TestModelSelectionReport:
 
     def test_p_values_are_best_vs_each_other_model(self, report):
         others = ["a", "c", "d"]
-        raw = [report.comparisons["b", n].p_value for n in others]
-        assert [report.p_values[n] for n in others] == raw
+        raw = [report.comparisons["b", n].pvalue for n in others]
+        assert [report.pvalues[n] for n in others] == raw
         # corrected together with every other pair (issue 29, item 11)
-        rest = [report.comparisons[x, y].p_value for x, y in ("ac", "ad", "cd")]
+        rest = [report.comparisons[x, y].pvalue for x, y in ("ac", "ad", "cd")]
         np.testing.assert_allclose(
-            [report.p_adjusted[n] for n in others],
+            [report.pvalues_adjusted[n] for n in others],
             correct_pvalues(raw + rest, correction="holm")[:3],
         )
-        assert report.p_adjusted["d"] > 0.05
-        assert report.p_adjusted["a"] < 0.05
-        assert report.p_adjusted["c"] < 0.05
+        assert report.pvalues_adjusted["d"] > 0.05
+        assert report.pvalues_adjusted["a"] < 0.05
+        assert report.pvalues_adjusted["c"] < 0.05
 
     def test_frame_numbers_match_distributions(self, report):
         frame = report.to_frame(quantiles=(0.1, 0.5, 0.9))
@@ -133,12 +133,12 @@ class TestModelSelectionReport:
                 c.high,
             )
             assert row["decision"] == c.decision
-            assert row["p_adjusted"] == report.p_adjusted[name]
+            assert row["pvalue_adjusted"] == report.pvalues_adjusted[name]
             assert row["mean_difference"] == pytest.approx(
                 report.distributions["b"].mean() - report.distributions[name].mean()
             )
         assert frame.loc["b", "decision"] == "best"
-        assert np.isnan(frame.loc["b", "p_adjusted"])
+        assert np.isnan(frame.loc["b", "pvalue_adjusted"])
 
     def test_reproducible(self):
         dists = _paired({"a": 0.0, "b": 0.004})
@@ -185,12 +185,12 @@ class TestModelSelectionReport:
             assert r.best == "best"
             alpha_ok = {
                 name
-                for name, p in r.p_adjusted.items()
+                for name, p in r.pvalues_adjusted.items()
                 if not (p < 0.05 and r.comparisons["best", name].estimate > 0.5)
             }
             assert set(r.tied_with_best) == alpha_ok | {"best"}
             tied[correction] = r.tied_with_best
-        assert r.p_values["m1"] == pytest.approx(0.017, abs=0.001)
+        assert r.pvalues["m1"] == pytest.approx(0.017, abs=0.001)
         assert "m1" not in tied[None]
         assert "m1" in tied["holm"]
         assert "m1" in tied["bonferroni"]
@@ -997,7 +997,7 @@ def _assert_never_contradicts(r):
             if name in worse
             else "no significant difference from best"
         )
-        assert row["p_adjusted"] == r.p_adjusted[name]
+        assert row["pvalue_adjusted"] == r.pvalues_adjusted[name]
         if r.target == "new data" and np.isfinite(row["difference_low"]):
             # the difference's interval (at the adjusted level) excludes 0
             # exactly when the model is significantly worse
@@ -1097,7 +1097,7 @@ class TestNewData:
             [r.evaluators[m].results_["test_score"] for m in ("logreg", "dummy")]
         )
         _, p = _corrected_t(scores[0] - scores[1], ratio)
-        assert r.p_values["dummy"] == pytest.approx(p, rel=1e-10)
+        assert r.pvalues["dummy"] == pytest.approx(p, rel=1e-10)
         assert r.tied_with_best == ["logreg"]
         # the headline interval is the evaluator's generalization_ci
         ci = r.evaluators["logreg"].generalization_ci(confidence=0.95)
@@ -1349,7 +1349,7 @@ class TestNewData:
         assert back["pairwise"][0]["pvalue"] == pytest.approx(
             d["pairwise"][0]["pvalue"]
         )
-        assert back["models"][r.best]["p_value"] is None  # NaN written as null
+        assert back["models"][r.best]["pvalue"] is None  # NaN written as null
 
     def test_from_frame_defaults_to_this_dataset(self):
         import pandas as pd
@@ -1556,7 +1556,7 @@ class TestFailedFitsNewData:
         assert row.estimate == pytest.approx(d.mean())
         assert row.pvalue == pytest.approx(p)
         assert p == pytest.approx(0.3667, abs=1e-4)  # recorded
-        assert r.p_values["weak"] == pytest.approx(p)
+        assert r.pvalues["weak"] == pytest.approx(p)
         assert r.tied_with_best == ["lr", "weak"]
         frame = r.to_frame(quantiles=())
         assert frame.loc["lr", "n_splits"] == 30

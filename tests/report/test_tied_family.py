@@ -54,12 +54,12 @@ def test_equal_models_not_called_worse(i):
         warnings.simplefilter("ignore")
         report = ModelSelectionReport(dists, target="this dataset", random_state=0)
     assert report.tied_with_best == list(dists)
-    assert min(report.p_adjusted.values()) >= 0.05
+    assert min(report.pvalues_adjusted.values()) >= 0.05
     table = candidates_tied_with_best(_Search(s), target="this dataset")
     assert table["tied_with_best"].all()
     np.testing.assert_allclose(
-        np.sort(table["p_adjusted"].dropna().to_numpy()),
-        np.sort(list(report.p_adjusted.values())),
+        np.sort(table["pvalue_adjusted"].dropna().to_numpy()),
+        np.sort(list(report.pvalues_adjusted.values())),
     )
 
 
@@ -74,4 +74,4 @@ def test_a_clearly_worse_model_is_still_found():
         warnings.simplefilter("ignore")
         report = ModelSelectionReport(dists, target="this dataset", random_state=0)
     assert report.tied_with_best == [f"m{j}" for j in range(9)]
-    assert report.p_adjusted["m9"] < 1e-6
+    assert report.pvalues_adjusted["m9"] < 1e-6

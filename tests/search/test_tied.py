@@ -54,8 +54,8 @@ class TestCandidatesTiedWithBest:
         p_adj = multipletests(np.r_[p, rest], method="holm")[1][: len(p)]
         rows = table.loc[[f"max_depth={DEPTHS[i]}" for i in others]]
         np.testing.assert_allclose(rows["prob_best_better"], prob)
-        np.testing.assert_allclose(rows["p_value"], p)
-        np.testing.assert_allclose(rows["p_adjusted"], p_adj)
+        np.testing.assert_allclose(rows["pvalue"], p)
+        np.testing.assert_allclose(rows["pvalue_adjusted"], p_adj)
         expected_tied = ~((p_adj < 0.05) & (prob > 0.5))
         np.testing.assert_array_equal(rows["tied_with_best"], expected_tied)
         # depth 1 loses on every one of the 20 splits: P = 1, and the exact
@@ -71,9 +71,7 @@ class TestCandidatesTiedWithBest:
         assert (rest["low"] <= rest["prob_best_better"]).all()
         assert (rest["prob_best_better"] <= rest["high"]).all()
         # the best row compares nothing
-        assert (
-            table.iloc[0][["prob_best_better", "low", "high", "p_value"]].isna().all()
-        )
+        assert table.iloc[0][["prob_best_better", "low", "high", "pvalue"]].isna().all()
         assert table["n"].tolist() == [20] * 5
 
     @pytest.mark.parametrize("correction", ["bonferroni", "fdr_bh", None])
@@ -91,11 +89,11 @@ class TestCandidatesTiedWithBest:
             for m, i in enumerate(idx)
             for j in idx[m + 1 :]
         ]
-        p = table["p_value"].to_numpy()
+        p = table["pvalue"].to_numpy()
         expected = (
             p if method is None else multipletests(np.r_[p, rest], method=method)[1]
         )
-        np.testing.assert_allclose(table["p_adjusted"], expected[: len(p)])
+        np.testing.assert_allclose(table["pvalue_adjusted"], expected[: len(p)])
 
     def test_no_op_parameters_removed(self, tree_search):
         # issue 16: n_boot and random_state did nothing here; they are gone
@@ -138,7 +136,7 @@ class TestTiedWithBestKFold:
             rows["prob_best_better"], np.mean((diff > 0) + 0.5 * (diff == 0), axis=1)
         )
         np.testing.assert_allclose(rows["std"], scores[idx].std(axis=1, ddof=1))
-        np.testing.assert_allclose(rows["p_value"], [wilcoxon(d).pvalue for d in diff])
+        np.testing.assert_allclose(rows["pvalue"], [wilcoxon(d).pvalue for d in diff])
 
     def test_one_kfold_run_warns(self):
         search = _bc_search(StratifiedKFold(10, shuffle=True, random_state=0))
@@ -181,7 +179,7 @@ class TestSearchReport:
         # grid units the comparison is not vacuous
         if n_units == 8 or kind == "random":
             assert report.tied_with_best == report.names
-            assert min(report.p_adjusted.values()) >= 0.05
+            assert min(report.pvalues_adjusted.values()) >= 0.05
         else:
             assert 1 <= len(report.tied_with_best) < len(report.names)
         rows = table.iloc[1:]
@@ -190,8 +188,10 @@ class TestSearchReport:
             assert c.paired is True
             assert c.n_self == n_units
             assert c.estimate == pytest.approx(row["prob_best_better"])
-            assert report.p_values[name] == pytest.approx(row["p_value"])
-            assert report.p_adjusted[name] == pytest.approx(row["p_adjusted"])
+            assert report.pvalues[name] == pytest.approx(row["pvalue"])
+            assert report.pvalues_adjusted[name] == pytest.approx(
+                row["pvalue_adjusted"]
+            )
         assert report.settings["n_splits"] == (24 if n_units == 8 else 20)
 
     def test_iris_example(self, tree_search):
@@ -236,27 +236,27 @@ class TestSearchReport:
             report = search_report(search, target="this dataset")
         assert "max_depth=-1" not in report.names
         assert not table.loc["max_depth=-1", "tied_with_best"]
-        assert np.isnan(table.loc["max_depth=-1", "p_adjusted"])
+        assert np.isnan(table.loc["max_depth=-1", "pvalue_adjusted"])
         # the correction's family is every pair of the 4 working candidates
-        ok = table["p_value"].notna()
+        ok = table["pvalue"].notna()
         names = list(table.index[ok])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FitFailedWarning)
             units = search_distributions(search)
         rest = [
-            units[a].compare(units[b]).p_value
+            units[a].compare(units[b]).pvalue
             for m, a in enumerate(names)
             for b in names[m + 1 :]
         ]
-        family = np.r_[table.loc[ok, "p_value"].to_numpy(), rest]
+        family = np.r_[table.loc[ok, "pvalue"].to_numpy(), rest]
         np.testing.assert_allclose(
-            table.loc[ok, "p_adjusted"],
+            table.loc[ok, "pvalue_adjusted"],
             multipletests(family, method="holm")[1][: ok.sum()],
         )
         assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
-        for name in report.p_adjusted:
-            assert report.p_adjusted[name] == pytest.approx(
-                table.loc[name, "p_adjusted"]
+        for name in report.pvalues_adjusted:
+            assert report.pvalues_adjusted[name] == pytest.approx(
+                table.loc[name, "pvalue_adjusted"]
             )
 
     def test_multimetric(self, multi_search):
@@ -309,8 +309,8 @@ class TestNewData:
             row = row._asdict()
             c = search.cv_results_["params"].index(row["params"])
             i = pairs.index((min(best, c), max(best, c)))
-            assert row["p_value"] == pytest.approx(p[i], rel=1e-10)
-            assert row["p_adjusted"] == pytest.approx(p_adj[i], rel=1e-10)
+            assert row["pvalue"] == pytest.approx(p[i], rel=1e-10)
+            assert row["pvalue_adjusted"] == pytest.approx(p_adj[i], rel=1e-10)
             assert row["difference"] == pytest.approx(
                 scores[best].mean() - scores[c].mean()
             )
@@ -337,9 +337,9 @@ class TestNewData:
         report = search_report(search, target=target, random_state=0)
         assert report.best == table.index[0]
         assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
-        for name in report.p_values:
-            assert report.p_values[name] == table.loc[name, "p_value"]  # exact
-            assert report.p_adjusted[name] == table.loc[name, "p_adjusted"]
+        for name in report.pvalues:
+            assert report.pvalues[name] == table.loc[name, "pvalue"]  # exact
+            assert report.pvalues_adjusted[name] == table.loc[name, "pvalue_adjusted"]
         if target == "new data":
             pairs = report.pairwise()
             assert len(pairs) == 15
@@ -375,7 +375,7 @@ class TestNewData:
                 f(unknown)
         table = candidates_tied_with_best(unknown, test_train_ratio=1 / 9)
         expected = candidates_tied_with_best(search)
-        np.testing.assert_array_equal(table["p_value"], expected["p_value"])
+        np.testing.assert_array_equal(table["pvalue"], expected["pvalue"])
 
     def test_one_kfold_run_needs_no_warning(self):
         search = _bc_search(StratifiedKFold(10, shuffle=True, random_state=0))
@@ -413,7 +413,7 @@ def test_sklearn_grid_search_stats_example():
     search.fit(X, y)
     table = candidates_tied_with_best(search)
     assert table.index[0] == "kernel='rbf'"
-    assert table.loc["kernel='linear'", "p_value"] / 2 == pytest.approx(0.227, abs=5e-4)
+    assert table.loc["kernel='linear'", "pvalue"] / 2 == pytest.approx(0.227, abs=5e-4)
     tied = set(table.index[table["tied_with_best"]])
     assert tied == {"kernel='rbf'", "kernel='linear'", "degree=3, kernel='poly'"}
     old = candidates_tied_with_best(search, target="this dataset")

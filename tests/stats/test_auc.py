@@ -89,13 +89,13 @@ class TestPublishedNumbers:
         y, d = asah
         res = delong_paired(y, d[a], d[b])
         assert res.statistic == pytest.approx(z, rel=1e-10)
-        assert res.p_value == pytest.approx(p, rel=1e-10)
+        assert res.pvalue == pytest.approx(p, rel=1e-10)
         assert (res.low, res.high) == pytest.approx((low, high), rel=1e-10)
 
     def test_identical_curves(self, asah):
         y, d = asah
         res = delong_paired(y, d["wfns"], d["wfns"])
-        assert (res.statistic, res.p_value, res.estimate) == (0.0, 1.0, 0.0)
+        assert (res.statistic, res.pvalue, res.estimate) == (0.0, 1.0, 0.0)
 
 
 def _placements_quadratic(y, s):

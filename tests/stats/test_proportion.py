@@ -133,7 +133,7 @@ class TestMcNemar:
         ref = sm_mcnemar([[10, b], [c, 10]], exact=True)
         res = mcnemar(b, c, method="exact")
         assert res.statistic == pytest.approx(ref.statistic, abs=1e-12)
-        assert res.p_value == pytest.approx(ref.pvalue, abs=1e-12)
+        assert res.pvalue == pytest.approx(ref.pvalue, abs=1e-12)
 
     @pytest.mark.parametrize(("b", "c"), [(40, 20), (30, 31), (100, 60), (25, 0)])
     @pytest.mark.parametrize("correction", [True, False])
@@ -141,7 +141,7 @@ class TestMcNemar:
         ref = sm_mcnemar([[10, b], [c, 10]], exact=False, correction=correction)
         res = mcnemar(b, c, method="chi2", correction=correction)
         assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
-        assert res.p_value == pytest.approx(ref.pvalue, rel=1e-12)
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
 
     def test_auto_switch(self):
         assert mcnemar(12, 12).test == "exact"  # 24 discordant

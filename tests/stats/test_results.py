@@ -90,7 +90,7 @@ class TestComparison:
             "n_self": 30,
             "n_other": 30,
             "mean_difference": _interval(method="paired t"),
-            "p_value": 0.001,
+            "pvalue": 0.001,
             "test": "wilcoxon",
             "noether_n": 29,
             "n_boot": 2000,
