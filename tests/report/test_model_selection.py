@@ -1163,7 +1163,7 @@ class TestNewData:
         assert frame["n"].tolist() == [1, 1]
         run_to_run = ["mean", "mean_low", "mean_high", "sd", "q0.5", "q0.5_high"]
         assert (
-            frame[run_to_run + ["p_best_better", "mean_difference"]]
+            frame[[*run_to_run, "p_best_better", "mean_difference"]]
             .isna()
             .all(axis=None)
         )
@@ -1802,9 +1802,10 @@ class TestAutoRepeatsOnFixedSplits:
         spent = len(r.evaluators["lr"].results_)
         # None or an int: sequential (rounds of K-fold, stopped once the pair
         # is settled); a given splitter: the fixed design
-        if cv is None or isinstance(cv, int) and vary == "all":
+        if cv is None or (isinstance(cv, int) and vary == "all"):
             assert r.stopped in ("decided", "futile", "budget")
-            assert spent % n_splits == 0 and spent <= r.max_fits
+            assert spent % n_splits == 0
+            assert spent <= r.max_fits
         else:
             assert (r.stopped, spent) == ("fixed", r.max_fits)
 
