@@ -620,7 +620,8 @@ def _fit(evaluators, X, y, groups, n_jobs, params, stopping=None, time_budget=No
         model = "A" if key.startswith("a") else "B"
         for r, f, e in zip(res["repeat"], res["fold"], res["error"], strict=True):
             where = f"model {model}, repeat {r}, split {f}"
-            outcomes.append({"error": None if e is None else f"({where}) {e}"})
+            failed = isinstance(e, str)  # None (or NaN in a frame): fitted
+            outcomes.append({"error": f"({where}) {e}" if failed else None})
     raise_failed(outcomes, what="the comparison needs every fit")
     if error is not None:  # pragma: no cover - a failure outside the fits
         raise error

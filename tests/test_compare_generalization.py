@@ -720,3 +720,65 @@ class TestSequentialDefault:
             compare_generalization(
                 LogisticRegression(), LogisticRegression(), X, y, **kw
             )
+
+
+class _FailsOnSomeFits(ClassifierMixin, BaseEstimator):
+    """The majority class; fails on the 3rd and 7th fit of the process."""
+
+    fits = 0
+
+    def fit(self, X, y):
+        type(self).fits += 1
+        if type(self).fits in (3, 7):
+            raise RuntimeError("boom")
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.mode_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.mode_)
+
+
+class TestOneFailureRule:
+    """compare_generalization runs every fit, then reports the failures once
+    with their count, model and split (issue 29, item 13; the rule of
+    generalization_ci)."""
+
+    def test_counts_and_names_the_failures(self, data):
+        X, y = data
+        _FailsOnSomeFits.fits = 0
+        with pytest.raises(ValueError, match=r"2 of 40 fits failed") as info:
+            compare_generalization(
+                _FailsOnSomeFits(), Counting(), X, y, n_fits=20, random_state=0
+            )
+        msg = str(info.value)
+        assert "(model A, repeat 0, split " in msg
+        assert "RuntimeError: boom" in msg
+        # every fit ran: 20 of A (2 failed) before the report
+        assert _FailsOnSomeFits.fits == 20
+
+
+class TestResumeFromCache:
+    """A stopped run extended gives the fits of a longer run (same seeds), and
+    a cached rerun refits nothing (issue 26, item 4)."""
+
+    def test_extending_max_fits_refits_only_the_new_rounds(self, data, tmp_path):
+        X, y = data
+        kw = {"random_state": 0, "memory": str(tmp_path)}
+        Counting.fits = 0
+        short = compare_generalization(
+            LogisticRegression(), Counting(), X, y, max_fits=10, **kw
+        )
+        assert (short.n_fits, Counting.fits) == (10, 10)
+        Counting.fits = 0
+        longer = compare_generalization(
+            LogisticRegression(), Counting(), X, y, max_fits=30, n_fits=30, **kw
+        )
+        assert Counting.fits == 20  # the first round came from the cache
+        assert longer.n_fits == 30
+        Counting.fits = 0
+        again = compare_generalization(
+            LogisticRegression(), Counting(), X, y, max_fits=30, n_fits=30, **kw
+        )
+        assert Counting.fits == 0
+        assert again.estimate == longer.estimate
