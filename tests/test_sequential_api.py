@@ -48,9 +48,10 @@ def test_block_logistic_is_sklearn_logistic_regression_on_its_block(study):
 @pytest.mark.slow
 def test_compare_generalization_default_null_rate(study):
     """Equal algorithms, n = 200, accuracy, datasets 0-99 of the study: the
-    sequential default said "significant" on RECORDED of 100 (the study's
-    400: see docs/sequential_tables.inc), and spent RECORDED_FITS fits per
-    model in all. ~15 s."""
+    sequential default said "significant" on 6 of 100 (measured with these
+    seeds; 0.05 + 2 MC s.e. is 0.094 at 100 datasets; the study's 400: see
+    docs/sequential_tables.inc) and spent 2140 fits per model in all (21.4
+    per dataset, the fixed design 100). ~15 s."""
     import skperf
 
     sig = fits = 0
@@ -63,4 +64,4 @@ def test_compare_generalization_default_null_rate(study):
             )
         sig += res.decision.startswith(("better", "worse"))
         fits += res.n_fits
-    assert (sig, fits) == (RECORDED, RECORDED_FITS)
+    assert (sig, fits) == (6, 2140)
