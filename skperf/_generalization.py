@@ -16,6 +16,7 @@ it in one place.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -1056,6 +1057,70 @@ class _RepeatSpec:
         self.memory = memory
 
 
+#: Fewer wrong (or right) rows than this: accuracy is near its bound, and
+#: its interval is at least the exact binomial one (:func:`_binomial_floor`)
+_NEAR_BOUND = 5
+
+
+def _binomial_floor(low, high, correct, n, confidence):
+    """``(low, high, note)``: ``[low, high]`` joined with the Clopper-Pearson
+    interval of ``correct`` of ``n`` pooled out-of-fold rows (accuracy).
+
+    Near 0 or 1 errors every fold scores about the same, so an interval from
+    the spread of the fold scores shrinks to nothing (perfectly separable
+    data: [1.000, 1.000]), while ``n`` rows cannot give certainty. The exact
+    binomial interval of the rows (each tested once per repetition; the
+    count is the mean over repetitions, rounded) is a floor on the width:
+    the interval is the union of the two, so it covers whenever either does
+    (issue 29, item 7; Clopper & Pearson 1934; "Confidence Intervals for
+    Model Performance", Sec. 2.3). Applied near the bound only: when fewer
+    than ``_NEAR_BOUND`` rows are wrong (or right), where the normal
+    approximation behind the t fails (the textbook rule n p >= 5 and
+    n (1 - p) >= 5); elsewhere the given interval is kept. ``note`` is ''
+    when the interval is the given one.
+    """
+    from .stats import proportion_ci
+
+    if min(correct, n - correct) >= _NEAR_BOUND:
+        return low, high, ""
+
+    cp = proportion_ci(
+        int(correct), int(n), confidence=confidence, method="clopper-pearson"
+    )
+    new_low, new_high = min(low, float(cp.low)), max(high, float(cp.high))
+    if new_low == low and new_high == high:
+        return low, high, ""
+    note = (
+        f" Accuracy near its bound: the fold scores barely vary, so the interval "
+        f"is joined with the exact binomial (Clopper-Pearson) interval of the "
+        f"{int(correct)} correct of the n = {int(n)} out-of-fold rows of one "
+        f"repetition ([{float(cp.low):.3f}, {float(cp.high):.3f}]), which is "
+        "wider here: n rows cannot give certainty."
+    )
+    return new_low, new_high, note
+
+
+def _pooled_correct(res, name):
+    """``(correct, n)``: rows predicted correctly of the ``n`` rows of one
+    K-fold repetition (mean over repetitions, rounded), or None when the
+    repetitions do not partition the rows or the scores are not counts
+    (e.g. weighted accuracy)."""
+    n = res["n_train"].to_numpy() + res["n_test"].to_numpy()
+    if np.unique(n).size != 1:
+        return None
+    n = int(n[0])
+    counts = res[f"test_{name}"].to_numpy(dtype=float) * res["n_test"].to_numpy()
+    if not np.all(np.isfinite(counts)) or np.any(
+        np.abs(counts - np.round(counts)) > 1e-6
+    ):
+        return None
+    per_rep = res.assign(_c=np.round(counts)).groupby("repeat")
+    tested = per_rep["n_test"].sum().to_numpy()
+    if np.any(tested != n):
+        return None
+    return round(float(per_rep["_c"].sum().mean())), n
+
+
 def _read_corrected_t(
     res,
     name,
@@ -1098,6 +1163,11 @@ def _read_corrected_t(
     ci = _gstats.corrected_t_ci(
         scores, n_train=n_train, n_test=n_test, confidence=confidence, df=df
     )
+    floor = ""
+    pooled = _pooled_correct(res, name) if metric == "accuracy" else None
+    if pooled is not None:
+        low, high, floor = _binomial_floor(ci.low, ci.high, *pooled, confidence)
+        ci = dataclasses.replace(ci, low=low, high=high)
     shared = (
         ""
         if J == len(res)
@@ -1128,6 +1198,7 @@ def _read_corrected_t(
             "(compare_models' default design does not stratify) for an interval "
             "that holds its level."
         )
+    note += floor
     if auto and not sequential and J < _AUTO_REPEATS * K:
         note += (
             f" generalization_ci's 'auto' runs {_AUTO_REPEATS} x 10-fold CV: with "
@@ -1244,6 +1315,11 @@ def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
     ci = _gstats.nested_cv_ci(
         inner, outer, folds, confidence=confidence, conservative=True
     )
+    floor = ""
+    if per_row_name == "accuracy":  # outer: each row once per repetition
+        correct = round(float(np.nansum(outer, axis=1).mean()))
+        low, high, floor = _binomial_floor(ci.low, ci.high, correct, n, confidence)
+        ci = dataclasses.replace(ci, low=low, high=high)
     note = (
         f"Bates, Hastie & Tibshirani's nested CV ({K} folds, {R} repetition(s), "
         f"{R * _nested_fits(K)} fits) on per-row scores, with the factors of the "
@@ -1251,7 +1327,7 @@ def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         f"{_rows((K - 1) / K, n)}); the centre is bias-corrected from "
         f"the inner ({_rows((K - 2) / K, n)}) and outer ({_rows((K - 1) / K, n)}) "
         f"training sizes to n = {n} rows: the expected score of the algorithm "
-        f"trained on {n} rows."
+        f"trained on {n} rows." + floor
     )
     return {
         "estimate": ci.estimate,
