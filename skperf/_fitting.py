@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import time
 import warnings
 from collections import Counter
@@ -693,6 +694,53 @@ def _scorer_items(scoring):
     return [(scoring if isinstance(scoring, str) else "scoring", scoring)]
 
 
+def _estimator_name(estimator):
+    """``"Ridge"``, ``"Pipeline ending in Ridge"``, ``"GridSearchCV of Ridge"``."""
+    outer = type(estimator).__name__
+    inner = estimator
+    while True:
+        steps = getattr(inner, "steps", None)
+        base = getattr(inner, "estimator", None)
+        if steps:
+            inner = steps[-1][1]
+        elif base is not None and hasattr(base, "fit") and not isinstance(base, type):
+            inner = base
+        else:
+            break
+    name = type(inner).__name__
+    if inner is estimator:
+        return outer
+    link = "ending in" if hasattr(estimator, "steps") else "of"
+    return f"{outer} {link} {name}"
+
+
+# metrics of sklearn.metrics._classification whose ``average`` defaults to
+# "binary": name of their averaged scorers' prefix
+_BINARY_AVERAGE = {
+    "precision_score": "precision",
+    "recall_score": "recall",
+    "f1_score": "f1",
+    "fbeta_score": "f1",
+    "jaccard_score": "jaccard",
+}
+
+
+def _binary_average(func, kwargs):
+    """The averaged scorers' prefix (``"f1"``) when ``func`` scores the
+    positive class only (``average="binary"``, the default), else None."""
+    prefix = _BINARY_AVERAGE.get(getattr(func, "__name__", ""))
+    if prefix is None:
+        return None
+    if "average" in kwargs:
+        average = kwargs["average"]
+    else:
+        try:
+            average = inspect.signature(func).parameters["average"].default
+        except (TypeError, ValueError, KeyError):
+            return None
+    return prefix if average == "binary" else None
+
+
 def _check_scorer_kind(estimator, scoring, y):
     """A scorer of the wrong kind fails here, before any fit (issue 17, item 13).
 
@@ -701,7 +749,11 @@ def _check_scorer_kind(estimator, scoring, y):
     continuous ``y``; a response method (``predict_proba``,
     ``decision_function``) the estimator does not have; a binary ranking
     metric (``roc_auc``, ``average_precision``) on a ``y`` with more than 2
-    classes. Callables that are not scikit-learn scorers are not checked.
+    classes; a positive-class metric (``precision``, ``recall``, ``f1``,
+    ``jaccard``: ``average="binary"``) on a multiclass or multilabel ``y``
+    (issue 29, items 2 and 15: one check for every entry point, called by
+    :func:`fit_all`). Callables that are not scikit-learn scorers are not
+    checked.
     """
     from sklearn.base import is_regressor
     from sklearn.metrics import get_scorer
@@ -729,11 +781,12 @@ def _check_scorer_kind(estimator, scoring, y):
         classif = module.startswith(
             ("sklearn.metrics._classification", "sklearn.metrics._ranking")
         )
-        what = f"{type(estimator).__name__}"
+        what = _estimator_name(estimator)
         if classif and is_regressor(estimator):
             raise ValueError(
                 f"`scoring`={name!r} is a classification metric but {what} is a "
-                "regressor; use a regression scorer (e.g. 'r2', "
+                "regressor (its continuous predictions are never equal to the "
+                "labels); use a regression scorer (e.g. 'r2', "
                 "'neg_mean_absolute_error')."
             )
         if classif and kind in ("continuous", "continuous-multioutput"):
@@ -745,6 +798,16 @@ def _check_scorer_kind(estimator, scoring, y):
             raise ValueError(
                 f"`scoring`={name!r} needs {' or '.join(response)}, which {what} "
                 "does not have; pick a scorer that reads predict (e.g. 'accuracy')."
+            )
+        average = _binary_average(func, kwargs)
+        if average and kind in ("multiclass", "multilabel-indicator"):
+            n = np.unique(np.asarray(y)).size
+            raise ValueError(
+                f"`scoring`={name!r} averages over the positive class only "
+                f"(average='binary') but y is {kind}"
+                + (f" with {n} classes" if kind == "multiclass" else "")
+                + f"; use an averaged scorer, e.g. '{average}_macro' or "
+                f"'{average}_weighted' (checked before any fit of {what})."
             )
         binary_only = module.startswith("sklearn.metrics._ranking") and (
             "multi_class" not in kwargs

@@ -16,6 +16,7 @@ it in one place.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -198,27 +199,50 @@ def _final_step(estimator):
     return est
 
 
-def _known_gap(estimator, metric, n_fits, method="corrected-t", n=None):
-    """A sentence where the coverage study measured ``method`` (the one auto
-    chose) short of its level for this learner and scorer ('' if it did not):
-    a note, so that nobody reads such an interval as holding."""
+def _known_gap(estimator, metric, n_fits, method="corrected-t", n=None, *, auto=True):
+    """A sentence where the coverage study measured ``method`` short of its
+    level for this learner and scorer ('' if it did not): a note, so that
+    nobody reads such an interval as holding.
+
+    The study's learner is 15 nearest neighbours: another ``n_neighbors`` was
+    not measured and gets no note. The sentence quotes the coverage of the
+    interval's own design (``n_fits`` fits; ``auto``: read as
+    ``method="auto"`` reads it, K - 1 degrees of freedom) and says so when
+    its design was not the one measured (issue 29, item 20).
+    """
     from sklearn.neighbors import KNeighborsClassifier
 
-    if not isinstance(_final_step(estimator), KNeighborsClassifier):
+    final = _final_step(estimator)
+    if not isinstance(final, KNeighborsClassifier) or final.n_neighbors != 15:
         return ""
     if method == "corrected-t" and metric == "neg_brier_score" and n_fits >= 20:
+        if auto and n_fits == _AUTO_REPEATS * 10:
+            measured = (
+                "on this design (10 x 10-fold CV read with 9 degrees of freedom) "
+                "covered the Brier score of 15 nearest neighbours 0.91-0.94"
+            )
+        elif not auto and n_fits == _CORRECTED_T_REPEATS * 10:
+            measured = (
+                "on this design (3 x 10-fold CV read with 29 degrees of freedom) "
+                "covered the Brier score of 15 nearest neighbours 0.905-0.925"
+            )
+        else:
+            measured = (
+                "on repeated 10-fold CV covered the Brier score of 15 nearest "
+                f"neighbours 0.905-0.94 on the designs measured; this design ({n_fits} "
+                f"fits read with {'K - 1' if auto else 'J - 1'} degrees of freedom) "
+                "was not measured"
+            )
         return (
-            " Known gap: in the coverage study the corrected t on repeated "
-            "10-fold CV covered the Brier score of 15 nearest neighbours "
-            "0.91-0.94 at 95 % with auto's reading (10 x 10-fold, 9 degrees of "
-            "freedom; 0.905-0.925 on 3 x 10-fold with 29) at n = 200 and 500 on "
-            "the synthetic population (0.96-0.98 on the real one), so this "
-            "interval may be too narrow; one 10-fold CV "
+            f" Known gap: in the coverage study the corrected t {measured} at 95 % "
+            "at n = 200 and 500 on the synthetic population (0.96-0.98 on the real "
+            "one), so this interval may be too narrow; one 10-fold CV "
             "(generalization_ci(method='corrected-t', n_fits=10)) held there "
             "(0.955-0.965)."
         )
     if (
-        method in ("corrected-t", "nested-cv")
+        auto
+        and method in ("corrected-t", "nested-cv")
         and metric == "neg_log_loss"
         and n is not None
         and n < 300
@@ -235,16 +259,54 @@ def _known_gap(estimator, metric, n_fits, method="corrected-t", n=None):
     return ""
 
 
+def _default_metric(estimator):
+    """The scorer name of ``estimator.score`` (``"accuracy"``, ``"r2"``, a
+    search's own scorer name), or None when it is the estimator's own.
+
+    ``Pipeline.score`` is its final step's score on the transformed rows; a
+    search's ``score`` is its refit scorer's (with ``scoring=None`` its
+    estimator's ``score``); the dummies' ``score`` is the mixin's accuracy /
+    R^2 (they only allow ``X=None``). Issue 29, item 4: a metric labelled
+    "score" was neither named nor clipped to its range.
+    """
+    from sklearn.dummy import DummyClassifier, DummyRegressor
+    from sklearn.model_selection._search import BaseSearchCV
+
+    est = estimator
+    while True:
+        if hasattr(est, "steps"):
+            est = est.steps[-1][1]
+        elif isinstance(est, BaseSearchCV):
+            scoring = est.scoring
+            if scoring is None:
+                est = est.estimator
+            elif isinstance(scoring, str):
+                return scoring
+            elif isinstance(est.refit, str) and isinstance(scoring, list | tuple):
+                return est.refit if est.refit in scoring else None
+            elif isinstance(est.refit, str) and isinstance(scoring, dict):
+                sc = scoring.get(est.refit)
+                return sc if isinstance(sc, str) else None
+            else:
+                return None
+        else:
+            break
+    if is_classifier(est) and (
+        type(est).score is ClassifierMixin.score or isinstance(est, DummyClassifier)
+    ):
+        return "accuracy"
+    if type(est).score is RegressorMixin.score or isinstance(est, DummyRegressor):
+        return "r2"
+    return None
+
+
 def _metric_of(estimator, scoring):
     """``(metric name, per-row name or None)`` for a single scorer."""
     if scoring is None:
-        # Pipeline.score is its final step's score on the transformed rows
-        est = _final_step(estimator)
-        if is_classifier(est) and type(est).score is ClassifierMixin.score:
-            return "accuracy", "accuracy"
-        if type(est).score is RegressorMixin.score:
-            return "r2", None
-        return "score", None
+        metric = _default_metric(estimator)
+        if metric is None:
+            return "score", None
+        return metric, (metric if metric in DECOMPOSABLE else None)
     if isinstance(scoring, str):
         return scoring, (scoring if scoring in DECOMPOSABLE else None)
     if callable(scoring):
@@ -442,11 +504,20 @@ _CALIBRATED_WHY = (
 
 
 def _calibrated_text(K, J):
-    return (
+    """Why the t has K - 1 degrees of freedom; the study's coverage is
+    quoted only for the design it measured (10 x 10-fold CV), never as the
+    backing of another (issue 29, item 20)."""
+    text = (
         f" The t quantile has K - 1 = {K - 1} degrees of freedom, not J - 1 = "
         f"{J - 1}: the repetitions reuse the same rows, so their scores carry "
         "about the information of one K-fold CV (Bouckaert 2003's calibrated "
-        f"degrees of freedom); {_CALIBRATED_WHY}"
+        "degrees of freedom)"
+    )
+    if K == 10 and J == _AUTO_REPEATS * 10:
+        return text + f"; {_CALIBRATED_WHY}"
+    return text + (
+        f". The coverage study measured this reading on {_AUTO_REPEATS} x 10-fold "
+        f"CV only; this design ({J} fold scores, K = {K}) was not measured."
     )
 
 
@@ -768,18 +839,13 @@ def generalization_ci(
     chosen = res.pop("chosen", chosen)
     est, low, high = _clip(metric, res["estimate"], res["low"], res["high"])
     note = res["note"]
-    note += _known_gap(estimator, metric, res["n_fits"], chosen, n)
+    note += _known_gap(
+        estimator, metric, res["n_fits"], chosen, n, auto=method == "auto"
+    )
     if method == "auto":
         note = f"method='auto' chose {chosen!r}. " + note
         if n < _AUTO_VERIFIED_N:
-            note += (
-                f" Below n = {_AUTO_VERIFIED_N} coverage of the score on new data "
-                "was measured at n = 50 only (two populations, logistic regression "
-                "and a random forest: nested-cv 0.93-0.98 on per-row scores, "
-                "corrected-t with 9 df 0.91-0.965 on ROC AUC): read the interval "
-                "as an approximate range for the expected score of "
-                f"this algorithm trained on about {n} rows, possibly too narrow."
-            )
+            note += _small_n_text(chosen, res["n_fits"], per_row_name is not None)
     return GeneralizationCI(
         estimate=est,
         low=low,
@@ -793,6 +859,35 @@ def generalization_ci(
         note=note,
         max_fits=res.get("max_fits", res["n_fits"]),
         stopped=res.get("stopped", "fixed"),
+    )
+
+
+def _small_n_text(chosen, n_fits, per_row):
+    """auto's note below n = 100: the coverage measured for this design only
+    (issue 29, item 20); its target is the one the note already named."""
+    where = (
+        f" Below n = {_AUTO_VERIFIED_N} coverage of the score on new data was "
+        "measured at n = 50 only (two populations, logistic regression and a "
+        "random forest)"
+    )
+    if chosen == "nested-cv" and n_fits == 3 * _nested_fits(5):  # auto's 5 x 3
+        where += ": this design, nested CV on per-row scores, 0.93-0.98"
+    elif chosen == "corrected-t" and not per_row and n_fits == _AUTO_REPEATS * 10:
+        where += (
+            ": this design, 10 x 10-fold CV read with 9 degrees of freedom, "
+            "0.91-0.965 on ROC AUC"
+        )
+    elif chosen == "corrected-t" and per_row:
+        where += (
+            f"; this design ({n_fits} fits of 10-fold CV) was not measured there "
+            "for a per-row scorer, where the corrected t on 3 x 10-fold CV fell to "
+            "0.89 (accuracy), which is why auto runs nested CV when n_fits >= 15"
+        )
+    else:
+        where += f"; this design ({chosen}, {n_fits} fits) was not measured"
+    return (
+        where + ": read the interval as an approximate range for the expected "
+        "score named above, possibly too narrow."
     )
 
 
@@ -940,6 +1035,70 @@ def _stopping_note(stopped, n_fits, max_fits, look):
     )
 
 
+#: Fewer wrong (or right) rows than this: accuracy is near its bound, and
+#: its interval is at least the exact binomial one (:func:`_binomial_floor`)
+_NEAR_BOUND = 5
+
+
+def _binomial_floor(low, high, correct, n, confidence):
+    """``(low, high, note)``: ``[low, high]`` joined with the Clopper-Pearson
+    interval of ``correct`` of ``n`` pooled out-of-fold rows (accuracy).
+
+    Near 0 or 1 errors every fold scores about the same, so an interval from
+    the spread of the fold scores shrinks to nothing (perfectly separable
+    data: [1.000, 1.000]), while ``n`` rows cannot give certainty. The exact
+    binomial interval of the rows (each tested once per repetition; the
+    count is the mean over repetitions, rounded) is a floor on the width:
+    the interval is the union of the two, so it covers whenever either does
+    (issue 29, item 7; Clopper & Pearson 1934; "Confidence Intervals for
+    Model Performance", Sec. 2.3). Applied near the bound only: when fewer
+    than ``_NEAR_BOUND`` rows are wrong (or right), where the normal
+    approximation behind the t fails (the textbook rule n p >= 5 and
+    n (1 - p) >= 5); elsewhere the given interval is kept. ``note`` is ''
+    when the interval is the given one.
+    """
+    from .stats import proportion_ci
+
+    if min(correct, n - correct) >= _NEAR_BOUND:
+        return low, high, ""
+
+    cp = proportion_ci(
+        int(correct), int(n), confidence=confidence, method="clopper-pearson"
+    )
+    new_low, new_high = min(low, float(cp.low)), max(high, float(cp.high))
+    if new_low == low and new_high == high:
+        return low, high, ""
+    note = (
+        f" Accuracy near its bound: the fold scores barely vary, so the interval "
+        f"is joined with the exact binomial (Clopper-Pearson) interval of the "
+        f"{int(correct)} correct of the n = {int(n)} out-of-fold rows of one "
+        f"repetition ([{float(cp.low):.3f}, {float(cp.high):.3f}]), which is "
+        "wider here: n rows cannot give certainty."
+    )
+    return new_low, new_high, note
+
+
+def _pooled_correct(res, name):
+    """``(correct, n)``: rows predicted correctly of the ``n`` rows of one
+    K-fold repetition (mean over repetitions, rounded), or None when the
+    repetitions do not partition the rows or the scores are not counts
+    (e.g. weighted accuracy)."""
+    n = res["n_train"].to_numpy() + res["n_test"].to_numpy()
+    if np.unique(n).size != 1:
+        return None
+    n = int(n[0])
+    counts = res[f"test_{name}"].to_numpy(dtype=float) * res["n_test"].to_numpy()
+    if not np.all(np.isfinite(counts)) or np.any(
+        np.abs(counts - np.round(counts)) > 1e-6
+    ):
+        return None
+    per_rep = res.assign(_c=np.round(counts)).groupby("repeat")
+    tested = per_rep["n_test"].sum().to_numpy()
+    if np.any(tested != n):
+        return None
+    return round(float(per_rep["_c"].sum().mean())), n
+
+
 def _read_corrected_t(
     res,
     name,
@@ -982,6 +1141,11 @@ def _read_corrected_t(
     ci = _gstats.corrected_t_ci(
         scores, n_train=n_train, n_test=n_test, confidence=confidence, df=df
     )
+    floor = ""
+    pooled = _pooled_correct(res, name) if metric == "accuracy" else None
+    if pooled is not None:
+        low, high, floor = _binomial_floor(ci.low, ci.high, *pooled, confidence)
+        ci = dataclasses.replace(ci, low=low, high=high)
     shared = (
         ""
         if J == len(res)
@@ -993,7 +1157,6 @@ def _read_corrected_t(
         f"interval is for the expected score of the algorithm trained on about "
         f"{n_train:.0f} rows (not corrected to n = {n})."
     )
-    note += _known_gap(estimator, metric, J)
     if df is None and _more_repeats(J):
         note += _more_repeats_text(J)
     if df is not None and df < J - 1:
@@ -1013,6 +1176,7 @@ def _read_corrected_t(
             "(compare_models' default design does not stratify) for an interval "
             "that holds its level."
         )
+    note += floor
     if auto and not sequential and J < _AUTO_REPEATS * K:
         note += (
             f" generalization_ci's 'auto' runs {_AUTO_REPEATS} x 10-fold CV: with "
@@ -1129,6 +1293,11 @@ def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
     ci = _gstats.nested_cv_ci(
         inner, outer, folds, confidence=confidence, conservative=True
     )
+    floor = ""
+    if per_row_name == "accuracy":  # outer: each row once per repetition
+        correct = round(float(np.nansum(outer, axis=1).mean()))
+        low, high, floor = _binomial_floor(ci.low, ci.high, correct, n, confidence)
+        ci = dataclasses.replace(ci, low=low, high=high)
     note = (
         f"Bates, Hastie & Tibshirani's nested CV ({K} folds, {R} repetition(s), "
         f"{R * _nested_fits(K)} fits) on per-row scores, with the factors of the "
@@ -1136,7 +1305,7 @@ def _nested_cv(run, n, groups, metric, per_row_name, n_fits, seeds, confidence):
         f"{_rows((K - 1) / K, n)}); the centre is bias-corrected from "
         f"the inner ({_rows((K - 2) / K, n)}) and outer ({_rows((K - 1) / K, n)}) "
         f"training sizes to n = {n} rows: the expected score of the algorithm "
-        f"trained on {n} rows."
+        f"trained on {n} rows." + floor
     )
     return {
         "estimate": ci.estimate,
@@ -1362,7 +1531,8 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
     if auto:
         method = "corrected-t"
     if method == "corrected-t":
-        metric = name
+        # scoring=None: the column is "score", the metric est.score's (item 4)
+        metric = _evaluator_metric(ev)[0] if ev.scoring is None else name
         ci, note = _read_corrected_t(
             res,
             name,
@@ -1375,6 +1545,7 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
             "split(s)), no refit",
         )
         n = round(float(res["n_train"].mean()) + float(res["n_test"].mean()))
+        note += _known_gap(ev.estimator, metric, len(res), "corrected-t", auto=auto)
         if auto:
             note += _evaluator_gate_note(ev, n)[0]
     else:  # wald-cv

@@ -1079,3 +1079,210 @@ class TestOneEngine:
             "_fitting.py",
             "model_selection/_bootstrap_632.py",
         ]
+
+
+# ---------------------------------------------------------------------------
+class TestIssue29:
+    """Issue 29 items 2, 4, 7, 15, 20 (refused before any fit, labelled and
+    clipped metrics, a floor near the bound of accuracy, notes of their own
+    design)."""
+
+    def test_classification_scorer_on_regressor_refused_everywhere(self, tmp_path):
+        # item 2: refused before any fit, naming the scorer and the estimator
+        from sklearn.model_selection import GridSearchCV
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        from skperf import compare_generalization, compare_models
+
+        X, y = make_regression(60, 3, random_state=0)
+        y_int = np.round(y).astype(int)  # integer y: type_of_target multiclass
+        pipe = make_pipeline(StandardScaler(), Ridge())
+        msg = "`scoring`='accuracy' is a classification metric but Pipeline ending "
+        msg += "in Ridge is a regressor"
+        for yy in (y, y_int):
+            with pytest.raises(ValueError, match=re.escape(msg)):
+                generalization_ci(pipe, X, yy, scoring="accuracy")
+            with pytest.raises(ValueError, match="GridSearchCV of Ridge"):
+                generalization_ci(
+                    GridSearchCV(Ridge(), {"alpha": [1, 2]}), X, yy, scoring="accuracy"
+                )
+            with pytest.raises(ValueError, match=re.escape(msg)):
+                RepeatedEvaluator(pipe, scoring="accuracy").fit(X, yy)
+            with pytest.raises(ValueError, match="Ridge is a regressor"):
+                compare_models({"a": Ridge(), "b": pipe}, X, yy, scoring="accuracy")
+            with pytest.raises(ValueError, match="Ridge is a regressor"):
+                compare_generalization(Ridge(), pipe, X, yy, scoring="accuracy")
+
+    @pytest.mark.parametrize("scoring", ["precision", "recall", "f1", "jaccard"])
+    def test_binary_average_on_multiclass_refused_before_any_fit(
+        self, tmp_path, scoring
+    ):
+        # item 15: found after every fit before (iris: 20 of 20 fits failed)
+        from sklearn.datasets import load_iris
+
+        from skperf import compare_generalization, compare_models
+
+        X, y = load_iris(return_X_y=True)
+        log = str(tmp_path / "fits.log")
+        msg = (
+            f"`scoring`={scoring!r} averages over the positive class only "
+            "(average='binary') but y is multiclass with 3 classes; use an "
+            f"averaged scorer, e.g. '{scoring}_macro'"
+        )
+        est = CountingClassifier(log=log)
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            generalization_ci(est, X, y, scoring=scoring)
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            compare_models({"a": est, "b": est}, X, y, scoring=scoring)
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            compare_generalization(est, est, X, y, scoring=scoring)
+        with pytest.raises(ValueError, match="is binary but y has 3 classes"):
+            generalization_ci(est, X, y, scoring="roc_auc")
+        assert _n_fits(log) == 0
+        # an averaged scorer or average="binary" on a binary y passes
+        from skperf._fitting import _check_scorer_kind
+
+        _check_scorer_kind(est, f"{scoring}_macro", y)
+        _check_scorer_kind(est, scoring, (y > 0).astype(int))
+
+    def test_default_score_named_and_clipped(self):
+        # item 4: a search / dummy with scoring=None was "score" and unclipped
+        from sklearn.datasets import load_wine
+        from sklearn.dummy import DummyClassifier, DummyRegressor
+        from sklearn.model_selection import GridSearchCV
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        from skperf._generalization import _metric_of
+
+        lr = make_pipeline(StandardScaler(), LogisticRegression())
+        gs = GridSearchCV(lr, {"logisticregression__C": [0.1, 1.0]}, cv=3)
+        assert _metric_of(gs, None) == ("accuracy", "accuracy")
+        assert _metric_of(DummyClassifier(), None) == ("accuracy", "accuracy")
+        assert _metric_of(DummyRegressor(), None) == ("r2", None)
+        assert _metric_of(GridSearchCV(Ridge(), {"alpha": [1]}), None) == ("r2", None)
+        assert _metric_of(GridSearchCV(lr, {}, scoring="f1_macro"), None)[0] == (
+            "f1_macro"
+        )
+        X, y = load_wine(return_X_y=True)
+        ci = generalization_ci(gs, X, y, n_fits=10, random_state=0)
+        assert ci.metric == "accuracy"
+        assert ci.high <= 1.0
+        assert (ci.estimate, ci.low, ci.high) == pytest.approx(
+            (0.98824, 0.94957, 1.0), abs=5e-5
+        )  # unclipped before: 1.025
+        ev = RepeatedEvaluator(lr, cv=10, n_repeats=2, random_state=0).fit(X, y)
+        ci = ev.generalization_ci()
+        assert ci.metric == "accuracy"
+        assert ci.high == 1.0
+
+    def test_separable_data_not_certain(self):
+        # item 7: 100 separable rows gave accuracy 1.000 [1.000, 1.000]; the
+        # floor is the Clopper-Pearson interval of 100 of 100: 0.025 ** (1/100)
+        rng = np.random.default_rng(0)
+        y = np.repeat([0, 1], 50)
+        X = rng.standard_normal((100, 3))
+        X[:, 0] += 10 * (2 * y - 1)
+        cp_low = 0.025 ** (1 / 100)
+        assert cp_low == pytest.approx(0.96378, abs=5e-5)
+        for method in ("auto", "corrected-t", "nested-cv"):
+            ci = generalization_ci(
+                LogisticRegression(),
+                X,
+                y,
+                scoring="accuracy",
+                method=method,
+                random_state=0,
+            )
+            assert (ci.estimate, ci.high) == (1.0, 1.0)
+            assert ci.low == pytest.approx(cp_low, rel=1e-9)
+            assert "exact binomial (Clopper-Pearson) interval of the 100 correct" in (
+                ci.note
+            )
+        ev = _fitted(LogisticRegression(), X, y, "accuracy")
+        assert ev.generalization_ci().low == pytest.approx(cp_low, rel=1e-9)
+        # an unbounded scorer or weighted counts: no floor
+        from skperf._generalization import _binomial_floor
+
+        assert _binomial_floor(0.5, 0.9, 70, 100, 0.95)[2] == ""  # far from 1
+        assert _binomial_floor(0.99, 1.0, 95, 100, 0.95)[2] == ""  # 5 wrong
+        low, high, note = _binomial_floor(0.99, 1.0, 96, 100, 0.95)  # 4 wrong
+        cp = stats.binomtest(96, 100).proportion_ci(method="exact")
+        assert (low, high) == pytest.approx((cp.low, 1.0), abs=1e-12)
+        assert "96 correct of the n = 100" in note
+
+    def test_notes_state_their_own_design(self, clf_data):
+        # item 20
+        X, y = clf_data
+        kw = {"scoring": "accuracy", "random_state": 0}
+        ci = generalization_ci(LogisticRegression(), X[:50], y[:50], n_fits=10, **kw)
+        assert ci.method == "corrected-t"
+        assert "nested-cv 0.93-0.98" not in ci.note
+        assert "about 50 rows" not in ci.note  # its target trains on 45
+        assert "this design (10 fits of 10-fold CV) was not measured" in ci.note
+        nested = generalization_ci(LogisticRegression(), X[:50], y[:50], **kw)
+        assert "this design, nested CV on per-row scores, 0.93-0.98" in nested.note
+        two = generalization_ci(LogisticRegression(), X, y, n_fits=20, **kw)
+        assert "125 of 128 cells" not in two.note
+        assert "this design (20 fold scores, K = 10) was not measured" in two.note
+        knn5 = generalization_ci(
+            KNeighborsClassifier(5),
+            X,
+            y,
+            scoring="neg_brier_score",
+            n_fits=20,
+            random_state=0,
+        )
+        assert "Known gap" not in knn5.note
+        knn15 = generalization_ci(
+            KNeighborsClassifier(15),
+            X,
+            y,
+            scoring="neg_brier_score",
+            n_fits=20,
+            random_state=0,
+        )
+        assert knn15.note.count("Known gap") == 1  # was twice
+        assert "this design (20 fits read with K - 1 degrees of freedom)" in (
+            knn15.note
+        )
+
+
+def _high_accuracy_coverage(n_datasets, seed=1):
+    """Coverage of auto's interval for accuracy on a high-accuracy population
+    at n = 100: two Gaussian classes 4.6 sd apart on one of 4 features (true
+    accuracy of logistic regression trained on 90 rows 0.98736, on 50,000
+    fresh rows over 300 training sets)."""
+
+    def sample(n, rng):
+        y = (rng.random(n) < 0.5).astype(int)
+        X = rng.standard_normal((n, 4))
+        X[:, 0] += 2.3 * (2 * y - 1)
+        return X, y
+
+    rng = np.random.default_rng(10_100)
+    X_new, y_new = sample(50_000, rng)
+    fits = [_learner().fit(*sample(90, rng)) for _ in range(300)]
+    W = np.stack([m.coef_[0] for m in fits], axis=1)
+    b = np.array([m.intercept_[0] for m in fits])
+    truth = float(np.mean(((X_new @ W + b) > 0).astype(int) == y_new[:, None]))
+    rng = np.random.default_rng(seed)
+    hits, widths = [], []
+    for s in range(n_datasets):
+        X, y = sample(100, rng)
+        ci = generalization_ci(_learner(), X, y, scoring="accuracy", random_state=s)
+        hits.append(ci.low <= truth <= ci.high)
+        widths.append(ci.high - ci.low)
+    return truth, float(np.mean(hits)), float(np.mean(widths)), float(np.min(widths))
+
+
+@pytest.mark.slow  # about 30 s
+def test_coverage_high_accuracy_slow():
+    # issue 29 item 7: 150 datasets of n = 100; before the binomial floor
+    # coverage was 0.660 (s.e. 0.039), 51 intervals of zero width
+    truth, cov, width, narrowest = _high_accuracy_coverage(150)
+    assert truth == pytest.approx(0.98736, abs=5e-5)
+    assert cov >= 0.95 - 2.5 * np.sqrt(0.95 * 0.05 / 150)
+    assert narrowest > 0.03
+    assert (cov, width) == pytest.approx((1.0, 0.0557), abs=5e-4)  # recorded

@@ -403,11 +403,16 @@ def _conclusion_new_data(report, *, table=True):
         else "as many rows"
     )
     incomplete = getattr(report, "incomplete", {})
+    if ci is not None:
+        low, high = ci.low, ci.high
+        known = report._bounds() if hasattr(report, "_bounds") else None
+        if known is not None:  # as the table's columns (issue 29, item 4)
+            low, high = max(low, known[1][0]), min(high, known[1][1])
     interval = (
         f"no interval on new data ({incomplete.get(best, 0)} splits without a "
         "score: failed fits)"
         if ci is None
-        else f"{_metric_name(report)} {_ci(ci.estimate, ci.low, ci.high, f)} "
+        else f"{_metric_name(report)} {_ci(ci.estimate, low, high, f)} "
         f"({pct} CI, {ci.method})"
     )
     if report.n_models == 1:
