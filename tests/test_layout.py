@@ -190,10 +190,11 @@ def test_compare_path_stays_short():
     # the global generators and its record (_seeding.py: _apply_seeds,
     # _global_states, _globals_used, _kept_global_state), the framework scan
     # of _plan (_trainers.py: scan) and the one Parallel call for any joblib
-    # backend (_parallel.py: run); 35 / 73 / 13 before.
+    # backend (_parallel.py: run); 35 / 73 / 13 before. Issue 29 (item 17)
+    # added one: the engine interleaves the models' tasks (_interleaved).
     core = ("_evaluator.py", "_fitting.py", "_split.py", "_seeding.py", "_vary.py")
     assert sum(files.get(f, 0) for f in core) <= 39, files
-    assert n_functions <= 80, files
+    assert n_functions <= 81, files
     assert n_files <= 15, files
 
 

@@ -649,7 +649,7 @@ def fits_for_difference(
     power=0.8,
     max_rounds=100,
 ):
-    """Fits per model a repeated K-fold design needs to detect ``difference``.
+    """Count the fits per model a repeated K-fold design needs to detect a difference.
 
     The planning side of :func:`detectable_difference`: the smallest number
     of rounds ``r`` (repetitions of ``n_splits``-fold CV) at which the
