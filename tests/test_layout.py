@@ -193,7 +193,7 @@ def test_compare_path_stays_short():
     # backend (_parallel.py: run); 35 / 73 / 13 before. Issue 29 (item 17)
     # added one: the engine interleaves the models' tasks (_interleaved).
     core = ("_evaluator.py", "_fitting.py", "_split.py", "_seeding.py", "_vary.py")
-    assert sum(files.get(f, 0) for f in core) <= 39, files
+    assert sum(files.get(f, 0) for f in core) <= 40, files
     assert n_functions <= 81, files
     assert n_files <= 15, files
 
