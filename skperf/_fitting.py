@@ -966,22 +966,11 @@ def fit_all(
             )
             data_key = _cache.data_key(X, y, keyed)
         verbose = max(spec.verbose for spec in specs)
+        args = (X, y, params, n_jobs, bar, verbose, data_key, score_params)
         if look is None:
-            _run(jobs, X, y, params, n_jobs, bar, verbose, data_key, score_params)
+            _run(jobs, *args)
         else:
-            _run_rounds(
-                jobs,
-                X,
-                y,
-                params,
-                n_jobs,
-                bar,
-                verbose,
-                data_key,
-                score_params,
-                look,
-                time_budget,
-            )
+            _run_rounds(jobs, args, look, time_budget)
     for job in jobs:
         if job.seeding.keyed:  # code outside scikit-learn, or a seeder
             _reproducible.check_run(job)  # what the seeds reached (no extra fit)
@@ -989,30 +978,20 @@ def fit_all(
     return jobs
 
 
-def _run_rounds(
-    jobs,
-    X,
-    y,
-    params,
-    n_jobs,
-    bar,
-    verbose,
-    data_key,
-    score_params,
-    look,
-    time_budget,
-):
+def _run_rounds(jobs, args, look, time_budget):
     """Run the jobs' repeats one round (one repeat of every job) at a time.
 
     After each round the jobs' ``results`` hold the fits so far and
-    ``look(jobs, rounds)`` says whether to stop (a reason, e.g.
+    ``look(jobs, rounds, last)`` says whether to stop (a reason, e.g.
     ``"decided"``) or go on (``None``); no new round starts once
     ``time_budget`` seconds have passed (``"budget"``). The seeds and
     splits are the full design's, drawn before the first round, so a run
     stopped after ``r`` rounds holds the first ``r`` repeats of the fixed
     design, fit for fit (and, with ``memory``, a longer rerun resumes).
-    Sets ``job.stopped`` (the reason) on every job.
+    Sets ``job.stopped`` (the reason) on every job. ``args``: the other
+    arguments of :func:`_run` (``X`` ... ``score_params``).
     """
+    bar = args[4]
     total = max(job.spec.n_repeats for job in jobs)
     if bar is not None:  # the full design: a maximum, the design may stop early
         bar.set_total(
@@ -1023,18 +1002,7 @@ def _run_rounds(
     start = time.perf_counter()
     reason = "max_fits"
     for r in range(total):
-        _run(
-            jobs,
-            X,
-            y,
-            params,
-            n_jobs,
-            bar,
-            verbose,
-            data_key,
-            score_params,
-            repeats={r},
-        )
+        _run(jobs, *args, repeats={r})
         for job in jobs:
             job.results = _results_frame(job)
         last = r + 1 == total

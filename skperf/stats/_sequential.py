@@ -66,6 +66,7 @@ from scipy import optimize, stats
 
 from ._generalization import corrected_se
 from ._paired_tests import _check_ratio
+from ._paired_tests import _label as _paired_label
 from ._results import _fmt, _freeze, _ResultMixin
 from ._validation import _check_confidence
 
@@ -793,17 +794,6 @@ class CompareLook(_ResultMixin):
         )
 
 
-def _label(significant, estimate, rope, equivalent):
-    if significant:
-        word = "better" if estimate > 0 else "worse"
-        if rope > 0 and abs(estimate) <= rope:
-            return f"{word}, not meaningful"
-        return word
-    if rope > 0 and equivalent:
-        return "practically equivalent"
-    return "no significant difference"
-
-
 def _look_plan(rounds, max_rounds, n_splits, ratio, kind, confidence, final, looks):
     """Fractions of the looks so far, this look's z bound and the final one."""
     t_all = information_fractions(max_rounds, n_splits=n_splits, test_train_ratio=ratio)
@@ -1023,7 +1013,8 @@ def compare_look(
         confidence=1 - o["level_final"],
         power=power,
     )
-    decision = _label(bool(o["significant"]), mean, rope, bool(o["equivalent"]))
+    sign = int(np.sign(mean)) if bool(o["significant"]) else 0
+    decision = _paired_label(sign, mean, rope, bool(o["equivalent"]))
     if state == "decided":
         reason = f"p = {p:.3g} <= this look's level {level:.3g} (round {r} of {R})"
     elif state == "futile" and o["equivalent"]:
