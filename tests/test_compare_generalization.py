@@ -513,20 +513,21 @@ def _bayes_rule(res):
     return "no significant difference"
 
 
+@pytest.fixture(scope="module")
+def cancer():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    lr = make_pipeline(StandardScaler(), LogisticRegression())
+    return lr, DecisionTreeClassifier(max_depth=2, random_state=0), X, y
+
+
 class TestBayesianDecisionFollowsPosterior:
     """Issue 29, item 1: lr vs a depth-2 tree on breast cancer."""
-
-    @pytest.fixture(scope="class")
-    def cancer(self):
-        from sklearn.datasets import load_breast_cancer
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.pipeline import make_pipeline
-        from sklearn.preprocessing import StandardScaler
-        from sklearn.tree import DecisionTreeClassifier
-
-        X, y = load_breast_cancer(return_X_y=True)
-        lr = make_pipeline(StandardScaler(), LogisticRegression())
-        return lr, DecisionTreeClassifier(max_depth=2, random_state=0), X, y
 
     @pytest.mark.parametrize(
         ("rope", "expected", "p"),
