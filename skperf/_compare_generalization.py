@@ -698,6 +698,19 @@ class _CompareStopping:
             return "precise"
         return None
 
+    def state(self, rounds, stop):
+        """The progress bar's words after a look: who is ahead, and whether
+        the comparison is decided (issue 26, item 5)."""
+        look = self.last
+        if look is None:
+            return None
+        ahead = "tied"
+        if look.estimate != 0:
+            ahead = "A ahead" if look.estimate > 0 else "B ahead"
+        if stop is None:
+            return f"{ahead}, undecided (p = {look.pvalue:.2g})"
+        return f"{ahead}, {stop} after {rounds} round(s)"
+
 
 #: The study's measured false-"significant" rates of the 5x2cv F test and the
 #: design it recommends instead at small budgets (benchmarks/sequential_study.py,

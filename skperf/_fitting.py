@@ -641,8 +641,16 @@ class _ETABar:
         else:
             eta = _fmt_seconds(self._eta(now))
             postfix = f"{'at most ' if self._at_most else ''}about {eta} left"
+        if getattr(self, "_state", None):  # a sequential design's state
+            postfix = f"{self._state}; {postfix}"
         self._bar.set_postfix_str(postfix, refresh=False)
         self._bar.update(n)
+
+    def state(self, text):
+        """The state of a sequential design after a look (e.g. "A ahead,
+        undecided after 20 fits"), shown before the remaining time."""
+        self._state = text
+        self._bar.set_postfix_str(text, refresh=True)
 
     def stopped(self, reason):
         """A sequential design stopped: the bar ends at the fits spent."""
@@ -1010,6 +1018,9 @@ def _run_rounds(jobs, args, look, time_budget):
             time_budget is not None and time.perf_counter() - start >= time_budget
         )
         stop = look(jobs, r + 1, last or budget_out)
+        state = getattr(look, "state", None)
+        if bar is not None and state is not None:
+            bar.state(state(r + 1, stop))
         if stop is not None:
             reason = stop
             break

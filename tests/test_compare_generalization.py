@@ -783,3 +783,16 @@ class TestResumeFromCache:
         )
         assert Counting.fits == 0
         assert again.estimate == longer.estimate
+
+
+def test_compare_stopping_state_words():
+    from skperf._compare_generalization import _CompareStopping
+    from skperf.stats._sequential import compare_look
+
+    stop = _CompareStopping(0.95, None)
+    assert stop.state(1, None) is None
+    d = np.full((2, 10), 0.05) + np.linspace(-0.01, 0.01, 20).reshape(2, 10)
+    stop.last = compare_look(d, test_train_ratio=1 / 9, max_rounds=10)
+    assert stop.state(2, "decided") == "A ahead, decided after 2 round(s)"
+    stop.last = compare_look(-d[:1], test_train_ratio=1 / 9, max_rounds=10)
+    assert stop.state(1, None).startswith("B ahead, undecided (p = ")

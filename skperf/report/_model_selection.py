@@ -2412,6 +2412,15 @@ class _RaceStopping:
                 return "precise"
         return None
 
+    def state(self, rounds, stop):
+        """The progress bar's words after a look: the pairs settled so far."""
+        if not self.looks:
+            return None
+        states = [look.state for look in self.looks.values()]
+        settled = sum(st != "continue" for st in states)
+        where = "" if stop is None else f"; {stop} after {rounds} round(s)"
+        return f"{settled} of {len(states)} pairs settled{where}"
+
     def reason(self, stopped):
         return "budget" if stopped in ("max_fits", "budget") else stopped
 

@@ -1906,3 +1906,13 @@ class TestSequentialRace:
             compare_models(models, X, y, n_repeats=3, time_budget=10)
         with pytest.raises(ValueError, match="max_fits"):
             compare_models(models, X, y, n_repeats=10, max_fits=20)
+
+
+def test_progress_bar_says_the_race_state(data, capsys):
+    # issue 26, item 5: the bar shows the pairs settled and why it stopped
+    X, y = data
+    models = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
+    compare_models(models, X, y, random_state=0, progress=True)
+    err = capsys.readouterr().err.replace("\r", "\n")
+    assert "1 of 1 pairs settled; decided after 2 round(s)" in err
+    assert "done, decided" in err
