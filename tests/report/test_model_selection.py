@@ -1916,3 +1916,25 @@ def test_progress_bar_says_the_race_state(data, capsys):
     err = capsys.readouterr().err.replace("\r", "\n")
     assert "1 of 1 pairs settled; decided after 2 round(s)" in err
     assert "done, decided" in err
+
+
+def test_race_disagreement_is_named(data, monkeypatch):
+    # a pair the race stopped undecided but the fixed-design reading calls
+    # significant is named as borderline (benchmarks/sequential_api_study.py)
+    import dataclasses as dc
+
+    from skperf.stats import _sequential
+
+    real = _sequential.compare_look
+
+    def futile(*args, **kwargs):
+        return dc.replace(real(*args, **kwargs), state="futile")
+
+    monkeypatch.setattr(_sequential, "compare_look", futile)
+    X, y = data
+    r = compare_models(
+        {"lr": LogisticRegression(), "dummy": DummyClassifier()}, X, y, random_state=0
+    )
+    assert r.stopped == "futile"
+    assert r.pairwise()["decision"].iloc[0] == "better"
+    assert any("race stopped this pair as futile" in str(n) for n in r.notes)
