@@ -636,12 +636,13 @@ class TestSequential:
 
     def test_evaluator_reads_k_minus_1_df_too(self):
         # RepeatedEvaluator.generalization_ci(method="auto"): K - 1 degrees of
-        # freedom on the evaluator's own repetitions (3 here: the same
-        # reading, wider than on auto's 10)
+        # freedom on the evaluator's own repetitions (3 here: the sequential
+        # default's stop, whose measured coverage the note quotes)
         X, y = make_regression(150, 3, noise=10.0, random_state=0)
         ev = _fitted(Ridge(), X, y, "neg_mean_squared_error", 10)
         auto, plain = _auto_reads_k_minus_1(ev, 30)
-        assert "runs 10 x 10-fold CV: with fewer fits (30 splits here)" in auto.note
+        assert "(the sequential default's stop) it held its level" in auto.note
+        assert "with fewer fits" not in auto.note
         assert "degrees of freedom" not in plain.note
         # splits that are not K-fold: K = n / n_test (20 % test sets: 4 df)
         from sklearn.model_selection import ShuffleSplit
@@ -650,6 +651,9 @@ class TestSequential:
         note = ev.set_params(cv=split).fit(X, y).generalization_ci().note
         assert "K - 1 = 4 degrees of freedom" in note
         assert "The splits are not 5-fold: K = n / n_test = 5" in note
+        # ... and the note does not call them K-fold (issue 29, item 16)
+        assert "one K-fold CV" not in note
+        assert "one set of 5 splits with test sets of this size" in note
         ev.set_params(cv=10)
         # below n = 100 auto would run nested CV: the note says so
         ev.fit(X[:80], y[:80])
