@@ -693,6 +693,37 @@ def test_id_column_dropped_with_a_note(tmp_path, capsys):
     assert "dropped column 'id': a distinct value in each of the 60 rows" in flat
 
 
+def test_id_column_with_a_blank_cell_is_still_dropped(tmp_path, capsys):
+    # issue 29 item 9: one blank cell made the id a (float) feature, and a
+    # random forest scored 1.000 [1.000, 1.000] on a class-sorted export
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 30)
+    ids = np.arange(1000, 1060).astype(float)
+    ids[17] = np.nan
+    frame = pd.DataFrame({"row": ids, "a": rng.normal(size=60) + y, "y": y})
+    path = _write(tmp_path, frame, index=False)
+    args = _report_args(path, "y", models=(D,), n_repeats=2, folds=3, n_jobs=1)
+    code, out, err = _call([*args, "--out", os.devnull], capsys)
+    assert code == 0, err
+    assert "60 samples, 1 features" in out  # only "a"
+    assert "dropped column 'row'" in " ".join(out.split())
+
+
+def test_measurements_with_a_blank_cell_are_kept():
+    # a numeric measurement with all values distinct is not an id
+    from skperf.cli._common import _drop_id_columns
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=60)
+    x[5] = np.nan
+    counts = rng.permutation(np.arange(0, 600, 3)[:60]).astype(float)
+    counts[[1, 2, 3, 4]] = [1000, 2001, 3002, 4003]  # not evenly spaced
+    frame = pd.DataFrame({"x": x, "counts": counts, "y": np.arange(60) % 2})
+    kept, note = _drop_id_columns(frame, target="y")
+    assert list(kept.columns) == ["x", "counts", "y"]
+    assert note is None
+
+
 def test_classification_of_a_continuous_target_refused_before_fitting(tmp_path, capsys):
     # issue 17 item 16: 214 distinct integer values in 442 rows are an amount
     from sklearn.datasets import load_diabetes
