@@ -2061,6 +2061,8 @@ def compare_models(
     for name, reason in lost.items():
         report.notes.add(name, f"{reason}: {_LEFT_OUT}")
     if target == "new data":
+        _note_borderline_pairs(report)
+    if target == "new data":
         refits = {
             "estimators": estimators,
             "X": X,
@@ -2460,4 +2462,23 @@ def _note_race_disagreements(report, race, fitted):
                 f"test on the fits at the stop says {row['decision'].iloc[0]} "
                 f"(adjusted p = {row['pvalue_adjusted'].iloc[0]:.3g}): a borderline "
                 "call; more fits (n_repeats=10, a fixed design) settle it."
+            )
+
+
+def _note_borderline_pairs(report):
+    """Name the pairs whose adjusted p is within a factor of 2 of the level
+    (issue 29, item 18): a re-run with another random_state can flip them;
+    more fits settle a borderline call only if it stays borderline."""
+    from ..stats._results import _is_borderline
+
+    alpha = 1 - report.confidence
+    pairs = report.pairwise()
+    for row in pairs.itertuples():
+        if _is_borderline(row.pvalue_adjusted, alpha):
+            report.notes.append(
+                f"{row.model_a} vs {row.model_b}: borderline (adjusted p = "
+                f"{row.pvalue_adjusted:.3g}, within a factor of 2 of {alpha:g}): "
+                "another random_state can flip this call; more fits (a larger "
+                "n_repeats or max_fits) make it reproducible, and if it stays "
+                "borderline only more data settles it."
             )

@@ -1938,3 +1938,28 @@ def test_race_disagreement_is_named(data, monkeypatch):
     assert r.stopped == "futile"
     assert r.pairwise()["decision"].iloc[0] == "better"
     assert any("race stopped this pair as futile" in str(n) for n in r.notes)
+
+
+def test_borderline_pairs_are_named():
+    # issue 29 item 18: a decision near the level says so in the report
+    from sklearn.datasets import make_classification
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = make_classification(
+        300, n_features=10, n_informative=3, flip_y=0.1, random_state=1
+    )
+    tree = DecisionTreeClassifier(max_depth=5, random_state=0)
+    notes = {}
+    for rs in (1, 2):  # adjusted p 0.640 and 0.098 (recorded)
+        r = compare_models(
+            {"lr": LogisticRegression(), "tree": tree},
+            X,
+            y,
+            random_state=rs,
+            n_repeats=3,
+        )
+        p = r.pairwise()["pvalue_adjusted"].iloc[0]
+        notes[rs] = [str(n) for n in r.notes if "borderline (adjusted p" in str(n)]
+        assert bool(notes[rs]) == (0.025 <= p < 0.10)
+    assert not notes[1]
+    assert "another random_state can flip this call" in notes[2][0]
