@@ -8,32 +8,18 @@ reference intervals against scipy and skperf, and the coverage bookkeeping
 (leave-one-out "new data" truth, Monte-Carlo s.e.) on a frame worked by hand.
 """
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "generalization_study.py"
+from tests._data.benchmarks import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def study():
-    import sklearn
-
-    # the study turns scikit-learn's input validation off for its own run
-    # (set_config at import); the tests that run after this module need it
-    saved = sklearn.get_config()
-    spec = importlib.util.spec_from_file_location("generalization_study", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sklearn.set_config(**saved)
-    return module
+    return load_benchmark("generalization_study")
 
 
 def test_synthetic_truth_matches_the_generating_process(study):

@@ -8,30 +8,17 @@ scikit-learn, and the recorded false-"significant" count of
 reproduced with the study's seeds.
 """
 
-import importlib.util
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "sequential_api_study.py"
+from tests._data.benchmarks import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def study():
-    import sklearn
-
-    # generalization_study (imported by the script) turns scikit-learn's
-    # input validation off at import; the tests that run after need it
-    saved = sklearn.get_config()
-    spec = importlib.util.spec_from_file_location("sequential_api_study", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sklearn.set_config(**saved)
-    return module
+    return load_benchmark("sequential_api_study")
 
 
 def test_block_logistic_is_sklearn_logistic_regression_on_its_block(study):
