@@ -480,6 +480,7 @@ def _run(
     data_key=None,
     score_params=None,
     repeats=None,
+    active=None,
 ):
     """Run the tasks of every job in one ``Parallel`` call.
 
@@ -488,9 +489,10 @@ def _run(
     run, and their outputs are appended to the rounds before. Fits found in
     a job's memory are loaded here and not dispatched (``data_key``: the hash
     of the data, given when some job has a memory); ``bar`` is ``None``
-    without progress bar.
+    without progress bar. ``active``: the indices of the jobs to run (a
+    race's models still in it; None: all).
     """
-    tasks = _interleaved(jobs, repeats)
+    tasks = _interleaved(jobs, repeats, active)
     stores, loaded = {}, {}
     if data_key is not None:
         code = (_fit_and_score, _predictions.predict_test)
@@ -652,6 +654,13 @@ class _ETABar:
         self._state = text
         self._bar.set_postfix_str(text, refresh=True)
 
+    def drop(self, key, remaining):
+        """A race stopped fitting model ``key``: its ``remaining`` fits leave
+        the maximum and the time left."""
+        self._planned[key] = self._done.get(key, 0)
+        self._bar.total = max(self.n, (self._bar.total or 0) - remaining)
+        self._bar.refresh()
+
     def stopped(self, reason):
         """A sequential design stopped: the bar ends at the fits spent."""
         self._end = f"done, {reason}" if reason != "max_fits" else "done"
@@ -668,8 +677,11 @@ class _ETABar:
         return False
 
 
-def _interleaved(jobs, repeats=None):
+def _interleaved(jobs, repeats=None, active=None):
     """The tasks ``(j, *task)`` of every job, the jobs' fits interleaved.
+
+    ``repeats``: only those repeats' tasks; ``active``: only those jobs'
+    (a race's models still running; None: every job).
 
     Round-robin over the jobs (model 0's first fit, model 1's first fit,
     ..., model 0's second fit ...), so every model's first fits finish early
@@ -678,6 +690,8 @@ def _interleaved(jobs, repeats=None):
     """
     per_job = [
         [(j, *t) for t in job.tasks if repeats is None or t[0] in repeats]
+        if active is None or j in active
+        else []
         for j, job in enumerate(jobs)
     ]
     longest = max((len(t) for t in per_job), default=0)
@@ -998,6 +1012,11 @@ def _run_rounds(jobs, args, look, time_budget):
     design, fit for fit (and, with ``memory``, a longer rerun resumes).
     Sets ``job.stopped`` (the reason) on every job. ``args``: the other
     arguments of :func:`_run` (``X`` ... ``score_params``).
+
+    A race: when ``look`` has an ``active`` attribute after a look (the
+    indices of the jobs still needed), the other jobs stop being fitted;
+    each keeps the rounds it has and gets ``stopped="settled"``, the round
+    it stopped in ``job.rounds``.
     """
     bar = args[4]
     total = max(job.spec.n_repeats for job in jobs)
@@ -1009,10 +1028,14 @@ def _run_rounds(jobs, args, look, time_budget):
         )
     start = time.perf_counter()
     reason = "max_fits"
+    active = set(range(len(jobs)))
+    for job in jobs:
+        job.rounds = 0
     for r in range(total):
-        _run(jobs, *args, repeats={r})
-        for job in jobs:
-            job.results = _results_frame(job)
+        _run(jobs, *args, repeats={r}, active=active)
+        for j in active:
+            jobs[j].results = _results_frame(jobs[j])
+            jobs[j].rounds = r + 1
         last = r + 1 == total
         budget_out = (
             time_budget is not None and time.perf_counter() - start >= time_budget
@@ -1027,10 +1050,16 @@ def _run_rounds(jobs, args, look, time_budget):
         if budget_out and not last:
             reason = "budget"
             break
+        still = getattr(look, "active", None)
+        if still is not None:
+            for j in active - set(still):
+                if bar is not None:
+                    bar.drop(j, len(jobs[j].tasks) - len(jobs[j].outputs))
+            active &= set(still)
     if bar is not None:
         bar.stopped(reason)
-    for job in jobs:
-        job.stopped = reason
+    for j, job in enumerate(jobs):
+        job.stopped = reason if j in active else "settled"
 
 
 # ---------------------------------------------------------------------------

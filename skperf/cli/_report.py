@@ -355,7 +355,7 @@ def run(args):
         _print_summary(report)
     print(_wrapped(f"varied per repeat: {_varied_text(report.settings)}"))
     if getattr(report, "stopped", "fixed") != "fixed":
-        spent = len(next(iter(report.evaluators.values())).results_)
+        spent = ", ".join(f"{name} {n}" for name, n in report.fits.items())
         print(
             _wrapped(
                 f"fits: {spent} of at most {report.max_fits} per model; stopped: "

@@ -183,14 +183,27 @@ def _design_matrix(names, dists, ids, design):
     return matrix
 
 
-def _note_missing_splits(notes, names, split_scores, family):
+def _note_missing_splits(notes, names, split_scores, family, raced_out=None):
     """One note per pair tested on fewer than all ``J`` splits: how many were
-    dropped, whose score was missing there, and the ``J`` the test used."""
+    dropped, whose score was missing there, and the ``J`` the test used
+    (``raced_out``: models a sequential race stopped fitting, whose pairs
+    are read on the splits they have, with a note of their own)."""
     J = split_scores.shape[1]
     missing = ~np.isfinite(split_scores)
+    raced_out = raced_out or {}
     for i in range(family.a.size):
         a, b, n = int(family.a[i]), int(family.b[i]), int(family.n[i])
         if n == J:
+            continue
+        if names[a] in raced_out or names[b] in raced_out:
+            _add_note(
+                notes,
+                f"{names[a]} vs {names[b]}",
+                f"new data: tested on the {n} splits both models have (the "
+                f"corrected t's J = {n}): the sequential race stopped fitting "
+                f"{' and '.join(names[m] for m in (a, b) if names[m] in raced_out)} "
+                "once its pairs were settled.",
+            )
             continue
         whose = " and ".join(
             f"{names[m]} has no score on {int(missing[m].sum())}"
@@ -528,8 +541,12 @@ class ModelSelectionReport:
         settings=None,
         requirement=None,
         _split_design=None,
+        _raced_out=None,
     ):
         self.raw_distributions = _check_distributions(distributions)
+        # models a sequential race stopped fitting (name -> fits): their
+        # missing splits were never run, not failed
+        self._raced_out = dict(_raced_out or {})
         requirement_kw = _check_requirement(requirement, confidence)
         self.gamma = _check_gamma(gamma)
         self.confidence = _check_confidence(confidence)
@@ -774,7 +791,9 @@ class ModelSelectionReport:
         )
         k = self.n_models
         if not np.isfinite(split_scores).all():
-            _note_missing_splits(self.notes, self.names, split_scores, self.family)
+            _note_missing_splits(
+                self.notes, self.names, split_scores, self.family, self._raced_out
+            )
             self._unbeaten_best(k)
         best = self.names.index(self.best)
         others = [n for n in self.names if n != self.best]
@@ -810,7 +829,9 @@ class ModelSelectionReport:
         J = split_scores.shape[1]
         missing = (~np.isfinite(split_scores)).sum(axis=1)
         self.incomplete = {
-            n: int(m) for n, m in zip(self.names, missing, strict=True) if m
+            n: int(m)
+            for n, m in zip(self.names, missing, strict=True)
+            if m and n not in self._raced_out
         }
         for name, m in self.incomplete.items():
             self.notes.add(
@@ -1771,8 +1792,11 @@ def compare_models(
         every pair of models is decided or futile (a group-sequential
         corrected paired t per pair with O'Brien-Fleming spending, at the
         Bonferroni share of the pairs, so the family-wise error over looks
-        and pairs is held); the report says ``stopped`` and ``max_fits``.
-        With a fixed design it must not be smaller than the design.
+        and pairs is held). A race: a model decided worse than another, or
+        whose pairs are all settled, stops being fitted (its open pairs are
+        read on the rounds it has). The report says ``stopped``,
+        ``max_fits`` and ``fits`` (the fits each model spent). With a fixed
+        design it must not be smaller than the design.
     precision : float or None, default=None
         Sequential design: also stop once every model's interval has at
         most this half-width (metric units).
@@ -1784,7 +1808,8 @@ def compare_models(
     -------
     ModelSelectionReport
         With ``evaluators`` (the fitted :class:`~skperf.RepeatedEvaluator`
-        per model, ``results_`` holding one row per fit).
+        per model, ``results_`` holding one row per fit), ``fits`` (dict:
+        model -> fits spent), ``max_fits`` and ``stopped``.
 
     Raises
     ------
@@ -2043,19 +2068,30 @@ def compare_models(
         settings=settings,
         requirement=requirement,
         _split_design=_shared_design(fitted),
+        _raced_out={
+            name: len(ev.results_)
+            for name, ev in fitted.items()
+            if getattr(ev, "stopped_", None) == "settled"
+        },
     )
     report.evaluators = evaluators
     first = next(iter(fitted.values()))
     report.max_fits = len(first.results_)  # a fixed design: every fit
+    report.fits = {name: len(ev.results_) for name, ev in fitted.items()}
     report.stopped = "fixed"
     if race is not None:
         report.max_fits = n_repeats * cv.get_n_splits()
-        report.stopped = race.reason(first.stopped_)
+        report.stopped = race.reason(
+            next(
+                (ev.stopped_ for ev in fitted.values() if ev.stopped_ != "settled"),
+                first.stopped_,
+            )
+        )
         report.stop_reason = race.why()
-        spent = len(first.results_)
         report.notes.append(
-            f"sequential design: {spent} of at most {report.max_fits} fits per "
-            f"model, stopped: {report.stopped} ({race.why()})."
+            f"sequential design: {_fits_text(report.fits)} of at most "
+            f"{report.max_fits} fits per model, stopped: {report.stopped} "
+            f"({race.why()})."
         )
         _note_race_disagreements(report, race, fitted)
     for name, reason in lost.items():
@@ -2127,12 +2163,17 @@ def _warn_left_out(lost):
 
 def _shared_design(evaluators):
     """The split ids of every fit (failed ones included) when all models ran
-    on the same splits, else None: what the report pairs their scores on."""
+    on the same splits, else None: what the report pairs their scores on.
+
+    A race's model that stopped early holds the first rounds of the others'
+    splits (a prefix); the longest run is the design.
+    """
     if not all("split_id" in ev.results_ for ev in evaluators.values()):
         return None
     ids = [ev.results_["split_id"].to_numpy() for ev in evaluators.values()]
-    if all(i.shape == ids[0].shape and np.array_equal(i, ids[0]) for i in ids):
-        return ids[0]
+    longest = max(ids, key=len)
+    if all(np.array_equal(i, longest[: i.size]) for i in ids):
+        return longest
     return None
 
 
@@ -2356,86 +2397,134 @@ def _add_curves(report, evaluators):
 
 
 class _RaceStopping:
-    """``look`` of the engine for ``compare_models``' sequential default.
+    """``look`` of the engine for ``compare_models``' sequential default: a race.
 
-    After each round of K-fold CV every pair of models is looked at with
-    :func:`skperf.stats._sequential.compare_look` (the group-sequential
+    After each round of K-fold CV every open pair of models is looked at
+    with :func:`skperf.stats._sequential.compare_look` (the group-sequential
     corrected paired t of ``compare_generalization``'s default: O'Brien-
     Fleming spending, efficacy looks at round 2 and the last, non-binding
     futility), each at the Bonferroni share ``(1 - confidence) / m`` of the
-    ``m`` pairs, so the family-wise error over looks and pairs is held. The
-    run stops once every pair is settled (decided or futile), or with
-    ``precision`` once every model's interval is that narrow. The report's
-    decisions are then read from the fits (Holm over the pairs).
+    ``m`` pairs, so the family-wise error over looks and pairs is held. A
+    pair is settled at its first decided or futile look (the group-
+    sequential test's first crossing; futility never raises the error).
+
+    The race (F-race in spirit, Birattari et al. 2002, with each pair's
+    error held as above): a model stops being fitted once it is decided
+    worse than another model, or once every pair it belongs to is settled;
+    its pairs still open are then read on the rounds it has. ``active``
+    holds the models still fitted (read by :func:`skperf._fitting._run_rounds`).
+    The run stops when no model is left, or with ``precision`` once every
+    model's interval is that narrow (a model is kept until its own interval
+    is). The report's decisions are then read from the fits (Holm over the
+    pairs, each on the splits both models have).
     """
 
     def __init__(self, confidence, precision=None):
         self.confidence = confidence
         self.precision = precision
         self.looks = {}
+        self.out = {}  # model index -> round it was decided worse
+        self.active = None
+        self.specs = []
 
     def __call__(self, jobs, rounds, final):
         from ..stats._sequential import compare_look, interval_look
 
-        ok = [j for j in jobs if not j.results["error"].notna().any()]
+        self.specs = [j.spec for j in jobs]  # the evaluators, by index
+        ok = [i for i, j in enumerate(jobs) if not j.results["error"].notna().any()]
         if len(ok) < 2:
-            return None  # failures: run the full design (the report says so)
-        name = ok[0].names[0]
-        scores = [j.results[f"test_{name}"].to_numpy(float) for j in ok]
-        res = ok[0].results
+            self.active = None  # failures: run the full design (the report says so)
+            return None
+        name = jobs[ok[0]].names[0]
+        scores = {i: jobs[i].results[f"test_{name}"].to_numpy(float) for i in ok}
+        res = jobs[ok[0]].results
         ratio = float(res["n_test"].mean() / res["n_train"].mean())
-        R = ok[0].spec.n_repeats
+        R = jobs[ok[0]].spec.n_repeats
+        K = int(res["repeat"].value_counts().iloc[0])  # folds per round
         m = len(ok) * (len(ok) - 1) // 2
         level = 1 - (1 - self.confidence) / m
-        self.looks = {}
-        self.specs = [j.spec for j in ok]  # the evaluators, in the looks' order
-        for a in range(len(ok)):
-            for b in range(a + 1, len(ok)):
-                self.looks[a, b] = compare_look(
-                    (scores[a] - scores[b]).reshape(rounds, -1),
-                    test_train_ratio=ratio,
-                    max_rounds=R,
-                    confidence=level,
-                    final=final,
-                )
-        states = [look.state for look in self.looks.values()]
-        if all(st != "continue" for st in states):
-            return "decided" if "decided" in states else "futile"
+        running = set(range(len(jobs))) if self.active is None else set(self.active)
+        for a, b in _pairs(ok):
+            prev = self.looks.get((a, b))
+            if prev is not None and prev.state != "continue":
+                continue  # settled at its first crossing
+            if not {a, b} <= running:
+                continue  # one of them is out of the race: read on its rounds
+            look = compare_look(
+                (scores[a] - scores[b]).reshape(rounds, -1),
+                test_train_ratio=ratio,
+                max_rounds=R,
+                confidence=level,
+                final=final,
+            )
+            self.looks[a, b] = look
+            if look.state == "decided" and look.decision in ("better", "worse"):
+                loser = b if look.decision == "better" else a
+                self.out.setdefault(loser, rounds)
+        open_ = [p for p, lk in self.looks.items() if self._open(p, lk)]
+        needed = {i for p in open_ for i in p}
         if self.precision is not None:
-            halves = [
-                interval_look(
-                    x.reshape(rounds, -1),
+            halves = {
+                i: interval_look(
+                    x.reshape(-1, K),
                     test_train_ratio=ratio,
                     max_rounds=R,
                     confidence=self.confidence,
                     narrowing=None,
                 ).half_width
-                for x in scores
-            ]
-            if max(halves) <= self.precision:
+                for i, x in scores.items()
+            }
+            if max(halves.values()) <= self.precision:
                 return "precise"
+            needed |= {i for i, h in halves.items() if h > self.precision}
+        failed = set(range(len(jobs))) - set(ok)  # fitted on, the report says why
+        self.active = sorted((needed & running) | failed)
+        if not needed:
+            states = [lk.state for lk in self.looks.values()]
+            return "decided" if "decided" in states else "futile"
         return None
+
+    def _open(self, pair, look):
+        return look.state == "continue" and not (set(pair) & set(self.out))
 
     def state(self, rounds, stop):
         """The progress bar's words after a look: the pairs settled so far."""
         if not self.looks:
             return None
-        states = [look.state for look in self.looks.values()]
-        settled = sum(st != "continue" for st in states)
+        n = len(self.looks)
+        settled = sum(not self._open(p, lk) for p, lk in self.looks.items())
+        out = f", {len(self.out)} model(s) out" if self.out else ""
         where = "" if stop is None else f"; {stop} after {rounds} round(s)"
-        return f"{settled} of {len(states)} pairs settled{where}"
+        return f"{settled} of {n} pairs settled{out}{where}"
 
     def reason(self, stopped):
         return "budget" if stopped in ("max_fits", "budget") else stopped
 
     def why(self):
-        states = [look.state for look in self.looks.values()]
+        states = [lk.state for lk in self.looks.values()]
         n = len(states)
+        raced = sum(
+            bool(set(p) & set(self.out)) and lk.state == "continue"
+            for p, lk in self.looks.items()
+        )
         return (
             f"{states.count('decided')} of {n} pairs decided, "
-            f"{states.count('futile')} futile (group-sequential corrected "
-            "paired t per pair, Bonferroni over the pairs)"
+            f"{states.count('futile')} futile"
+            + (f", {raced} left open by a model out of the race" if raced else "")
+            + " (group-sequential corrected paired t per pair, Bonferroni over "
+            "the pairs)"
         )
+
+
+def _fits_text(fits):
+    """``"30"`` when every model spent the same fits, else ``"a 30, b 20"``."""
+    if len(set(fits.values())) == 1:
+        return str(next(iter(fits.values())))
+    return ", ".join(f"{name} {n}" for name, n in fits.items())
+
+
+def _pairs(items):
+    return [(a, b) for k, a in enumerate(items) for b in items[k + 1 :]]
 
 
 def _note_race_disagreements(report, race, fitted):

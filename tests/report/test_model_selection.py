@@ -1914,7 +1914,7 @@ def test_progress_bar_says_the_race_state(data, capsys):
     models = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
     compare_models(models, X, y, random_state=0, progress=True)
     err = capsys.readouterr().err.replace("\r", "\n")
-    assert "1 of 1 pairs settled; decided after 2 round(s)" in err
+    assert "1 of 1 pairs settled, 1 model(s) out; decided after 2 round(s)" in err
     assert "done, decided" in err
 
 
@@ -1963,3 +1963,40 @@ def test_borderline_pairs_are_named():
         assert bool(notes[rs]) == (0.025 <= p < 0.10)
     assert not notes[1]
     assert "another random_state can flip this call" in notes[2][0]
+
+
+def test_race_drops_a_model_decided_worse(data):
+    # issue 26, item 1: a model decided worse than another stops being fitted;
+    # the pair still open runs on; its pairs are read on the rounds it has
+    X, y = data
+    models = {
+        "lr": LogisticRegression(),
+        "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
+        "dummy": DummyClassifier(),
+    }
+    r = compare_models(models, X, y, random_state=0)
+    assert r.fits == {"lr": 100, "tree": 100, "dummy": 20}  # recorded
+    assert r.stopped == "decided"
+    assert len(r.evaluators["dummy"].results_) == 20
+    assert r.evaluators["dummy"].stopped_ == "settled"
+    pw = r.pairwise().set_index(["model_a", "model_b"])
+    assert pw.loc[("lr", "dummy"), "decision"] == "better"
+    assert pw.loc[("tree", "dummy"), "decision"] == "better"
+    assert pw.loc[("tree", "lr"), "decision"] == "better"
+    assert pw.loc[("lr", "dummy"), "n"] == 20  # the splits both have
+    assert r.incomplete == {}  # never fitted there, not failed
+    assert r.generalization["dummy"].n_fits == 20
+    note = next(n for n in r.notes if str(n).startswith("sequential design"))
+    assert "dummy 20" in note and "of at most 100" in note
+
+
+def test_race_fits_equal_a_fixed_run_on_the_rounds_kept(data):
+    # the dropped model's fits are the first rounds of the fixed design's
+    X, y = data
+    models = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
+    seq = compare_models(models, X, y, random_state=3)
+    fixed = compare_models(models, X, y, random_state=3, n_repeats=2)
+    for name in models:
+        a = seq.evaluators[name].results_["test_score"].to_numpy()
+        b = fixed.evaluators[name].results_["test_score"].to_numpy()
+        np.testing.assert_array_equal(a, b[: a.size])
