@@ -32,7 +32,7 @@ from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 
 from skperf import RepeatedEvaluator
-from skperf._cache import data_key
+from skperf.model_selection._cache import data_key
 
 
 class Clock:

@@ -32,8 +32,8 @@ from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from skperf import RepeatedEvaluator
-from skperf._seeding import spawn_seeds
 from skperf.model_selection import OutOfBootstrap
+from skperf.model_selection._seeding import spawn_seeds
 
 
 def oob_splits(X, n_repeats, random_state):

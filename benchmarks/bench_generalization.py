@@ -5,7 +5,7 @@ default, the statistics add less than 1 % to the fit time, and a cached rerun
 refits nothing.
 
 Both arms fit the same estimators on the same train/test splits with the same
-seeds: the skperf call records its designs (``skperf._generalization._run``
+seeds: the skperf call records its designs (``skperf.model_selection._generalization._run``
 is wrapped to keep its arguments), and the hand arm replays them with
 ``clone(est).fit(X[train], y[train])`` and the scorer on the test rows, the
 plain ``cross_validate`` loop. skperf additionally keeps the test predictions
@@ -29,7 +29,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import check_scoring
 
-import skperf._generalization as gen
+import skperf.model_selection._generalization as gen
 from skperf import generalization_ci
 
 ROUNDS = 3
@@ -149,7 +149,7 @@ def main():
         line = (
             f"cached rerun, forest log loss ({first.n_fits} fits): first run "
             f"{t_first:.3f} s CPU, rerun {t_again:.3f} s CPU, share {share:.4f} "
-            f"(target <= {TARGET_CACHED}: loads, no fit; tests/test_generalization.py "
+            f"(target <= {TARGET_CACHED}: loads, no fit; tests/model_selection/test_generalization.py "
             f"counts 0 fits), same interval {same} {'PASS' if ok else 'FAIL'}"
         )
         lines.append(line)

@@ -1501,7 +1501,7 @@ def search_compare_replicate(study, n, rep):
     )
     from sklearn.pipeline import Pipeline
 
-    from skperf.search import candidates_tied_with_best
+    from skperf.model_selection import candidates_tied_with_best
 
     X, y, _ = _pair_dataset(study, n, rep)
     blocks = {"A": [0, 1, 2, 3], "B": [4, 5, 6, 7]}
@@ -1656,7 +1656,7 @@ def auto_rows(df):
     """Rows ``method="auto"``: skperf's ``generalization_ci(method="auto")``
     rule applied to each dataset's reference fits.
 
-    The rule (``skperf._generalization._AUTO_POLICY``): below n = 100 nested
+    The rule (``skperf.model_selection._generalization._AUTO_POLICY``): below n = 100 nested
     CV (45 fits; skperf's formula with ``conservative=True``, the R
     package's factors: the rows "nested-cv") for per-row scorers; otherwise
     the corrected t on 10 x 10-fold read with K - 1 = 9 degrees of freedom
@@ -1665,7 +1665,7 @@ def auto_rows(df):
     """
     import pandas as pd
 
-    from skperf._generalization import _AUTO_VERIFIED_N
+    from skperf.model_selection._generalization import _AUTO_VERIFIED_N
 
     keys = ["population", "learner", "n", "rep", "metric"]
     cols = ["estimate", "low", "high", "truth_fitted"]
@@ -1705,7 +1705,7 @@ def auto_rows_before(df, instab, nearzero):
     """
     import pandas as pd
 
-    from skperf._generalization import _AUTO_VERIFIED_N
+    from skperf.model_selection._generalization import _AUTO_VERIFIED_N
 
     keys = ["population", "learner", "n", "rep", "metric"]
     ct = df[(df["method"] == "corrected-t") & (df["n_fits"] == 30)].set_index(keys)

@@ -16,7 +16,7 @@ traced, so lazy imports and first-call caches do not count.
 
 Counts over time (breast cancer data): 86 functions in 14 files when the
 issue was filed, 95 in 15 before the fitting engine moved to
-``skperf/_fitting.py``, 73 in 13 after it (the cache, the kept predictions
+``skperf/model_selection/_engine.py``, 73 in 13 after it (the cache, the kept predictions
 and the progress bar are no longer entered when not asked for). The bound is
 kept by ``tests/test_layout.py::test_compare_path_stays_short``.
 

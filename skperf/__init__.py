@@ -6,13 +6,16 @@ hyperparameter searches, and turns the scores into a
 probability-of-outperforming comparisons.
 """
 
-from ._compare_generalization import GeneralizationComparison, compare_generalization
 from ._distribution import PerformanceDistribution
-from ._evaluator import RepeatedEvaluator, repeated_cross_val_score
 from ._frame import from_frame
-from ._generalization import GeneralizationCI, generalization_ci
-from ._variance import plot_variance_sources, variance_sources
 from ._version import __version__ as __version__
+from .model_selection._compare_generalization import (
+    GeneralizationComparison,
+    compare_generalization,
+)
+from .model_selection._evaluator import RepeatedEvaluator, repeated_cross_val_score
+from .model_selection._generalization import GeneralizationCI, generalization_ci
+from .model_selection._variance import plot_variance_sources, variance_sources
 from .report import (
     BenchmarkReport,
     BenchmarkTest,

@@ -36,7 +36,7 @@ from .stats._outperform import (
     outperform_decision,
     prob_outperform_ci,
 )
-from .stats._rank_tests import (  # noqa: F401 (re-exported for skperf.search)
+from .stats._rank_tests import (  # noqa: F401 (re-exported for skperf.model_selection)
     _rank_test,
     _signed_rank_pmf,
     _welch_bounds,

@@ -919,7 +919,7 @@ class PerformanceDistribution(NDArrayOperatorsMixin):
             data"`` (``J - 1`` degrees of freedom, as
             ``generalization_ci(method="corrected-t")``; the interval that
             ``generalization_ci(method="auto")`` reads from repeated K-fold,
-            with ``K - 1``, is :func:`skperf._folds.fold_ci`'s).
+            with ``K - 1``, is :func:`skperf.model_selection._folds.fold_ci`'s).
 
         Examples
         --------
@@ -1620,9 +1620,9 @@ class FoldDesign:
         )
 
 
-#: The new-data comparison of per-split scores (skperf._folds.fold_compare).
+#: The new-data comparison of per-split scores (skperf.model_selection._folds.fold_compare).
 #: Its result, GeneralizationComparison, lives in a module above this one, so
-#: skperf._folds registers it here when imported (imports run downward).
+#: skperf.model_selection._folds registers it here when imported (imports run downward).
 _NEW_DATA_COMPARE = []
 
 
@@ -1636,10 +1636,12 @@ def _new_data_compare(a, b, confidence, test_train_ratio):
             "Cannot compare a score with a loss: greater_is_better is "
             f"{a.greater_is_better} and {b.greater_is_better}."
         )
-    if not _NEW_DATA_COMPARE:  # pragma: no cover - skperf imports skperf._folds
+    if (
+        not _NEW_DATA_COMPARE
+    ):  # pragma: no cover - skperf imports skperf.model_selection._folds
         import importlib
 
-        importlib.import_module("skperf._folds")
+        importlib.import_module("skperf.model_selection._folds")
     return _NEW_DATA_COMPARE[0](
         a, b, confidence=confidence, test_train_ratio=test_train_ratio
     )

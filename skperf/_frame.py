@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._distribution import PerformanceDistribution
-from ._folds import _fold_design
+from .model_selection._folds import _fold_design
 
 __all__ = ["from_frame"]
 
@@ -263,7 +263,7 @@ def from_frame(
         available and the default: :meth:`PerformanceDistribution.compare`
         gives the corrected resampled paired t of
         :func:`~skperf.compare_generalization` on these splits,
-        :func:`skperf._folds.fold_ci` (and ``skperf summarize``) the
+        :func:`skperf.model_selection._folds.fold_ci` (and ``skperf summarize``) the
         interval of :func:`~skperf.generalization_ci`. Every model needs
         every fold of every repeat exactly once, the same repeats as the
         other models, and ``n_train``/``n_test``.

@@ -140,7 +140,7 @@ def test_coverage_table_by_hand(study):
 def test_auto_rows_mirror_skperfs_policy(study):
     # The study's "auto" rows apply generalization_ci(method="auto")'s rule to
     # the reference fits; each case against skperf's own _resolve_auto.
-    from skperf._generalization import _resolve_auto
+    from skperf.model_selection._generalization import _resolve_auto
 
     cases = [  # (metric, n)
         ("accuracy", 500),

@@ -201,9 +201,9 @@ def _new_data_verdict(dist, args, label):
     """``(line, exit code)``: is the expected score on new data past T?
 
     The one-sided bounds at ``--confidence`` are those of the two-sided
-    interval at ``2 C - 1`` of :func:`skperf._folds.fold_ci`.
+    interval at ``2 C - 1`` of :func:`skperf.model_selection._folds.fold_ci`.
     """
-    from .._folds import fold_ci
+    from ..model_selection._folds import fold_ci
 
     ci = fold_ci(dist, confidence=2 * args.confidence - 1)
     t = args.threshold

@@ -121,7 +121,7 @@ def _distributions(frame, args, greater):
 def _model_selection(frame, args, greater, entropy):
     """The ModelSelectionReport of the runs: target "this dataset", or with
     ``--fold-by`` "new data" (the fold scores' corrected resampled t)."""
-    from .._folds import design_of, fold_ci
+    from ..model_selection._folds import design_of, fold_ci
     from ..report import ModelSelectionReport
 
     dists = _distributions(frame, args, greater)

@@ -2,7 +2,7 @@
 
 A scorer is *decomposable* when its value on a test set is the mean of a
 per-row score (accuracy, the log loss, the Brier score, squared and absolute
-error). The fitting engine (:mod:`skperf._fitting`) then scores a fit from
+error). The fitting engine (:mod:`skperf.model_selection._engine`) then scores a fit from
 one inference pass, and the per-row methods (nested CV, Wald CV, the
 holdout) read the per-row values.
 """

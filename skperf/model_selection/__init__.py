@@ -1,22 +1,25 @@
-"""Out-of-bootstrap splitters, .632 estimators and hyperparameter-search tools.
+"""Everything that fits a model: splitters, seeding, the engine and the search tools.
 
-This package is the public facade. The splitters live at the bottom layer
-(:mod:`skperf._split`, imported by the evaluator), the search tools at the top
-(:mod:`skperf.search`, which use the evaluator and the report); imports only
-run downward.
+The public names are the out-of-bootstrap splitters, the .632 bootstrap and
+the hyperparameter-search tools. The private modules beside them hold the
+rest of what fits: the splitters (``_split``), the seed tree (``_seeding``),
+the sources of variation (``_vary``, ``_trainers``), the one fitting engine
+(``_engine``, with ``_parallel``, ``_cache``, ``_predictions`` and
+``_reproducible``), the evaluator (:class:`skperf.RepeatedEvaluator`), the
+intervals for new data (:func:`skperf.generalization_ci`,
+:func:`skperf.compare_generalization`, ``_folds``) and
+:func:`skperf.variance_sources`.
+
+Imports run downward: :mod:`skperf.report` uses the engine, so the search
+tools that build a report load on first use (a module ``__getattr__``), and
+importing this package never imports :mod:`skperf.report`.
 """
 
-from .._split import GroupOutOfBootstrap, OutOfBootstrap, StratifiedOutOfBootstrap
-from ..search import (
-    NoisyGridSearchCV,
-    candidates_tied_with_best,
-    fixed_search,
-    quantile_refit,
-    search_distributions,
-    search_report,
-    simplest_within_best,
-)
 from ._bootstrap_632 import bootstrap_632_score
+from ._fixed import fixed_search
+from ._noisy_grid import NoisyGridSearchCV
+from ._search_distributions import search_distributions
+from ._split import GroupOutOfBootstrap, OutOfBootstrap, StratifiedOutOfBootstrap
 
 __all__ = [
     "GroupOutOfBootstrap",
@@ -31,3 +34,27 @@ __all__ = [
     "search_report",
     "simplest_within_best",
 ]
+
+
+# The search tools that build a report import skperf.report, which itself
+# imports the engine from this package: they load on first use (PEP 562).
+_LAZY = {
+    "candidates_tied_with_best": "._tied",
+    "quantile_refit": "._refit",
+    "search_report": "._tied",
+    "simplest_within_best": "._refit",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

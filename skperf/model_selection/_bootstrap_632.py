@@ -16,15 +16,15 @@ from sklearn.utils import check_random_state
 from sklearn.utils.parallel import delayed
 from sklearn.utils.validation import indexable
 
-from .. import _parallel
 from .._distribution import PerformanceDistribution
-from .._split import GroupOutOfBootstrap, OutOfBootstrap
 from ..metrics._registry import _check_scoring as check_scoring
 from ..utils._sklearn_compat import (
     _safe_indexing,
     _scorer_parts,
     _scorer_with_score_func,
 )
+from . import _parallel
+from ._split import GroupOutOfBootstrap, OutOfBootstrap
 
 __all__ = ["bootstrap_632_score"]
 

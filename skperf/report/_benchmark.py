@@ -16,7 +16,7 @@ from html import escape
 
 import numpy as np
 
-from .._seeding import _root_entropy
+from ..model_selection._seeding import _root_entropy
 from ..stats import _ranks
 from ..stats._validation import _check_confidence, _check_n_boot
 from ._metrics import _check_one_scale
@@ -680,8 +680,8 @@ default=None
         n_test,
     ):
         """:meth:`from_frame` with a fold design: new-data decisions per dataset."""
-        from .._folds import design_of, fold_ci
         from .._frame import _show, from_frame
+        from ..model_selection._folds import design_of, fold_ci
         from ._model_selection import ModelSelectionReport
 
         settings = {

@@ -323,7 +323,7 @@ def curve_band(
 
 
 def _repeat_scores(ev, pos_label):
-    from .._predictions import _check_kept
+    from ..model_selection._predictions import _check_kept
 
     _check_kept(ev)
     preds = ev.predictions_

@@ -28,9 +28,9 @@ import numpy as np
 from sklearn.model_selection import KFold
 
 from .._distribution import PerformanceDistribution, _as_loss, _check_requirement
-from .._seeding import _root_entropy
-from .._vary import NewDataKFold, _default_new_data_cv
 from ..metrics._registry import _bound_text, _metric_bounds
+from ..model_selection._seeding import _root_entropy
+from ..model_selection._vary import NewDataKFold, _default_new_data_cv
 from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval, _deprecated_alias
@@ -392,6 +392,10 @@ class ModelSelectionReport:
         Private (set by :func:`compare_models`): the split ids of every fit,
         failed ones included, so that a pair is tested on the splits where
         both models have a score.
+    _raced_out : dict or None, default=None
+        Private (set by :func:`compare_models`): the models a sequential race
+        stopped fitting (name -> fits); their missing splits were not run,
+        not failed.
 
     Attributes
     ----------
@@ -1632,7 +1636,7 @@ def _sources_applied(estimators, vary, y):
     source always applies. Returns ``(applied, skipped)`` with ``skipped`` a
     dict source -> reason.
     """
-    from .._vary import _plan
+    from ..model_selection._vary import _plan
 
     requested = _vary_list(vary)
     plans = []
@@ -1894,7 +1898,7 @@ def compare_models(
     >>> {name: round(p, 3) for name, p in report.pvalues_adjusted.items()}
     {'tree': 0.593, 'dummy': 0.0}
     """
-    from .._evaluator import RepeatedEvaluator, _fit_evaluators
+    from ..model_selection._evaluator import RepeatedEvaluator, _fit_evaluators
 
     if not isinstance(estimators, Mapping) or len(estimators) == 0:
         raise TypeError(
@@ -2253,7 +2257,7 @@ def _resolve_n_repeats(n_repeats, target, cv, X, y, groups, vary="all"):
 def _fixed_splits(cv, vary):
     """Whether every repeat gets the same splits: an iterable of splits, a
     splitter that does not shuffle, or ``vary`` without ``"split"``."""
-    from .._vary import _check_vary, _is_random_splitter
+    from ..model_selection._vary import _check_vary, _is_random_splitter
 
     if "split" not in _check_vary(vary)[0]:
         return True
@@ -2304,7 +2308,7 @@ def _evaluator_intervals(report, evaluators, design, refits=None):
     fits need), not the corrected t on the evaluator's fits, which
     under-covered there.
     """
-    from .._generalization import _evaluator_metric, _known_gap
+    from ..model_selection._generalization import _evaluator_metric, _known_gap
 
     report.notes.append(
         "new data: every pair of models is tested with the corrected resampled "
@@ -2344,7 +2348,7 @@ def _evaluator_intervals(report, evaluators, design, refits=None):
 
 def _nested_where_auto_would(ci, ev, name, report, refits):
     """``ci``, or nested CV where ``generalization_ci``'s auto would run it."""
-    from .._generalization import _evaluator_gate, generalization_ci
+    from ..model_selection._generalization import _evaluator_gate, generalization_ci
 
     if refits is None or refits["groups"] is not None:
         return ci  # nested CV assumes independent rows
@@ -2412,7 +2416,7 @@ class _RaceStopping:
     error held as above): a model stops being fitted once it is decided
     worse than another model, or once every pair it belongs to is settled;
     its pairs still open are then read on the rounds it has. ``active``
-    holds the models still fitted (read by :func:`skperf._fitting._run_rounds`).
+    holds the models still fitted (read by :func:`skperf.model_selection._engine._run_rounds`).
     The run stops when no model is left, or with ``precision`` once every
     model's interval is that narrow (a model is kept until its own interval
     is). The report's decisions are then read from the fits (Holm over the

@@ -4,7 +4,7 @@ The formulas behind :func:`skperf.generalization_ci` and the comparisons on
 new data, as functions of arrays (scores per split, or per-row losses), so
 that a paired comparison passes per-row *differences* of losses to the same
 routines. Nothing here fits a model: the sklearn layer
-(``skperf/_generalization.py``) runs the fits and hands over the numbers.
+(``skperf/model_selection/_generalization.py``) runs the fits and hands over the numbers.
 
 All functions work on scores or per-row losses alike (every formula is
 invariant under ``x -> a - x``), with leading batch axes broadcast:

@@ -1987,7 +1987,8 @@ def test_race_drops_a_model_decided_worse(data):
     assert r.incomplete == {}  # never fitted there, not failed
     assert r.generalization["dummy"].n_fits == 20
     note = next(n for n in r.notes if str(n).startswith("sequential design"))
-    assert "dummy 20" in note and "of at most 100" in note
+    assert "dummy 20" in note
+    assert "of at most 100" in note
 
 
 def test_race_fits_equal_a_fixed_run_on_the_rounds_kept(data):
