@@ -25,7 +25,7 @@ from sklearn.preprocessing import StandardScaler
 
 from skperf import compare_models
 from skperf.cli._models import _default_models
-from skperf.report import _model_selection as _ms
+from skperf.report import _compare_models as _ms
 
 OUT = Path(__file__).resolve().parent / "results" / "bench_main_job.txt"
 

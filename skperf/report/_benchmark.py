@@ -1493,7 +1493,7 @@ def benchmark(
     >>> print(wtl["wins"], wtl["ties"], wtl["losses"], wtl["target"])
     3 0 0 new data
     """
-    from ._model_selection import compare_models
+    from ._compare_models import compare_models
 
     if not isinstance(estimators, Mapping) or len(estimators) < 2:
         raise TypeError(
