@@ -93,6 +93,8 @@ NOISES = {  # name: (draw, variance)
         lambda rng, n: np.exp(rng.standard_normal(n)) - np.exp(0.5),
         (np.e - 1.0) * np.e,
     ),
+    "t4": (lambda rng, n: rng.standard_t(4.0, n), 2.0),
+    "normal": (lambda rng, n: rng.standard_normal(n), 1.0),  # the null check
 }
 NOISE = "t2.5"
 OUT = Path(__file__).parent / "results"
@@ -167,6 +169,78 @@ def coverage_run(n, n_datasets=200):
             )
         for m, (lo, hi) in fold_candidates(X, y, s).items():
             rows.append((n, s, m, m, 30, (lo + hi) / 2, lo, hi, truth, g))
+    return rows
+
+
+#: ``rules``: the API methods measured per dataset (name: generalization_ci
+#: keyword arguments); ``auto-100`` is auto's reading on 10 x 10-fold CV.
+RULES_API = {
+    "auto": {},
+    "auto-100": {"n_fits": 100},
+    "conservative-z": {"method": "conservative-z"},
+    "conservative-z-42": {"method": "conservative-z", "n_fits": 42},
+    "nested-cv": {"method": "nested-cv"},
+}
+
+
+def own_folds(X, y, seed, R=10, K=10):
+    """Fold MSEs (R, K) of R x K-fold CV of OLS on splits of its own."""
+    n = len(y)
+    Z = np.column_stack([np.ones(n), X])
+    rng = np.random.default_rng([seed, 1])
+    F = np.empty((R, K))
+    for r in range(R):
+        perm = rng.permutation(n)
+        for k, te in enumerate(np.array_split(perm, K)):
+            tr = np.setdiff1d(perm, te)
+            th = np.linalg.lstsq(Z[tr], y[tr], rcond=None)[0]
+            F[r, k] = np.mean((y[te] - Z[te] @ th) ** 2)
+    return F
+
+
+def fold_rules(F, confidence=0.95):
+    """Readings of the fold MSEs ``F`` (R, 10) of one dataset, as intervals
+    for -MSE: the corrected t with 9 df on the first 3 and all 10
+    repetitions (``ct9-R3``/``ct9-R10``, auto's reading), the same read on
+    the log scale (``log-R3``/``log-R10``: mean x exp(+-t se / mean), the
+    delta method for log MSE) and a one-sided Hall (1992) skewness correction
+    of the upper end (``hall-R3``, skewness of the fold MSEs)."""
+    q = stats.t.ppf(0.5 + confidence / 2, 9)
+    out = {}
+    for R in (3, 10):
+        f = F[:R].ravel()
+        m = f.mean()
+        se = np.sqrt((1 / f.size + 1 / 9) * f.var(ddof=1))
+        out[f"ct9-R{R}"] = (-(m + q * se), -(m - q * se))
+        c = q * se / m
+        out[f"log-R{R}"] = (-m * np.exp(c), -m * np.exp(-c))
+        if R == 3:
+            g = max(stats.skew(f), 0.0) * (2 * q**2 + 1) / (6 * np.sqrt(10))
+            out["hall-R3"] = (-(m + (q + g) * se), -(m - q * se))
+    return out
+
+
+def rules_run(n, n_datasets=400, api=tuple(RULES_API)):
+    """Per dataset: the API methods of ``api`` and :func:`fold_rules`."""
+    truth = -truth_mse(n)
+    rows = []
+    for s in range(n_datasets):
+        X, y = sample(np.random.default_rng([SEED, n, s]), n)
+        for m in api:
+            ci = generalization_ci(
+                LinearRegression(),
+                X,
+                y,
+                scoring="neg_mean_squared_error",
+                random_state=s,
+                **RULES_API[m],
+            )
+            rows.append(
+                (n, s, m, ci.method, ci.n_fits, ci.estimate, ci.low, ci.high, truth)
+            )
+        for m, (lo, hi) in fold_rules(own_folds(X, y, [SEED, n, s])).items():
+            fits = 30 if "R3" in m else 100
+            rows.append((n, s, m, m, fits, (lo + hi) / 2, lo, hi, truth))
     return rows
 
 
@@ -251,7 +325,35 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     if args and args[0] in NOISES:
         NOISE = args.pop(0)
-    if args and args[0] == "summary":
+    if args and args[0] == "rules":  # ... NOISE rules [--api m,m] n ...
+        args.pop(0)
+        api = tuple(RULES_API)
+        if args and args[0] == "--api":
+            api = tuple(a for a in args[1].split(",") if a)
+            args = args[2:]
+        tag = "" if api == tuple(RULES_API) else "_" + "-".join(api or ("folds",))
+        for n in [int(a) for a in args]:
+            t0 = time.time()
+            rows = rules_run(n, api=api)
+            path = OUT / f"heavy_tail_rules_{NOISE}_n{n}{tag}.csv"
+            with open(path, "w", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(
+                    [
+                        "n",
+                        "seed",
+                        "method",
+                        "chosen",
+                        "n_fits",
+                        "estimate",
+                        "low",
+                        "high",
+                        "truth",
+                    ]
+                )
+                w.writerows(rows)
+            print(f"rules {NOISE} n={n} done {time.time() - t0:.0f}s", flush=True)
+    elif args and args[0] == "summary":
         print(summary().to_string())
     elif args and args[0] == "null":
         t0 = time.time()
