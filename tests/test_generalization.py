@@ -643,8 +643,9 @@ class TestSequential:
     def test_evaluator_reads_k_minus_1_df_too(self):
         # RepeatedEvaluator.generalization_ci(method="auto"): K - 1 degrees of
         # freedom on the evaluator's own repetitions (3 here: the sequential
-        # default's stop, whose measured coverage the note quotes)
-        X, y = make_regression(150, 3, noise=10.0, random_state=0)
+        # default's stop, whose measured coverage the note quotes); n = 300:
+        # below it auto reads squared error on the log scale
+        X, y = make_regression(300, 3, noise=10.0, random_state=0)
         ev = _fitted(Ridge(), X, y, "neg_mean_squared_error", 10)
         auto, plain = _auto_reads_k_minus_1(ev, 30)
         assert "(the sequential default's stop) it held its level" in auto.note

@@ -198,8 +198,8 @@ def test_monte_carlo_t5_n100():
 def test_coverage_t5_n100_api():
     """generalization_ci(method="auto") on the study's t(5) population at
     n = 100 (the study's first 400 datasets, seeds [SEED, 100, s]): the
-    expected MSE of OLS trained on 100 rows. Measured: COV_API (symmetric
-    reading before this rule: 0.9225). About 60 s."""
+    expected MSE of OLS trained on 100 rows. Measured: 0.960 (symmetric
+    reading before this rule: 0.9225). About 25-70 s."""
     h = load_benchmark("heavy_tail_study")
     h.NOISE = "t5"
     rows = h.rules_run(100, n_datasets=400, api=("auto",))
@@ -207,7 +207,7 @@ def test_coverage_t5_n100_api():
     hits = np.mean([lo <= t <= hi for *_, lo, hi, t in auto])
     assert all(r[3] == "corrected-t" and r[4] == 30 for r in auto)
     assert hits >= 0.93
-    assert hits == pytest.approx(0.0, abs=1e-9)
+    assert hits == pytest.approx(0.96, abs=1e-9)
 
 
 def test_same_reading_in_compare_models_headline():
