@@ -7,7 +7,7 @@ from sklearn.datasets import make_classification, make_regression
 from sklearn.linear_model import LinearRegression, LogisticRegression
 
 from skperf import generalization_ci
-from skperf._generalization import (
+from skperf.model_selection._generalization import (
     _AUTO_POLICY,
     _LOG_READING_MAX_N,
     _log_reading,
