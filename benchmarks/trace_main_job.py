@@ -93,18 +93,12 @@ def trace():
 
 
 def main(argv):
+    from trace_compare import print_table
+
     seen, edges = trace()
-    files = collections.Counter(f for f, _ in seen)
     plans = sum(k for (f, fn), k in seen.items() if fn == "spawn_seeds")
-    print(
-        f"{len(seen)} functions in {len(files)} files, {len(edges)} switches "
-        f"between files; seed plans computed: {plans}"
-    )
-    for name, k in sorted(files.items(), key=lambda kv: (-kv[1], kv[0])):
-        print(f"{k:4d} {name}")
-    if "-v" in argv:
-        for (f, fn), k in sorted(seen.items()):
-            print(f"{f} {fn} {k}")
+    print(f"{len(edges)} switches between files; seed plans computed: {plans}")
+    print_table(seen, verbose="-v" in argv)
 
 
 if __name__ == "__main__":
