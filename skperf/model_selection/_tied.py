@@ -16,6 +16,7 @@ from .._compare import _rank_test
 from .._distribution import PerformanceDistribution
 from ..exceptions import DependentObservationsWarning
 from ..report import ModelSelectionReport
+from ..report._notes import Note
 from ..stats import outperform_decision, prob_outperform_ci
 from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
 from ..stats._outperform import _check_gamma
@@ -684,8 +685,11 @@ def search_report(
     )
     if one_run and target == "new data":
         report.notes.append(
-            f"One K-fold run ({n_splits} folds): the run-to-run columns treat its "
-            "folds as independent runs; the new-data tests account for their "
-            "dependence (corrected t)."
+            Note(
+                f"One K-fold run ({n_splits} folds): the run-to-run columns treat "
+                "its folds as independent runs; the new-data tests account for "
+                "their dependence (corrected t).",
+                "folds_as_runs",
+            )
         )
     return report
