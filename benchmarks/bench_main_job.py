@@ -37,12 +37,20 @@ def _models():
     return models
 
 
+_MIRROR = {"better": "worse", "worse": "better"}
+
+
 def _decisions(report):
+    """``{(a, b): decision}`` with ``a < b`` by name: the pairs' decisions
+    whatever the ranking of two models found equal (a race's model stopped
+    early has its mean over fewer splits, and may rank the other way)."""
     pw = report.pairwise()
-    return {
-        (a, b): d
-        for a, b, d in zip(pw["model_a"], pw["model_b"], pw["decision"], strict=True)
-    }
+    out = {}
+    for a, b, d in zip(pw["model_a"], pw["model_b"], pw["decision"], strict=True):
+        if a > b:
+            a, b, d = b, a, _MIRROR.get(d, d)
+        out[a, b] = d
+    return out
 
 
 def main(argv=None):

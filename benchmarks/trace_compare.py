@@ -92,12 +92,16 @@ def main(argv):
     from sklearn.datasets import load_breast_cancer
 
     X, y = load_breast_cancer(return_X_y=True)
-    seen = trace(X, y)
+    print_table(trace(X, y), verbose="-v" in argv)
+
+
+def print_table(seen, verbose=False):
+    """Print the counts of ``seen``: per file, and per function if ``verbose``."""
     n_functions, n_files, files = summary(seen)
     print(f"{n_functions} named functions in {n_files} files")
     for name, k in sorted(files.items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"{k:4d} {name}")
-    if "-v" in argv:
+    if verbose:
         for (f, fn), k in sorted(seen.items()):
             print(f"{f} {fn} {k}")
 

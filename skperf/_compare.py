@@ -39,6 +39,7 @@ from .stats._outperform import (
 from .stats._rank_tests import (  # noqa: F401 (re-exported for skperf.model_selection)
     _rank_test,
     _signed_rank_pmf,
+    _test_statistic,
     _welch_bounds,
     _wilcoxon_pvalue,
 )
@@ -619,6 +620,7 @@ def compare(
         "n_other": b.n,
         "mean_difference": _mean_difference(x, y, paired, confidence),
         "pvalue": pvalue,
+        "statistic": _test_statistic(x, y, test),
         "test": test,
         "noether_n": noether_n,
         "n_boot": n_boot,

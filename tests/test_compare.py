@@ -261,6 +261,20 @@ class TestMeanDifferenceAndTest:
         assert md.estimate == pytest.approx(np.mean(x - y))
         assert (md.low, md.high) == pytest.approx((ref.low, ref.high), rel=1e-10)
         assert res.pvalue == pytest.approx(stats.wilcoxon(x - y).pvalue, rel=1e-12)
+        assert res.statistic == stats.wilcoxon(x - y).statistic
+
+    def test_statistic_is_scipys_for_every_test(self):
+        # issue 27, item 3: statistic next to pvalue, as scipy.stats reports it
+        rng = np.random.default_rng(4)
+        x, y = rng.normal(0.5, 1, 20), rng.normal(size=25)
+        res = compare(_dist(x), _dist(y), method="newcombe")
+        assert res.test == "mannwhitneyu"
+        assert res.statistic == stats.mannwhitneyu(x, y).statistic
+        res = compare(_dist(x), _dist(y), method="brunner-munzel")
+        assert res.test == "brunnermunzel"
+        assert res.statistic == pytest.approx(stats.brunnermunzel(x, y).statistic)
+        same = compare(_dist(x[:10]), _dist(x[:10]), paired=True)
+        assert same.statistic == 0.0  # no difference at all
 
     @pytest.mark.parametrize(
         "n", [3, 8, pytest.param(12, marks=pytest.mark.slow), 13, 14, 50, 51]

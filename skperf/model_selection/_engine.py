@@ -258,7 +258,7 @@ class _Job:
     (the per-fit frame).
     """
 
-    def __init__(self, spec, X, y, groups, cv=None):
+    def __init__(self, spec, X, y, groups, cv=None, plans=None):
         est = spec.estimator
         cv = spec.cv if cv is None else cv
         if not isinstance(spec.error_score, str) and np.isinf(spec.error_score):
@@ -296,7 +296,15 @@ class _Job:
         self.spec = spec
         # the cache module is entered only when the spec has a memory
         self.memory = None if spec.memory is None else _cache.check_memory(spec.memory)
-        self.random_state_, seeds = spawn_seeds(spec.random_state, spec.n_repeats)
+        # one seed plan per (root, repeats): the models of one comparison
+        # share it (an int root; a generator or None draws its own)
+        key = (spec.random_state, spec.n_repeats)
+        shared = plans is not None and isinstance(spec.random_state, Integral)
+        if not shared or key not in plans:
+            plan = spawn_seeds(spec.random_state, spec.n_repeats)
+            if shared:
+                plans[key] = plan
+        self.random_state_, seeds = plans[key] if shared else plan
         # fixed splits: the split seed is not used, so record it as held
         self.seeds = _hold(seeds, varied if kind == "random" else varied - {"split"})
         self.scorer, self.names, self.singles = _scorers(est, spec.scoring)
@@ -980,7 +988,11 @@ def fit_all(
     # the bar shows at once (drawing splits and hashing data take time too)
     bar = _progress_bar() if progress else None
     with contextlib.nullcontext() if bar is None else bar:
-        jobs = [_Job(spec, X, y, groups, cv=given.get(id(spec.cv))) for spec in specs]
+        plans = {}
+        jobs = [
+            _Job(spec, X, y, groups, cv=given.get(id(spec.cv)), plans=plans)
+            for spec in specs
+        ]
         data_key = None
         if any(job.memory is not None for job in jobs):
             # hashed once per call; the routed scorer metadata changes the

@@ -12,7 +12,7 @@ from numbers import Real
 import numpy as np
 
 from ..stats import outperform_decision
-from ..stats._multiple import _check_correction
+from ..stats._multiple import _check_correction, _tied_with_best
 from ..stats._validation import _check_target, _check_test_train_ratio
 from ._search_distributions import _resolve_metric, _split_groups, _split_scores
 from ._tied import (
@@ -328,8 +328,14 @@ def simplest_within_best(
             scores, cv, ratio, confidence, correction, "simplest_within_best"
         )
         best_local = _best_index(scores[kept])
-        worse = family.worse_than(best_local, kept.size)
-        return [int(i) for i, w in zip(kept, worse, strict=True) if not w]
+        *_, tied = _tied_with_best(
+            best_local,
+            family=family,
+            k=kept.size,
+            confidence=confidence,
+            correction=correction,
+        )
+        return [int(i) for i, t in zip(kept, tied, strict=True) if t]
 
     def eligible_this_dataset(scores):
         best = _best_index(scores)

@@ -1,8 +1,11 @@
 """Which candidates of a search are tied with the best one.
 
-:func:`candidates_tied_with_best` tells which candidates are not
-significantly worse than the best one; :func:`search_report` gives the same
-inside a :class:`~skperf.ModelSelectionReport`.
+``candidates_tied_with_best`` tells which candidates are not significantly
+worse than the best one; ``ModelSelectionReport.from_search`` (alias
+``skperf.model_selection.search_report``) gives the same inside a report,
+built from what ``_search_report_inputs`` reads here. Both take the decision
+with ``skperf.stats._multiple._tied_with_best``. Nothing here imports the
+reports.
 """
 
 from __future__ import annotations
@@ -15,10 +18,8 @@ import numpy as np
 from .._compare import _rank_test
 from .._distribution import PerformanceDistribution
 from ..exceptions import DependentObservationsWarning
-from ..report import ModelSelectionReport
-from ..report._notes import Note
 from ..stats import outperform_decision, prob_outperform_ci
-from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
+from ..stats._multiple import _check_correction, _pairwise_family, _tied_with_best
 from ..stats._outperform import _check_gamma
 from ..stats._validation import (
     _check_confidence,
@@ -37,7 +38,7 @@ from ._search_distributions import (
 )
 from ._split import GroupOutOfBootstrap, OutOfBootstrap, StratifiedOutOfBootstrap
 
-__all__ = ["candidates_tied_with_best", "search_report"]
+__all__ = ["candidates_tied_with_best"]
 
 
 def _check_gamma_confidence(gamma, confidence):
@@ -285,14 +286,19 @@ def _tied_new_data(search, metric, target_args):
         sign = 1.0 if best_local < local else -1.0  # best minus candidate
         diff[idx] = sign * family.estimate[i]
         low[idx], high[idx] = sorted((sign * family.low[i], sign * family.high[i]))
-        p[idx], p_adj[idx] = family.pvalue[i], family.pvalue_adjusted[i]
         d = str(family.decision[i])
         decision[idx] = (
             {"better": "worse", "worse": "better"}.get(d, d) if sign < 0 else d
         )
     decision[best] = "best"
-    worse = np.ones(k, dtype=bool)
-    worse[kept] = family.worse_than(best_local, kept.size)
+    tied = np.zeros(k, dtype=bool)
+    p[kept], p_adj[kept], tied[kept] = _tied_with_best(
+        best_local,
+        family=family,
+        k=kept.size,
+        confidence=confidence,
+        correction=correction,
+    )
     with np.errstate(invalid="ignore"):
         std = scores.std(axis=1, ddof=1)
     frame = pd.DataFrame(
@@ -307,7 +313,7 @@ def _tied_new_data(search, metric, target_args):
             "decision": decision,
             "pvalue": p,
             "pvalue_adjusted": p_adj,
-            "tied_with_best": ~worse,
+            "tied_with_best": tied,
             "target": "new data",
         },
         index=pd.Index(keys, name="candidate"),
@@ -492,18 +498,26 @@ def _tied_this_dataset(search, metric, gamma, confidence, correction):
     est, low, high = _compare_with_best(scores, best, confidence)
     p = _wilcoxon_p(scores[best], scores)
     finite = np.all(np.isfinite(scores), axis=1)
-    others = (np.arange(scores.shape[0]) != best) & finite
+    # every pair of the candidates that fitted joins the family: the best
+    # is picked from these scores
+    idx = np.flatnonzero(finite)
+    pvalue = np.full((idx.size, idx.size), np.nan)
+    for n, i in enumerate(idx):
+        for m in range(n + 1, idx.size):
+            j = idx[m]
+            if i == best or j == best:
+                pair = p[j if i == best else i]  # the best against the other
+            else:
+                pair = _rank_test(scores[i], scores[j], paired=True)[0]
+            pvalue[n, m] = pvalue[m, n] = pair
     p_adj = np.full_like(p, np.nan)
-    worse = np.zeros(scores.shape[0], dtype=bool)
-    # every other pair joins the family: the best is picked from these scores
-    idx = np.flatnonzero(others)
-    rest = [
-        _rank_test(scores[i], scores[j], paired=True)[0]
-        for n, i in enumerate(idx)
-        for j in idx[n + 1 :]
-    ]
-    p_adj[others], worse[others] = _worse_than_best(
-        p[others], est[others], rest, confidence=confidence, correction=correction
+    tied = np.zeros(scores.shape[0], dtype=bool)
+    _, p_adj[idx], tied[idx] = _tied_with_best(
+        int(np.flatnonzero(idx == best)[0]),
+        pvalue=pvalue,
+        prob_better=est[idx],
+        confidence=confidence,
+        correction=correction,
     )
     decision = np.full(scores.shape[0], None, dtype=object)
     decision[finite] = outperform_decision(low[finite], high[finite], gamma=gamma)
@@ -522,7 +536,7 @@ def _tied_this_dataset(search, metric, gamma, confidence, correction):
             "decision": decision,
             "pvalue": p,
             "pvalue_adjusted": p_adj,
-            "tied_with_best": ~worse & finite,
+            "tied_with_best": tied,
             "target": "this dataset",
         },
         index=pd.Index(keys, name="candidate"),
@@ -536,105 +550,22 @@ def _tied_this_dataset(search, metric, gamma, confidence, correction):
     return frame.iloc[order]
 
 
-def search_report(
-    search,
-    *,
-    target="new data",
-    gamma=0.75,
-    confidence=0.95,
-    correction="holm",
-    scoring=None,
-    test_train_ratio=None,
-    n_boot="auto",
-    random_state=None,
-):
-    """A :class:`~skperf.ModelSelectionReport` of the candidates of a search.
+def _search_report_inputs(search, *, target, scoring, test_train_ratio, what):
+    """What :meth:`~skperf.ModelSelectionReport.from_search` builds a report from.
 
-    Parameters
-    ----------
-    search : fitted GridSearchCV or RandomizedSearchCV
-        The search (see :func:`search_distributions`).
-    target : {"new data", "this dataset"}, default="new data"
-        What the report's decisions are about (see
-        :func:`candidates_tied_with_best`).
-    gamma : float, default=0.75
-        Threshold of a meaningful P(A > B) (Bouthillier et al., App. C.6).
-    confidence : float, default=0.95
-        Confidence level of the intervals; the tests run at level
-        ``1 - confidence``.
-    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
-        Multiple-comparison correction: over all pairs of candidates for new
-        data and for this dataset (over all pairs of candidates).
-    scoring : str or None, default=None
-        Metric of a multi-metric search (default: the ``refit`` metric).
-    test_train_ratio : float or None, default=None
-        ``n_test / n_train`` of the search's splits for ``target="new
-        data"``; ``None`` reads it from ``search.cv`` (see
-        :func:`candidates_tied_with_best`).
-    n_boot : int or "auto", default="auto"
-        Bootstrap resamples where a run-to-run interval needs them.
-    random_state : int, numpy.random.Generator or None, default=None
-        Root of the report's bootstrap seeds; ``None`` draws fresh entropy,
-        recorded in the report's ``random_state_``.
-
-    Returns
-    -------
-    ModelSelectionReport
-        Built from :func:`search_distributions` (one model per candidate,
-        in candidate order, paired by split); ``settings`` records the
-        search, its ``cv``, the metric and the number of splits.
-        ``report.tied_with_best`` is the set of candidates with
-        ``tied_with_best`` in :func:`candidates_tied_with_best` with the
-        same ``target``: for new data the same family of corrected paired t
-        tests on the same split scores (same p-values); for this dataset the
-        same best, P(best > candidate), Wilcoxon p-values and correction.
-
-    Warns
-    -----
-    DependentObservationsWarning
-        ``target="this dataset"``, when the search's ``cv`` is one K-fold
-        run: its folds are compared as if independent (the report would
-        otherwise average them into a single score per candidate).
-    FitFailedWarning
-        When a candidate failed; it is left out of the report.
-
-    Notes
-    -----
-    Candidates that failed (a non-finite split score) are left out. For
-    ``RepeatedKFold`` the run-to-run statistics average the folds of each
-    repeat (the report's usual handling of ``groups``), as
-    :func:`candidates_tied_with_best` does for this dataset; the new-data
-    tests use every split.
-
-    References
-    ----------
-    Nadeau & Bengio (2003), Sec. 4; Bouthillier et al., "Accounting for
-    Variance in Machine Learning Benchmarks", Sec. 4.1, Sec. 5 and App. C.2,
-    C.5, C.6.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from skperf.model_selection import search_report
-    >>> X, y = load_iris(return_X_y=True)
-    >>> cv = RepeatedStratifiedKFold(n_splits=10, n_repeats=3, random_state=0)
-    >>> search = GridSearchCV(
-    ...     DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 3, 4, 8]},
-    ...     cv=cv,
-    ... ).fit(X, y)
-    >>> report = search_report(search, random_state=0)
-    >>> report.best, report.tied_with_best
-    ('max_depth=8', ['max_depth=2', 'max_depth=3', 'max_depth=4', 'max_depth=8'])
+    Checks the search and its split design (an unknown design fails before
+    any distribution is built), then reads one distribution per candidate
+    (:func:`search_distributions`). Returns ``(distributions, ratio,
+    settings, one_run)``: ``ratio`` is ``n_test / n_train`` for new data
+    (else None); ``one_run`` says the splits are the folds of one K-fold
+    run, whose folds are then kept as independent runs (with a warning for
+    this dataset), not averaged into a single score per candidate.
     """
-    target = _check_target(target)
     test_train_ratio = _check_test_train_ratio(test_train_ratio)
     _check_fitted_search(search)
     ratio = design = None
     if target == "new data":
-        # before the distributions: an unknown design fails first
-        ratio, design = _search_ratio(search.cv, test_train_ratio, "search_report")
+        ratio, design = _search_ratio(search.cv, test_train_ratio, what)
     elif test_train_ratio is not None:
         raise ValueError(
             "`test_train_ratio` is only used with target='new data'; got "
@@ -646,7 +577,7 @@ def search_report(
     first = next(iter(dists.values()))
     n_splits = first.n
     if target == "new data":
-        _check_n_splits(search.cv, n_splits, "search_report")
+        _check_n_splits(search.cv, n_splits, what)
     one_run = first.groups is not None and np.unique(first.groups).size == 1
     if one_run:
         if target == "this dataset":
@@ -672,24 +603,4 @@ def search_report(
     }
     if design is not None:
         settings["test_train_ratio"] = design
-    report = ModelSelectionReport(
-        dists,
-        target=target,
-        test_train_ratio=ratio,
-        gamma=gamma,
-        confidence=confidence,
-        correction=correction,
-        n_boot=n_boot,
-        random_state=random_state,
-        settings=settings,
-    )
-    if one_run and target == "new data":
-        report.notes.append(
-            Note(
-                f"One K-fold run ({n_splits} folds): the run-to-run columns treat "
-                "its folds as independent runs; the new-data tests account for "
-                "their dependence (corrected t).",
-                "folds_as_runs",
-            )
-        )
-    return report
+    return dists, ratio, settings, one_run

@@ -19,6 +19,17 @@ import numpy as np
 from ..model_selection._seeding import _root_entropy
 from ..stats import _ranks
 from ..stats._validation import _check_confidence, _check_n_boot
+from ._html import (
+    _heading,
+    _image,
+    _note,
+    _notes_section,
+    _page,
+    _paragraph,
+    _Raw,
+    _settings_section,
+    _table,
+)
 from ._metrics import _check_one_scale
 from ._notes import Note, Notes
 
@@ -1369,7 +1380,7 @@ default=None
         return text
 
     def _repr_html_(self):
-        return self.to_html(plots=False)
+        return _html(self, plots=False, full=False)
 
     def __repr__(self):
         return (
@@ -1568,43 +1579,7 @@ def benchmark(
 
 
 # ----------------------------------------------------------------------
-# HTML
-_CSS = """
-.skperf-bench { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  color: #222; max-width: 1200px; line-height: 1.4; }
-.skperf-bench h1 { font-size: 1.5em; margin: 0.3em 0; }
-.skperf-bench h2 { font-size: 1.15em; margin: 1.2em 0 0.4em; border-bottom: 1px solid #ddd; }
-.skperf-bench h3 { font-size: 1.0em; margin: 1em 0 0.3em; }
-.skperf-bench .scroll { overflow-x: auto; }
-.skperf-bench table { border-collapse: collapse; font-size: 0.88em; margin: 0.4em 0; }
-.skperf-bench th, .skperf-bench td { border: 1px solid #ccc; padding: 3px 6px;
-  text-align: right; white-space: nowrap; }
-.skperf-bench th { background: #f2f2f2; }
-.skperf-bench td:first-child, .skperf-bench th:first-child { text-align: left; }
-.skperf-bench td.best { font-weight: 600; background: #e8f3e8; }
-.skperf-bench .note { color: #555; font-size: 0.88em; max-width: 1000px; }
-.skperf-bench img { max-width: 100%; }
-"""
-
-
-def _html_table(header, rows, classes=None):
-    out = ['<div class="scroll"><table><thead><tr>']
-    out += [f"<th>{escape(str(h))}</th>" for h in header]
-    out.append("</tr></thead><tbody>")
-    for i, row in enumerate(rows):
-        out.append("<tr>")
-        for j, cell in enumerate(row):
-            cls = classes[i][j] if classes else ""
-            raw = isinstance(cell, _Raw)
-            text = str(cell) if raw else escape(str(cell))
-            out.append(f'<td class="{cls}">{text}</td>' if cls else f"<td>{text}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table></div>")
-    return "".join(out)
-
-
-class _Raw(str):
-    """Cell text that is already HTML."""
+# HTML (the page skeleton is in _html.py)
 
 
 def _ci_text(est, low, high, fmt=".3f"):
@@ -1615,24 +1590,15 @@ def _anchor(i):
     return f"dataset-{i}"
 
 
-def _html(rep, *, plots=True):
+def _html(rep, *, plots=True, full=True):
+    """The page of a :class:`BenchmarkReport` (``full=False``: the box alone)."""
     pct = f"{rep.confidence:.0%}"
     rk = rep.ranks()
     test = rep.test(posthoc="nemenyi")
     holm = rep.test(posthoc="holm")
     best = rk.index[0]
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        (
-            f"<title>skperf benchmark: {rep.n_models} models on {rep.n_datasets} "
-            "datasets</title>"
-        ),
-        f"<style>{_CSS}</style></head><body>",
-        '<div class="skperf-bench">',
-        f"<h1>Benchmark: {rep.n_models} models on {rep.n_datasets} datasets</h1>",
-        "<p>"
-        + escape(
+    body = [
+        _paragraph(
             f"Best mean rank: {best} ({rk.at[best, 'mean_rank']:.2f}, {pct} interval "
             f"[{rk.at[best, 'low']:.2f}, {rk.at[best, 'high']:.2f}]; P(best mean rank) "
             f"= {rk.at[best, 'p_best']:.2f}). Friedman test p = {test.pvalue:.3g}, "
@@ -1640,7 +1606,6 @@ def _html(rep, *, plots=True):
             f"target is {_ACROSS!r} (the datasets are a sample of datasets); the "
             f"per-dataset decisions are about {rep.decision_target!r}."
         )
-        + "</p>",
     ]
     if plots:
         import matplotlib.pyplot as plt
@@ -1650,39 +1615,36 @@ def _html(rep, *, plots=True):
         ax = rep.plot_cd()
         png = _png_base64(ax.figure)
         plt.close(ax.figure)
-        parts += [
-            "<h2>Critical-difference diagram</h2>",
-            f'<img alt="critical-difference diagram" src="data:image/png;base64,{png}">',
-            '<p class="note">'
-            + escape(
+        body += [
+            _heading("Critical-difference diagram"),
+            _image(png, "critical-difference diagram"),
+            _note(
                 "Mean ranks on the axis (1 is the best); thick bars join models not "
                 "significantly different by Nemenyi's test; shaded: the "
                 f"{pct} interval of each mean rank ({_RESAMPLE_TEXT['datasets and runs']})."
-            )
-            + "</p>",
+            ),
         ]
-    parts += [
-        "<h2>Mean ranks</h2>",
-        _html_table(
+    body += [
+        _heading("Mean ranks"),
+        _table(
             ["model", f"mean rank [{pct} interval]", "P(best mean rank)"],
             [
                 [m, _ci_text(r.mean_rank, r.low, r.high, ".2f"), f"{r.p_best:.3f}"]
                 for m, r in rk.iterrows()
             ],
         ),
-        '<p class="note">'
-        + escape(
+        _note(
             f"Intervals and P(best mean rank): {_RESAMPLE_TEXT['datasets and runs']}, "
             f"{rep.n_boot} resamples; target: {_ACROSS}."
-        )
-        + "</p>",
-        "<h2>Tests</h2>",
-        "<p>" + escape(_test_text(test, holm, rep.confidence)) + "</p>",
-        (
-            "<h3>Pairwise p-values: Holm-corrected Wilcoxon signed-rank (upper) and "
-            "Nemenyi (lower)</h3>"
         ),
-        _html_table(
+        _heading("Tests"),
+        _paragraph(_test_text(test, holm, rep.confidence)),
+        _heading(
+            "Pairwise p-values: Holm-corrected Wilcoxon signed-rank (upper) and "
+            "Nemenyi (lower)",
+            level=3,
+        ),
+        _table(
             ["", *rep.models],
             [
                 [a]
@@ -1697,29 +1659,27 @@ def _html(rep, *, plots=True):
                 for i, a in enumerate(rep.models)
             ],
         ),
-        "<h2>Win / tie / loss</h2>",
-        _html_table(
+        _heading("Win / tie / loss"),
+        _table(
             ["model A", "model B", "wins of A", "ties", "losses of A"],
             [
                 [r.model_a, r.model_b, r.wins, r.ties, r.losses]
                 for r in rep.win_tie_loss().itertuples()
             ],
         ),
-        '<p class="note">'
-        + escape(
+        _note(
             "Per dataset: a win or loss is a significant difference on that dataset, "
             "a tie no significant difference (target of those decisions: "
             f"{rep.decision_target})."
             if int(rep._n_runs.max()) > 1
             else "One run per model and dataset: no per-dataset test; a win or loss "
             "is any difference of the scores, a tie equal scores."
-        )
-        + "</p>",
+        ),
     ]
     aggs = {m: rep.aggregate(m) for m in ("mean", "median", "iqm")}
-    parts += [
-        "<h2>Aggregate scores</h2>",
-        _html_table(
+    body += [
+        _heading("Aggregate scores"),
+        _table(
             ["model"] + [f"{m} [{pct} interval]" for m in ("mean", "median", "IQM")],
             [
                 [m]
@@ -1730,17 +1690,15 @@ def _html(rep, *, plots=True):
                 for m in rep.models
             ],
         ),
-        '<p class="note">'
-        + escape(
+        _note(
             f"Intervals: {_RESAMPLE_TEXT['datasets and runs']} (target: {_ACROSS}). "
             "Averages across datasets mix their scales; read them with the ranks."
-        )
-        + "</p>",
+        ),
     ]
     bayes = rep.bayesian_signed_rank()
-    parts += [
-        "<h2>Bayesian signed-rank test</h2>",
-        _html_table(
+    body += [
+        _heading("Bayesian signed-rank test"),
+        _table(
             ["model A", "model B", "P(A better)", "P(rope)", "P(B better)", "decision"],
             [
                 [
@@ -1754,14 +1712,12 @@ def _html(rep, *, plots=True):
                 for r in bayes.itertuples()
             ],
         ),
-        '<p class="note">'
-        + escape(
+        _note(
             "Benavoli et al. (2017) on the per-dataset mean scores, rope = "
             f"{bayes['rope'].iloc[0]:g} (call bayesian_signed_rank(rope=...) for a "
             "region of practical equivalence); a decision needs a probability above "
             f"{rep.confidence:g}."
-        )
-        + "</p>",
+        ),
     ]
     ranks = _ranks.rank_models(
         rep.scores.to_numpy(), greater_is_better=rep.greater_is_better
@@ -1787,13 +1743,10 @@ def _html(rep, *, plots=True):
                 for j in range(rep.n_models)
             ]
         )
-    parts += [
-        "<h2>Per dataset</h2>",
-        _html_table(["dataset", *rep.models], rows, classes),
-        (
-            '<p class="note">Mean score over runs (rank within the dataset); target: this '
-            "dataset.</p>"
-        ),
+    body += [
+        _heading("Per dataset"),
+        _table(["dataset", *rep.models], rows, cell_classes=classes),
+        _note("Mean score over runs (rank within the dataset); target: this dataset."),
     ]
     for i, d in enumerate(rep.datasets):
         if d not in rep.reports:
@@ -1815,15 +1768,15 @@ def _html(rep, *, plots=True):
             if callable(getattr(r, "pairwise", None))
             else None
         )
-        parts.append(f'<section id="{_anchor(i)}"><h3>{escape(d)}</h3>')
+        body.append(f'<section id="{_anchor(i)}">{_heading(d, level=3)}')
         stats_rows = [
             [m, f"{dist.mean():.4g}", f"{dist.std():.3g}", dist.n]
             for m, dist in r.distributions.items()
         ]
-        parts.append(_html_table(["model", "mean", "sd", "runs"], stats_rows))
+        body.append(_table(["model", "mean", "sd", "runs"], stats_rows))
         if frame is not None:
-            parts.append(
-                _html_table(
+            body.append(
+                _table(
                     list(frame.columns),
                     [
                         [f"{v:.4g}" if isinstance(v, float) else v for v in row]
@@ -1831,15 +1784,13 @@ def _html(rep, *, plots=True):
                     ],
                 )
             )
-        parts.append("</section>")
-    if rep.notes:
-        parts += ["<h2>Notes</h2><ul>"] + [f"<li>{escape(n)}</li>" for n in rep.notes]
-        parts.append("</ul>")
-    if rep.settings:
-        parts += ["<h2>Settings</h2><ul>"] + [
-            f"<li>{escape(str(k))}: {escape(str(v))}</li>"
-            for k, v in rep.settings.items()
-        ]
-        parts.append("</ul>")
-    parts.append("</div></body></html>")
-    return "\n".join(parts)
+        body.append("</section>")
+    body += _notes_section(rep.notes)
+    body += _settings_section(rep.settings.items(), heading="Settings")
+    heading = f"Benchmark: {rep.n_models} models on {rep.n_datasets} datasets"
+    return _page(
+        heading,
+        body,
+        title=f"skperf benchmark: {rep.n_models} models on {rep.n_datasets} datasets",
+        full=full,
+    )

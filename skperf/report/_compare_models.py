@@ -844,7 +844,8 @@ class _RaceStopping:
     The race (F-race in spirit, Birattari et al. 2002, with each pair's
     error held as above): a model stops being fitted once it is decided
     worse than another model, or once every pair it belongs to is settled;
-    its pairs still open are then read on the rounds it has. ``active``
+    its pairs still open are then read on the rounds it has. The model
+    with the best mean so far is kept while any pair is open. ``active``
     holds the models still fitted (read by :func:`skperf.model_selection._engine._run_rounds`).
     The run stops when no model is left, or with ``precision`` once every
     model's interval is that narrow (a model is kept until its own interval
@@ -896,6 +897,12 @@ class _RaceStopping:
                 self.out.setdefault(loser, rounds)
         open_ = [p for p, lk in self.looks.items() if self._open(p, lk)]
         needed = {i for p in open_ for i in p}
+        if needed:  # the leader runs on while any pair is open (F-race keeps
+            # the best): the report's best is then read on every round
+            leader = max(
+                (i for i in ok if i in running), key=lambda i: scores[i].mean()
+            )
+            needed.add(leader)
         if self.precision is not None:
             halves = {
                 i: interval_look(

@@ -1,4 +1,12 @@
-"""Self-contained HTML for ModelSelectionReport (no network, no external URLs)."""
+"""Self-contained HTML for both reports (no network, no external URLs).
+
+One page skeleton for both reports: :func:`_page` (the document, the CSS,
+the heading) and its parts (:func:`_heading`, :func:`_paragraph`,
+:func:`_table`, :func:`_image`, :func:`_note`, :func:`_notes_section`,
+:func:`_settings_section`). The page of
+:class:`~skperf.ModelSelectionReport` is :func:`_html_report`; that of
+:class:`~skperf.BenchmarkReport` is ``_benchmark._html``.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +30,7 @@ _CSS = """
   color: #222; max-width: 1200px; line-height: 1.4; }
 .skperf-report h1 { font-size: 1.5em; margin: 0.3em 0; }
 .skperf-report h2 { font-size: 1.15em; margin: 1.2em 0 0.4em; border-bottom: 1px solid #ddd; }
+.skperf-report h3 { font-size: 1.0em; margin: 1em 0 0.3em; }
 .skperf-report .scroll { overflow-x: auto; }
 .skperf-report table { border-collapse: collapse; font-size: 0.88em; margin: 0.4em 0; }
 .skperf-report th, .skperf-report td { border: 1px solid #ccc; padding: 3px 6px;
@@ -41,12 +50,82 @@ _CSS = """
   white-space: normal; overflow-wrap: anywhere; }
 .skperf-report table.text td { max-width: 90ch; }
 .skperf-report .ci { color: #555; font-size: 0.92em; }
-.skperf-report tr.best td { font-weight: 600; background: #e8f3e8; }
+.skperf-report tr.best td, .skperf-report td.best { font-weight: 600;
+  background: #e8f3e8; }
 .skperf-report tr.tied td { background: #f4f9f4; }
 .skperf-report .note { color: #555; font-size: 0.88em; max-width: 1000px; }
 .skperf-report img { max-width: 100%; }
 .skperf-report code { font-size: 0.9em; }
 """
+
+
+# ----------------------------------------------------------------------
+# the page skeleton
+
+
+def _page(heading, body, *, title=None, full=True):
+    """One report page: its heading and ``body`` (HTML lines) in the styled box.
+
+    ``full=False`` gives the box alone (``_repr_html_`` in a notebook: the
+    CSS travels inside it); ``title`` is the document's title (default:
+    ``heading``).
+    """
+    content = "\n".join(
+        [
+            '<div class="skperf-report">',
+            f"<style>{_CSS}</style>",
+            f"<h1>{escape(heading)}</h1>",
+            *body,
+            "</div>",
+        ]
+    )
+    if not full:
+        return content
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{escape(title or heading)}</title>\n</head>\n<body>\n{content}\n"
+        "</body>\n</html>\n"
+    )
+
+
+def _heading(text, level=2):
+    return f"<h{level}>{escape(text)}</h{level}>"
+
+
+def _paragraph(text):
+    return f"<p>{escape(text)}</p>"
+
+
+def _note(text):
+    """A grey explanatory paragraph under a table or a figure."""
+    return f'<p class="note">{escape(text)}</p>'
+
+
+def _image(png_base64, alt):
+    """A PNG embedded in the page (base64; no external file)."""
+    return f'<img alt="{escape(alt)}" src="data:image/png;base64,{png_base64}">'
+
+
+def _bullets(items):
+    """A bulleted list, one escaped item per line."""
+    return ["<ul>", *(f"<li>{escape(str(x))}</li>" for x in items), "</ul>"]
+
+
+def _notes_section(notes):
+    """The Notes section (nothing without notes)."""
+    return [_heading("Notes"), *_bullets(notes)] if notes else []
+
+
+def _settings_section(items, heading="Settings (to reproduce)"):
+    """The settings as a two-column table (nothing without settings)."""
+    items = [(k, v) for k, v in items]
+    if not items:
+        return []
+    return [_heading(heading), _table(["setting", "value"], items, kind="text")]
+
+
+class _Raw(str):
+    """Cell text that is already HTML (e.g. a link)."""
 
 
 _INTERVAL = re.compile(r"^(\S+) (\[[^\]]*\])( \(.*\))?$")
@@ -58,6 +137,8 @@ def _cell(value):
     A remark after the interval (``(approx.)``, ``(zero width: ...)``) goes
     on a third line, so that it does not widen the column.
     """
+    if isinstance(value, _Raw):
+        return str(value)
     text = escape(str(value))
     m = _INTERVAL.match(text)
     if m:
@@ -111,13 +192,16 @@ def _words_columns(header):
     }
 
 
-def _table(header, rows, row_classes=None, kind="", words=()):
+def _table(header, rows, row_classes=None, kind="", words=(), cell_classes=None):
     """An HTML table in a horizontally scrolling box.
 
     ``kind``: ``""`` (numbers, right-aligned after the first column),
     ``"names2"`` (the first two columns are names), ``"text"`` (all
     left-aligned, wrapping) or ``"models"`` (the Models table: long names
     and the columns in ``words`` wrap, so that it fits a 1400 px page).
+    ``row_classes``: one class per row (``"best"``, ``"tied"``);
+    ``cell_classes``: one list of classes per row, one per cell. A cell
+    that is a :class:`_Raw` string is HTML already.
     """
     out = ['<div class="scroll">', f'<table class="{kind}">' if kind else "<table>"]
     out.append("<thead><tr>")
@@ -127,15 +211,19 @@ def _table(header, rows, row_classes=None, kind="", words=()):
     for i, row in enumerate(rows):
         cls = row_classes[i] if row_classes else ""
         out.append(f'<tr class="{cls}">' if cls else "<tr>")
-        cells = [
-            f'<td class="words">{_cell(c)}</td>'
-            if j in words
-            else f"<td>{_cell(c)}</td>"
-            for j, c in enumerate(row)
-        ]
-        if kind == "models" and cells:
-            cells[0] = f"<td>{_name_cell(row[0])}</td>"
-        out += cells
+        for j, c in enumerate(row):
+            text = _name_cell(c) if kind == "models" and j == 0 else _cell(c)
+            classes = " ".join(
+                x
+                for x in (
+                    "words" if j in words else "",
+                    cell_classes[i][j] if cell_classes else "",
+                )
+                if x
+            )
+            out.append(
+                f'<td class="{classes}">{text}</td>' if classes else f"<td>{text}</td>"
+            )
         out.append("</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -157,9 +245,10 @@ def _plot_section(report, quantiles, plots):
             '<p class="note">Plots are not included: matplotlib is not installed '
             "(<code>pip install matplotlib</code>).</p>"
         )
-    return (
-        f'<img alt="Per-model score distributions with quantile intervals, and the '
-        f'P(A &gt; B) matrix" src="data:image/png;base64,{data}">'
+    return _image(
+        data,
+        "Per-model score distributions with quantile intervals, and the "
+        "P(A > B) matrix",
     )
 
 
@@ -167,7 +256,7 @@ def _curves_section(report):
     """The ROC and precision-recall bands of every model, with their definition."""
     from ._format import _curves_text
 
-    note = f'<p class="note">{escape(_curves_text(report))}</p>'
+    note = _note(_curves_text(report))
     try:
         from ._plot import _curves_png_base64
 
@@ -175,8 +264,12 @@ def _curves_section(report):
     except ImportError:
         return note
     return (
-        '<img alt="ROC and precision-recall curves across repeats, one pointwise '
-        f'band per model" src="data:image/png;base64,{data}">{note}'
+        _image(
+            data,
+            "ROC and precision-recall curves across repeats, one pointwise band "
+            "per model",
+        )
+        + note
     )
 
 
@@ -204,6 +297,7 @@ def _decisions_first(header, rows):
 
 
 def _html_report(report, quantiles, *, full=True, plots=True):
+    """The page of a :class:`~skperf.ModelSelectionReport`."""
     header, rows = _decisions_first(*_summary_table(report, quantiles))
     classes = [
         "best"
@@ -215,48 +309,31 @@ def _html_report(report, quantiles, *, full=True, plots=True):
     ]
     title = "Model comparison" + (f": {report.metric}" if report.metric else "")
     body = [
-        '<div class="skperf-report">',
-        f"<style>{_CSS}</style>",
-        f"<h1>{escape(title)}</h1>",
-        f"<p>{escape(_conclusion(report))}</p>",
-        "<h2>Models</h2>",
+        _paragraph(_conclusion(report)),
+        _heading("Models"),
         _table(header, rows, classes, kind="models", words=_words_columns(header)),
-        f'<p class="note">Interval methods: {escape(_methods_line(report, quantiles))}.</p>',
-        f'<p class="note">{escape(_definitions(report))}</p>',
+        _note(f"Interval methods: {_methods_line(report, quantiles)}."),
+        _note(_definitions(report)),
     ]
     req = _requirement_lines(report)
     if req:
-        body += [f"<h2>Requirement</h2><p>{escape(req[0])}</p><ul>"]
-        body += [f"<li>{escape(x)}</li>" for x in req[1:]] + ["</ul>"]
+        body += [_heading("Requirement"), _paragraph(req[0]), *_bullets(req[1:])]
     if plots:
-        body += ["<h2>Plots</h2>", _plot_section(report, quantiles, plots)]
+        body += [_heading("Plots"), _plot_section(report, quantiles, plots)]
         if report.curves:
             body.append(_curves_section(report))
     if report.n_models > 1:
-        body += ["<h2>All pairwise comparisons</h2>", _pairs_table(report)]
-    body += [
-        "<h2>Settings (to reproduce)</h2>",
-        _table(["setting", "value"], _settings_items(report), kind="text"),
-    ]
+        body += [_heading("All pairwise comparisons"), _pairs_table(report)]
+    body += _settings_section(_settings_items(report))
     models = report.settings.get("models")
     if models:
         body += [
-            "<h2>Models evaluated</h2>",
+            _heading("Models evaluated"),
             _table(
                 ["name", "estimator"],
                 [(n, _readable_repr(e)) for n, e in models.items()],
                 kind="text",
             ),
         ]
-    if report.notes:
-        body.append("<h2>Notes</h2><ul>")
-        body += [f"<li>{escape(n)}</li>" for n in report.notes]
-        body.append("</ul>")
-    body.append("</div>")
-    content = "\n".join(body)
-    if not full:
-        return content
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(title)}</title>\n</head>\n<body>\n{content}\n</body>\n</html>\n"
-    )
+    body += _notes_section(report.notes)
+    return _page(title, body, full=full)

@@ -27,7 +27,7 @@ import numpy as np
 from .._distribution import PerformanceDistribution, _check_requirement
 from ..metrics._registry import _bound_text, _metric_bounds
 from ..model_selection._seeding import _root_entropy
-from ..stats._multiple import _check_correction, _pairwise_family, _worse_than_best
+from ..stats._multiple import _check_correction, _pairwise_family, _tied_with_best
 from ..stats._outperform import _check_gamma, noether_sample_size
 from ..stats._results import Interval, _deprecated_alias
 from ..stats._validation import (
@@ -671,6 +671,124 @@ class ModelSelectionReport:
         kwargs.setdefault("target", "this dataset")
         return cls(dists, settings=settings, **kwargs)
 
+    @classmethod
+    def from_search(
+        cls,
+        search,
+        *,
+        target="new data",
+        gamma=0.75,
+        confidence=0.95,
+        correction="holm",
+        scoring=None,
+        test_train_ratio=None,
+        n_boot="auto",
+        random_state=None,
+    ):
+        """The report of the candidates of a fitted hyperparameter search.
+
+        Parameters
+        ----------
+        search : fitted GridSearchCV or RandomizedSearchCV
+            The search (see :func:`skperf.model_selection.search_distributions`).
+        target : {"new data", "this dataset"}, default="new data"
+            What the report's decisions are about (see
+            :func:`skperf.model_selection.candidates_tied_with_best`).
+        gamma : float, default=0.75
+            Threshold of a meaningful P(A > B) (Bouthillier et al., App. C.6).
+        confidence : float, default=0.95
+            Confidence level of the intervals; the tests run at level
+            ``1 - confidence``.
+        correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
+            Multiple-comparison correction over all pairs of candidates.
+        scoring : str or None, default=None
+            Metric of a multi-metric search (default: the ``refit`` metric).
+        test_train_ratio : float or None, default=None
+            ``n_test / n_train`` of the search's splits for ``target="new
+            data"``; ``None`` reads it from ``search.cv`` (see
+            :func:`skperf.model_selection.candidates_tied_with_best`).
+        n_boot : int or "auto", default="auto"
+            Bootstrap resamples where a run-to-run interval needs them.
+        random_state : int, numpy.random.Generator or None, default=None
+            Root of the report's bootstrap seeds; ``None`` draws fresh
+            entropy, recorded in the report's ``random_state_``.
+
+        Returns
+        -------
+        ModelSelectionReport
+            One model per candidate (in candidate order, paired by split);
+            ``settings`` records the search, its ``cv``, the metric and the
+            number of splits. ``tied_with_best`` is the set of candidates
+            with ``tied_with_best`` in
+            :func:`~skperf.model_selection.candidates_tied_with_best` with
+            the same ``target``: both take that decision with one function
+            on the same p-values.
+
+        Warns
+        -----
+        DependentObservationsWarning
+            ``target="this dataset"``, when the search's ``cv`` is one K-fold
+            run: its folds are compared as if independent (the report would
+            otherwise average them into a single score per candidate).
+        FitFailedWarning
+            When a candidate failed; it is left out of the report.
+
+        Notes
+        -----
+        :func:`skperf.model_selection.search_report` is this method. For
+        ``RepeatedKFold`` the run-to-run statistics average the folds of
+        each repeat; the new-data tests use every split. References: Nadeau
+        & Bengio (2003), Sec. 4; Bouthillier et al., Sec. 4.1, Sec. 5 and
+        App. C.2, C.5, C.6.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from skperf import ModelSelectionReport
+        >>> X, y = load_iris(return_X_y=True)
+        >>> cv = RepeatedStratifiedKFold(n_splits=10, n_repeats=3, random_state=0)
+        >>> search = GridSearchCV(
+        ...     DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 3, 8]},
+        ...     cv=cv,
+        ... ).fit(X, y)
+        >>> report = ModelSelectionReport.from_search(search, random_state=0)
+        >>> report.best, report.tied_with_best
+        ('max_depth=8', ['max_depth=2', 'max_depth=3', 'max_depth=8'])
+        """
+        from ..model_selection._tied import _search_report_inputs
+
+        target = _check_target(target)
+        dists, ratio, settings, one_run = _search_report_inputs(
+            search,
+            target=target,
+            scoring=scoring,
+            test_train_ratio=test_train_ratio,
+            what="from_search",
+        )
+        report = cls(
+            dists,
+            target=target,
+            test_train_ratio=ratio,
+            gamma=gamma,
+            confidence=confidence,
+            correction=correction,
+            n_boot=n_boot,
+            random_state=random_state,
+            settings=settings,
+        )
+        if one_run and target == "new data":
+            report.notes.append(
+                Note(
+                    f"One K-fold run ({settings['n_splits']} folds): the run-to-run "
+                    "columns treat its folds as independent runs; the new-data "
+                    "tests account for their dependence (corrected t).",
+                    "folds_as_runs",
+                )
+            )
+        return report
+
     def _independent(self, distributions):
         """One score per group (repeat) where ``groups`` marks dependent scores."""
         out = {}
@@ -737,22 +855,29 @@ class ModelSelectionReport:
             self.comparisons[b, a] = _mirror(self.comparisons[a, b])
 
     def _select(self):
-        others = [n for n in self.names if n != self.best]
-        raw = np.array([self.comparisons[self.best, n].pvalue for n in others])
-        est = np.array([self.comparisons[self.best, n].estimate for n in others])
-        # every other pair joins the family: the best is picked from these scores
-        rest = [
-            self.comparisons[a, b].pvalue
-            for i, a in enumerate(others)
-            for b in others[i + 1 :]
-        ]
-        adjusted, worse = _worse_than_best(
-            raw, est, rest, confidence=self.confidence, correction=self.correction
+        names = self.names
+        pvalue = np.array(
+            [
+                [self.comparisons[a, b].pvalue if a != b else np.nan for b in names]
+                for a in names
+            ]
         )
-        self.pvalues = dict(zip(others, raw.tolist(), strict=True))
-        self.pvalues_adjusted = dict(zip(others, adjusted.tolist(), strict=True))
-        worse = {n for n, w in zip(others, worse, strict=True) if w}
-        self.tied_with_best = [n for n in self.names if n not in worse]
+        prob = [
+            self.comparisons[self.best, n].estimate if n != self.best else np.nan
+            for n in names
+        ]
+        self._tied(pvalue=pvalue, prob_better=prob)
+
+    def _tied(self, **inputs):
+        """The p-values against the best and ``tied_with_best`` (one rule)."""
+        best = self.names.index(self.best)
+        p, adjusted, tied = _tied_with_best(
+            best, confidence=self.confidence, correction=self.correction, **inputs
+        )
+        others = [(i, n) for i, n in enumerate(self.names) if i != best]
+        self.pvalues = {n: float(p[i]) for i, n in others}
+        self.pvalues_adjusted = {n: float(adjusted[i]) for i, n in others}
+        self.tied_with_best = [n for n, t in zip(self.names, tied, strict=True) if t]
 
     def _select_new_data(self, split_scores):
         """One family of corrected paired t tests over all pairs (new data)."""
@@ -769,18 +894,7 @@ class ModelSelectionReport:
                 self.notes, self.names, split_scores, self.family, self._raced_out
             )
             self._unbeaten_best(k)
-        best = self.names.index(self.best)
-        others = [n for n in self.names if n != self.best]
-        pairs = [self.family.pair(best, self.names.index(n)) for n in others]
-        self.pvalues = {
-            n: float(self.family.pvalue[i]) for n, i in zip(others, pairs, strict=True)
-        }
-        self.pvalues_adjusted = {
-            n: float(self.family.pvalue_adjusted[i])
-            for n, i in zip(others, pairs, strict=True)
-        }
-        worse = self.family.worse_than(best, k)
-        self.tied_with_best = [n for i, n in enumerate(self.names) if not worse[i]]
+        self._tied(family=self.family, k=k)
         self._split_scores = split_scores
         self.generalization = {  # none for a model with failed fits
             name: _corrected_t_interval(

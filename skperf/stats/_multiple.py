@@ -81,6 +81,58 @@ def _worse_than_best(p_best, prob_best_better, p_rest, *, confidence, correction
     return adjusted, worse
 
 
+def _tied_with_best(
+    best, *, family=None, k=None, pvalue=None, prob_better=None, confidence, correction
+):
+    """The one "tied with the best" decision of the report and the search tools.
+
+    :class:`~skperf.ModelSelectionReport` (``tied_with_best``, its
+    p-value columns) and
+    :func:`~skperf.model_selection.candidates_tied_with_best` both call
+    this function, with their own inputs; the rule lives here only.
+
+    - New data: ``family`` (the all-pairs corrected-t family of
+      :func:`_pairwise_family` over ``k`` rows, already corrected). A row
+      is significantly worse when its pair with ``best`` is significant
+      in ``best``'s favour (:meth:`_Family.worse_than`).
+    - This dataset: ``pvalue`` (``(k, k)``, the two-sided p-value of every
+      pair; the diagonal is ignored) and ``prob_better`` (``(k,)``,
+      P(best > row)). The ``k - 1`` p-values of the best are corrected
+      together with those of every other pair (:func:`_worse_than_best`).
+
+    Returns
+    -------
+    p, p_adjusted : ndarray of shape (k,)
+        The best's pairs' p-values, raw and adjusted over all pairs; NaN
+        at ``best``.
+    tied : ndarray of bool of shape (k,)
+        Not significantly worse than the best (True at ``best``).
+    """
+    if family is not None:
+        p, p_adjusted = np.full(k, np.nan), np.full(k, np.nan)
+        for row in range(k):
+            if row != best:
+                i = family.pair(best, row)
+                p[row], p_adjusted[row] = family.pvalue[i], family.pvalue_adjusted[i]
+        return p, p_adjusted, ~family.worse_than(best, k)
+    pvalue = np.asarray(pvalue, dtype=float)
+    k = pvalue.shape[0]
+    others = np.flatnonzero(np.arange(k) != best)
+    rest = [pvalue[i, j] for n, i in enumerate(others) for j in others[n + 1 :]]
+    p, p_adjusted = np.full(k, np.nan), np.full(k, np.nan)
+    tied = np.ones(k, dtype=bool)
+    p[others] = pvalue[best, others]
+    p_adjusted[others], worse = _worse_than_best(
+        p[others],
+        np.asarray(prob_better, dtype=float)[others],
+        rest,
+        confidence=confidence,
+        correction=correction,
+    )
+    tied[others] = ~worse
+    return p, p_adjusted, tied
+
+
 @dataclasses.dataclass(frozen=True)
 class _Family:
     """Every pair ``(a[i], b[i])``, ``a < b``, of one family of paired tests.

@@ -16,6 +16,7 @@ Pure NumPy/SciPy (moved from ``skperf._compare``, behaviour unchanged):
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 from scipy import stats
@@ -96,3 +97,35 @@ def _rank_test(x, y, paired):
         return _wilcoxon_pvalue(d), "wilcoxon"
     # exact without ties (n m <= 10_000), else scipy's normal approximation
     return float(_mann_whitney_pvalue(x, y)), "mannwhitneyu"
+
+
+def _test_statistic(x, y, test):
+    """The statistic of ``test`` on ``(x, y)``, as :mod:`scipy.stats` reports it.
+
+    ``"wilcoxon"``: the signed-rank statistic of ``x - y`` (scipy's
+    two-sided ``min(W+, W-)``; 0 when every difference is zero);
+    ``"mannwhitneyu"``: the U statistic of ``x``; ``"brunnermunzel"``: the
+    Brunner-Munzel W (NaN where scipy gives none, e.g. no spread at all).
+
+    Examples
+    --------
+    >>> from skperf.stats._rank_tests import _test_statistic
+    >>> float(_test_statistic([1.0, 2, 3], [0.0, 0, 0], "mannwhitneyu"))
+    9.0
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if test == "wilcoxon":
+        d = x - y
+        if not np.any(d):
+            return 0.0
+        return float(stats.wilcoxon(d).statistic)
+    if test == "mannwhitneyu":
+        return float(stats.mannwhitneyu(x, y).statistic)
+    if test == "brunnermunzel":
+        # no spread at all: scipy warns and gives NaN (the statistic is undefined)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return float(stats.brunnermunzel(x, y).statistic)
+    raise ValueError(
+        f"`test` must be 'wilcoxon', 'mannwhitneyu' or 'brunnermunzel'; got {test!r}."
+    )

@@ -443,6 +443,10 @@ class Comparison(_ResultMixin):
         confidence`` either way (``0.025 <= p < 0.10`` at 95 %): a decision
         that other runs can plausibly flip (``note`` then says so, and that
         more runs settle it). None: computed from ``pvalue``.
+    statistic : float, default=nan
+        The statistic of the test named in ``test``, as :mod:`scipy.stats`
+        reports it (Wilcoxon's ``min(W+, W-)``, the Mann-Whitney U of
+        ``self``, the Brunner-Munzel W), next to its ``pvalue``.
 
     Examples
     --------
@@ -474,8 +478,10 @@ class Comparison(_ResultMixin):
     method: str = ""
     target: str = "this dataset"
     borderline: bool | None = None
+    statistic: float = float("nan")
 
     def __post_init__(self):
+        object.__setattr__(self, "statistic", float(self.statistic))
         if self.borderline is None:
             alpha = 1 - float(self.confidence)
             borderline = _is_borderline(self.pvalue, alpha)

@@ -1835,3 +1835,37 @@ def test_interleaved_tasks_take_turns_over_the_models():
         (0, 1, 1),
         (1, 1, 1),
     ]
+
+
+def test_seed_plan_computed_once_per_comparison(monkeypatch):
+    # issue 27: the models of one comparison share one seed plan
+    from sklearn.datasets import make_classification
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+
+    from skperf import compare_models
+    from skperf.model_selection import _engine
+
+    calls = []
+    real = _engine.spawn_seeds
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(_engine, "spawn_seeds", counted)
+    X, y = make_classification(n_samples=60, random_state=0)
+    r = compare_models(
+        {
+            "a": LogisticRegression(),
+            "b": DummyClassifier(),
+            "c": LogisticRegression(C=0.1),
+        },
+        X,
+        y,
+        n_repeats=2,
+        random_state=5,
+    )
+    assert len(calls) == 1
+    seeds = [ev.results_["init_seed"].to_numpy() for ev in r.evaluators.values()]
+    np.testing.assert_array_equal(seeds[0], seeds[2])

@@ -468,7 +468,13 @@ class TestAuto:
         # the study's choice (docs/generalization_coverage.csv): nested CV for
         # every per-row scorer below n = 100; else the corrected t on
         # 10 x 10-fold read with K - 1 degrees of freedom, for every scorer
-        assert [row[0] for row in _AUTO_POLICY] == ["nested-cv", "calibrated-t"]
+        # (read on the log scale for squared error at 100 <= n < 300:
+        # tests/test_generalization_heavy_tail.py)
+        assert [row[0] for row in _AUTO_POLICY] == [
+            "nested-cv",
+            "calibrated-t-log",
+            "calibrated-t",
+        ]
         # a per-row scorer (accuracy, log loss, squared error, ...)
         assert _resolve_auto(99, True, False, 100) == "nested-cv"
         assert _resolve_auto(100, True, False, 100) == "calibrated-t"
@@ -637,8 +643,9 @@ class TestSequential:
     def test_evaluator_reads_k_minus_1_df_too(self):
         # RepeatedEvaluator.generalization_ci(method="auto"): K - 1 degrees of
         # freedom on the evaluator's own repetitions (3 here: the sequential
-        # default's stop, whose measured coverage the note quotes)
-        X, y = make_regression(150, 3, noise=10.0, random_state=0)
+        # default's stop, whose measured coverage the note quotes); n = 300:
+        # below it auto reads squared error on the log scale
+        X, y = make_regression(300, 3, noise=10.0, random_state=0)
         ev = _fitted(Ridge(), X, y, "neg_mean_squared_error", 10)
         auto, plain = _auto_reads_k_minus_1(ev, 30)
         assert "(the sequential default's stop) it held its level" in auto.note

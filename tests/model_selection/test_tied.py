@@ -388,6 +388,58 @@ class TestNewData:
         assert report.notes.codes().count("folds_as_runs") == 1
 
 
+@pytest.mark.parametrize("target", ["new data", "this dataset"])
+def test_from_search_is_search_report(target):
+    # issue 27: ModelSelectionReport.from_search builds the report;
+    # skperf.model_selection.search_report is its alias (same numbers)
+    import pandas as pd
+
+    search = _bc_search(
+        RepeatedStratifiedKFold(n_splits=3, n_repeats=4, random_state=0)
+    )
+    report = ModelSelectionReport.from_search(search, target=target, random_state=0)
+    alias = search_report(search, target=target, random_state=0)
+    pd.testing.assert_frame_equal(report.to_frame(), alias.to_frame())
+    assert report.best == alias.best
+    assert report.tied_with_best == alias.tied_with_best
+    assert report.pvalues == alias.pvalues
+    assert report.settings == alias.settings
+    # and the same decision as the search tool, to the last digit
+    table = candidates_tied_with_best(search, target=target)
+    assert set(report.tied_with_best) == set(table.index[table["tied_with_best"]])
+    for name, p in report.pvalues_adjusted.items():
+        assert p == table.loc[name, "pvalue_adjusted"]
+    assert len(report.names) == 6
+    assert report.n_models == len(search.cv_results_["params"])
+
+
+def test_one_tied_decision():
+    # issue 27, item 4: "tied with the best" is decided by one function,
+    # stats._multiple._tied_with_best, called by the report and the search
+    # tools; its inner rules are called nowhere else
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "skperf"
+    callers = {}
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                rel = str(path.relative_to(root))
+                callers.setdefault(name, set()).add(rel)
+    assert callers["_tied_with_best"] == {
+        "report/_model_selection.py",
+        "model_selection/_tied.py",
+        "model_selection/_refit.py",
+    }
+    assert callers["_worse_than_best"] == {"stats/_multiple.py"}
+    # worse_than(best) is the rule; the report also asks whether its best is
+    # beaten by any model (_unbeaten_best), a different question
+    assert callers["worse_than"] == {"stats/_multiple.py", "report/_model_selection.py"}
+
+
 @pytest.mark.slow  # 400 SVC fits: about 3-7 s
 def test_sklearn_grid_search_stats_example():
     """scikit-learn's "Statistical comparison of models using grid search".
