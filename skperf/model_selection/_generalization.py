@@ -70,9 +70,10 @@ _DEFAULT_BUDGET = 100  # n_fits="auto": at most this many fits
 # the Validity page): coverage of the score on new data at 95 %, n >= 100,
 # <= 100 fits, width within 1.25x the narrowest method that holds.
 #
-#   method        scorers            groups  min n  min fits
+#   method        scorers (a code)   groups  min n  min fits
+#   "per_row_small_n": a per-row scorer and n < _AUTO_VERIFIED_N; "any": all
 _AUTO_POLICY = (
-    ("nested-cv", "per-row, n < 100", False, 25, 15),
+    ("nested-cv", "per_row_small_n", False, 25, 15),
     # Bates et al. (2024), K = 5, 3 repetitions (45 fits). At n = 50 the
     # corrected t on 3 x 10-fold fell to 0.89 (accuracy) where nested CV held
     # (0.96-0.98, logistic regression, 54-100 datasets; all 12 per-row
@@ -232,7 +233,9 @@ def _final_step(estimator):
 def _known_gap(estimator, metric, n_fits, method="corrected-t", n=None, *, auto=True):
     """A sentence where the coverage study measured ``method`` short of its
     level for this learner and scorer ('' if it did not): a note, so that
-    nobody reads such an interval as holding.
+    nobody reads such an interval as holding (:func:`_with_known_gap` adds
+    it to an interval's note after ``" Known gap: "``; the report notes it
+    as is, code ``"known_gap"``).
 
     The study's learner is 15 nearest neighbours: another ``n_neighbors`` was
     not measured and gets no note. The sentence quotes the coverage of the
@@ -264,7 +267,7 @@ def _known_gap(estimator, metric, n_fits, method="corrected-t", n=None, *, auto=
                 "was not measured"
             )
         return (
-            f" Known gap: in the coverage study the corrected t {measured} at 95 % "
+            f"in the coverage study the corrected t {measured} at 95 % "
             "at n = 200 and 500 on the synthetic population (0.96-0.98 on the real "
             "one), so this interval may be too narrow; one 10-fold CV "
             "(generalization_ci(method='corrected-t', n_fits=10)) held there "
@@ -278,7 +281,7 @@ def _known_gap(estimator, metric, n_fits, method="corrected-t", n=None, *, auto=
         and n < 300
     ):
         return (
-            " Known gap: in the coverage study method='auto' covered the log loss "
+            "in the coverage study method='auto' covered the log loss "
             "of 15 nearest neighbours 0.915-0.92 at 95 % at n = 100 and 200 "
             "(0.93-0.975 in their other cells): probabilities of 0 make the log "
             "loss on new data hinge on rare confident mistakes, so this interval "
@@ -287,6 +290,11 @@ def _known_gap(estimator, metric, n_fits, method="corrected-t", n=None, *, auto=
             "wide)."
         )
     return ""
+
+
+def _with_known_gap(note, gap):
+    """``note`` followed by ``" Known gap: " + gap`` when there is one."""
+    return f"{note} Known gap: {gap}" if gap else note
 
 
 def _default_metric(estimator):
@@ -586,7 +594,7 @@ def _resolve_auto(n, per_row_ok, has_groups, budget, metric=None):
             continue
         if n < min_n or budget < min_fits:
             continue
-        if scorers == "per-row, n < 100" and not (per_row_ok and n < _AUTO_VERIFIED_N):
+        if scorers == "per_row_small_n" and not (per_row_ok and n < _AUTO_VERIFIED_N):
             continue
         if scorers == "squared error, n < 300" and not _log_reading_applies(metric, n):
             continue
@@ -910,9 +918,9 @@ def generalization_ci(
     )
     chosen = res.pop("chosen", chosen)
     est, low, high = _clip(metric, res["estimate"], res["low"], res["high"])
-    note = res["note"]
-    note += _known_gap(
-        estimator, metric, res["n_fits"], chosen, n, auto=method == "auto"
+    note = _with_known_gap(
+        res["note"],
+        _known_gap(estimator, metric, res["n_fits"], chosen, n, auto=method == "auto"),
     )
     if method == "auto":
         note = f"method='auto' chose {chosen!r}. " + note
@@ -1665,7 +1673,9 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
             "split(s)), no refit",
         )
         n = round(float(res["n_train"].mean()) + float(res["n_test"].mean()))
-        note += _known_gap(ev.estimator, metric, len(res), "corrected-t", auto=auto)
+        note = _with_known_gap(
+            note, _known_gap(ev.estimator, metric, len(res), "corrected-t", auto=auto)
+        )
         if auto:
             note += _evaluator_gate_note(ev, n)[0]
         if auto and _log_reading_applies(metric, n):  # as generalization_ci's auto

@@ -31,6 +31,7 @@ from ._html import (
     _table,
 )
 from ._metrics import _check_one_scale
+from ._notes import Note, Notes
 
 __all__ = ["BenchmarkReport", "benchmark"]
 
@@ -248,6 +249,10 @@ class BenchmarkReport:
         run-to-run comparison (scores of unknown split design).
     notes : list of str
         What the user must know (unpaired datasets, one run per dataset ...).
+        Each note is a ``str`` that also carries a stable ``note.code``
+        (``"unpaired_runs"``, ``"single_run"``, ``"fold_scores"``) and
+        ``note.where`` (the datasets it names); ``notes.codes()`` lists the
+        codes and ``notes.by_code(code)`` the notes of one code.
     random_state_ : int
 
     Notes
@@ -366,7 +371,7 @@ class BenchmarkReport:
         self.settings = dict(settings or {})
         self.greater_is_better = bool(greater_is_better)
         self.metric = metric
-        self.notes = []
+        self.notes = Notes()
         self.reports = {}
         self.datasets = list(runs)
         models = list(next(iter(runs.values())))
@@ -408,9 +413,14 @@ class BenchmarkReport:
         self.paired = not unpaired
         if unpaired and n.max() > 1:
             self.notes.append(
-                f"runs are not paired across models on {len(unpaired)} dataset(s) "
-                f"({', '.join(unpaired[:5])}{' ...' if len(unpaired) > 5 else ''}): "
-                "the bootstrap draws each model's runs independently on every dataset."
+                Note(
+                    f"runs are not paired across models on {len(unpaired)} "
+                    f"dataset(s) ({', '.join(unpaired[:5])}"
+                    f"{' ...' if len(unpaired) > 5 else ''}): the bootstrap draws "
+                    "each model's runs independently on every dataset.",
+                    "unpaired_runs",
+                    tuple(unpaired),
+                )
             )
         means = np.nanmean(arr, axis=1)
         self.scores = pd.DataFrame(means, index=self.datasets, columns=models)
@@ -666,9 +676,12 @@ default=None
         self.reports = reports
         if single:
             self.notes.append(
-                "one run per model and dataset: there is no per-dataset test (a "
-                "win or loss is any difference of the scores; a tie, equal "
-                "scores) and the bootstrap resamples datasets only."
+                Note(
+                    "one run per model and dataset: there is no per-dataset test "
+                    "(a win or loss is any difference of the scores; a tie, equal "
+                    "scores) and the bootstrap resamples datasets only.",
+                    "single_run",
+                )
             )
         return self
 
@@ -753,10 +766,13 @@ default=None
         )
         self.reports = reports
         self.notes.append(
-            "fold scores you brought: on each dataset every pair of models is "
-            "tested on new data with the corrected resampled paired t over its "
-            "splits (Nadeau & Bengio 2003); the ranks and their bootstrap use one "
-            "score per repeat (the mean of its folds)."
+            Note(
+                "fold scores you brought: on each dataset every pair of models is "
+                "tested on new data with the corrected resampled paired t over "
+                "its splits (Nadeau & Bengio 2003); the ranks and their bootstrap "
+                "use one score per repeat (the mean of its folds).",
+                "fold_scores",
+            )
         )
         return self
 
@@ -1252,7 +1268,7 @@ default=None
                 m: records(self.aggregate(m)) for m in ("mean", "median", "iqm")
             },
             "bayesian_signed_rank": records(self.bayesian_signed_rank(), index=False),
-            "notes": list(self.notes),
+            "notes": [str(n) for n in self.notes],
             "settings": {k: _plain(v) for k, v in self.settings.items()},
         }
 

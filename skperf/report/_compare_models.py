@@ -30,6 +30,7 @@ from ..stats._validation import (
 )
 from ._metrics import _shared_default_score
 from ._model_selection import _VARY_ALL, ModelSelectionReport, _record
+from ._notes import Note
 
 __all__ = ["compare_models"]
 
@@ -509,13 +510,16 @@ def compare_models(
         )
         report.stop_reason = race.why()
         report.notes.append(
-            f"sequential design: {_fits_text(report.fits)} of at most "
-            f"{report.max_fits} fits per model, stopped: {report.stopped} "
-            f"({race.why()})."
+            Note(
+                f"sequential design: {_fits_text(report.fits)} of at most "
+                f"{report.max_fits} fits per model, stopped: {report.stopped} "
+                f"({race.why()}).",
+                "sequential_design",
+            )
         )
         _note_race_disagreements(report, race, fitted)
     for name, reason in lost.items():
-        report.notes.add(name, f"{reason}: {_LEFT_OUT}")
+        report.notes.add(name, f"{reason}: {_LEFT_OUT}", code="left_out")
     if target == "new data":
         _note_borderline_pairs(report)
     if target == "new data":
@@ -727,10 +731,13 @@ def _evaluator_intervals(report, evaluators, design, refits=None):
     from ..model_selection._generalization import _evaluator_metric, _known_gap
 
     report.notes.append(
-        "new data: every pair of models is tested with the corrected resampled "
-        f"paired t (Nadeau & Bengio 2003) at n_test / n_train = {design}; the "
-        f"{report.n_models * (report.n_models - 1) // 2} pairs form one family "
-        f"corrected by {report.correction or 'no correction'}."
+        Note(
+            "new data: every pair of models is tested with the corrected "
+            f"resampled paired t (Nadeau & Bengio 2003) at n_test / n_train = "
+            f"{design}; the {report.n_models * (report.n_models - 1) // 2} pairs "
+            f"form one family corrected by {report.correction or 'no correction'}.",
+            "new_data_design",
+        )
     )
     for name, ev in evaluators.items():
         method = getattr(ev, "generalization_ci", None)
@@ -742,14 +749,18 @@ def _evaluator_intervals(report, evaluators, design, refits=None):
                 ci = method(confidence=report.confidence)
         except (ValueError, TypeError, NotImplementedError) as exc:
             why = str(exc).removeprefix("generalization_ci: ").rstrip(".")
-            report.notes.add(name, f"generalization_ci: {why}; corrected-t used.")
+            report.notes.add(
+                name,
+                f"generalization_ci: {why}; corrected-t used.",
+                code="generalization_ci_fallback",
+            )
             continue
         _record(caught, report.notes, name)
         ci = _nested_where_auto_would(ci, ev, name, report, refits)
         metric = _evaluator_metric(ev)[0]
         gap = _known_gap(ev.estimator, metric, ci.n_fits, ci.method, ci.n)
         if gap:
-            report.notes.add(name, gap.removeprefix(" Known gap: "))
+            report.notes.add(name, gap, code="known_gap")
         if ci.metric != report.metric and report.metric == _as_loss_name(ci.metric):
             # the report shows the loss itself: the interval in its units
             ci = dataclasses.replace(  # + 0.0: no negative zero
@@ -791,7 +802,9 @@ def _nested_where_auto_would(ci, ev, name, report, refits):
     except ValueError as exc:  # e.g. too few rows for nested CV's folds
         why = str(exc).rstrip(".")
         report.notes.add(
-            name, f"nested CV not run ({why}); the corrected t on the fits kept."
+            name,
+            f"nested CV not run ({why}); the corrected t on the fits kept.",
+            code="nested_cv_not_run",
         )
         return ci
     _record(caught, report.notes, name)
@@ -813,7 +826,7 @@ def _add_curves(report, evaluators):
     report.curves = {kind: c for kind, c in curves.items() if c}
     report.curves_missing = {name: reason.rstrip(".") for name, reason in missing}
     for name, reason in missing:
-        report.notes.add(name, f"{_NO_CURVES}: {reason.rstrip('.')}.")
+        report.notes.add(name, f"{_NO_CURVES}: {reason.rstrip('.')}.", code="no_curves")
 
 
 class _RaceStopping:
@@ -973,11 +986,16 @@ def _note_race_disagreements(report, race, fitted):
         ]
         if len(row) and row["decision"].iloc[0] in ("better", "worse"):
             report.notes.append(
-                f"{names[a]} vs {names[b]}: the sequential race stopped this pair "
-                f"as {look.state} (its boundary not crossed), while the fixed-design "
-                f"test on the fits at the stop says {row['decision'].iloc[0]} "
-                f"(adjusted p = {row['pvalue_adjusted'].iloc[0]:.3g}): a borderline "
-                "call; more fits (n_repeats=10, a fixed design) settle it."
+                Note(
+                    f"{names[a]} vs {names[b]}: the sequential race stopped this "
+                    f"pair as {look.state} (its boundary not crossed), while the "
+                    "fixed-design test on the fits at the stop says "
+                    f"{row['decision'].iloc[0]} (adjusted p = "
+                    f"{row['pvalue_adjusted'].iloc[0]:.3g}): a borderline call; "
+                    "more fits (n_repeats=10, a fixed design) settle it.",
+                    "race_open_pair",
+                    f"{names[a]} vs {names[b]}",
+                )
             )
 
 
@@ -992,9 +1010,13 @@ def _note_borderline_pairs(report):
     for row in pairs.itertuples():
         if _is_borderline(row.pvalue_adjusted, alpha):
             report.notes.append(
-                f"{row.model_a} vs {row.model_b}: borderline (adjusted p = "
-                f"{row.pvalue_adjusted:.3g}, within a factor of 2 of {alpha:g}): "
-                "another random_state can flip this call; more fits (a larger "
-                "n_repeats or max_fits) make it reproducible, and if it stays "
-                "borderline only more data settles it."
+                Note(
+                    f"{row.model_a} vs {row.model_b}: borderline (adjusted p = "
+                    f"{row.pvalue_adjusted:.3g}, within a factor of 2 of "
+                    f"{alpha:g}): another random_state can flip this call; more "
+                    "fits (a larger n_repeats or max_fits) make it reproducible, "
+                    "and if it stays borderline only more data settles it.",
+                    "borderline_pair",
+                    f"{row.model_a} vs {row.model_b}",
+                )
             )

@@ -19,7 +19,6 @@ textbook chapter "Confidence Intervals for Model Performance", Sec. 4.3).
 from __future__ import annotations
 
 import dataclasses
-import re
 import warnings
 from collections.abc import Mapping
 
@@ -39,6 +38,7 @@ from ..stats._validation import (
 )
 from ._format import _side_text
 from ._metrics import _check_one_scale
+from ._notes import Note, Notes, warning_code
 
 __all__ = ["ModelSelectionReport"]
 
@@ -199,6 +199,7 @@ def _note_missing_splits(notes, names, split_scores, family, raced_out=None):
                 f"corrected t's J = {n}): the sequential race stopped fitting "
                 f"{' and '.join(names[m] for m in (a, b) if names[m] in raced_out)} "
                 "once its pairs were settled.",
+                "raced_out",
             )
             continue
         whose = " and ".join(
@@ -218,79 +219,25 @@ def _note_missing_splits(notes, names, split_scores, family, raced_out=None):
                 "and counts as 'no significant difference' for lack of evidence, "
                 "not because the data show them equal."
             )
-        _add_note(notes, f"{names[a]} vs {names[b]}", body)
+        _add_note(notes, f"{names[a]} vs {names[b]}", body, "missing_splits")
 
 
-_NUMBER = re.compile(r"(\d+(?:\.\d+)?)")
-
-
-class _Notes(list):
-    """The report's notes: a list of str where one message is said once.
-
-    The same warning for several models is one note naming them all
-    (``"a, b: SmallSampleWarning: ..."``); when the messages differ only in
-    their numbers (``"3 repeated value(s)"``, ``"1 repeated value(s)"``) the
-    numbers that differ are listed per model (``"3/1"``) in the order named.
-    """
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self._groups = {}
-
-    def add(self, where, body):
-        key = _NUMBER.sub("#", body)
-        if key not in self._groups:
-            self._groups[key] = (len(self), [(where, body)])
-            self.append(f"{where}: {body}")
-            return
-        index, entries = self._groups[key]
-        if any(w == where for w, _ in entries):
-            return
-        entries.append((where, body))
-        if index < len(self):
-            self[index] = _merged_note(entries)
-
-
-def _merged_note(entries):
-    names = ", ".join(w for w, _ in entries)
-    parts = [_NUMBER.split(b) for _, b in entries]
-    merged, differ = [], False
-    for i, piece in enumerate(parts[0]):
-        values = [p[i] for p in parts]
-        if i % 2 and len(set(values)) > 1:
-            merged.append("/".join(values))
-            differ = True
-        else:
-            merged.append(piece)
-    text = f"{names}: {''.join(merged)}"
-    if differ:
-        text += " (x/y: one value per model, in the order named)"
-    return text
-
-
-def _add_note(notes, where, body):
-    """Append ``"where: body"``; a body already noted gains ``where`` in its list.
-
-    The same message for several models is one note naming them all
-    (``"a, b: SmallSampleWarning: ..."``), not one repeated line per model.
-    """
-    if isinstance(notes, _Notes):
-        notes.add(where, body)
-        return
-    suffix = f": {body}"
-    for i, note in enumerate(notes):
-        if note.endswith(suffix):
-            prefix = note[: -len(suffix)]
-            if where not in prefix.split(", "):
-                notes[i] = f"{prefix}, {where}{suffix}"
-            return
-    notes.append(f"{where}{suffix}")
+def _add_note(notes, where, body, code):
+    """Add ``"where: body"`` with ``code``; a body already noted gains
+    ``where`` in its list (one note naming every model it applies to)."""
+    notes.add(where, body, code=code)
 
 
 def _record(caught, notes, where):
-    """Add the messages of caught warnings to ``notes`` (deduplicated)."""
+    """Add the messages of caught warnings to ``notes`` (deduplicated), each
+    coded by its category (``SmallSampleWarning`` -> ``"small_sample"``)."""
     for w in caught:
-        _add_note(notes, where, f"{w.category.__name__}: {w.message}")
+        _add_note(
+            notes,
+            where,
+            f"{w.category.__name__}: {w.message}",
+            warning_code(w.category),
+        )
 
 
 _MIRROR = {
@@ -453,7 +400,24 @@ class ModelSelectionReport:
     notes : list of str
         Warnings raised while computing the statistics (ties, small samples,
         dependent observations ...), the split design of the new-data tests,
-        shown in the report.
+        shown in the report. Each note is a ``str`` (its text, as shown)
+        that also carries ``note.code``, a stable snake-case name to test or
+        filter on instead of the wording, and ``note.where``, the models or
+        pairs (``"a vs b"``) it names (a tuple, empty when about the whole
+        report); ``notes.codes()`` lists the codes in order and
+        ``notes.by_code(code)`` the notes of one code. The codes: a caught
+        warning's category without its ``Warning`` suffix (``"small_sample"``,
+        ``"ties"``, ``"dependent_observations"``, ``"fit_failed"`` ...;
+        built-in categories keep it: ``"runtime_warning"``);
+        ``"groups_averaged"``, ``"one_run"``, ``"repeated_splits"``,
+        ``"below_noether"``, ``"clipped"``; after failed fits
+        ``"incomplete"``, ``"missing_splits"``, ``"best_skips_incomplete"``,
+        ``"all_incomplete"``, ``"best_beaten"``, ``"no_unbeaten_best"``,
+        ``"left_out"``; from :func:`compare_models` ``"new_data_design"``,
+        ``"borderline_pair"``, ``"sequential_design"``, ``"race_open_pair"``,
+        ``"raced_out"``, ``"generalization_ci_fallback"``,
+        ``"nested_cv_not_run"``, ``"known_gap"``, ``"no_curves"``; from
+        :func:`~skperf.model_selection.search_report` ``"folds_as_runs"``.
     random_state_ : int
         Entropy of the bootstrap seeds.
     requirements : dict of str to Requirement
@@ -559,15 +523,19 @@ class ModelSelectionReport:
             if target == "new data"
             else None
         )
-        self.notes = _Notes()
+        self.notes = Notes()
         if split_scores is not None and split_scores.shape[1] < max(
             d.n for d in self.raw_distributions.values()
         ):
             self.notes.append(
-                f"new data: the {max(d.n for d in self.raw_distributions.values())} "
-                f"scores per model come from {split_scores.shape[1]} distinct "
-                "train/test splits (the same split fitted with other seeds): the "
-                "tests use one score per split, averaged over its fits."
+                Note(
+                    f"new data: the "
+                    f"{max(d.n for d in self.raw_distributions.values())} scores "
+                    f"per model come from {split_scores.shape[1]} distinct "
+                    "train/test splits (the same split fitted with other seeds): "
+                    "the tests use one score per split, averaged over its fits.",
+                    "repeated_splits",
+                )
             )
         self._one_run = set()  # models of one K-fold run: no run-to-run columns
         self.distributions = self._independent(self.raw_distributions)
@@ -616,10 +584,14 @@ class ModelSelectionReport:
             and n_min < self.noether_n
         ):
             self.notes.append(
-                f"n = {n_min} scores per model is below the Noether sample size "
-                f"{self.noether_n} for gamma = {self.gamma:g} at confidence "
-                f"{self.confidence:g} (Bouthillier et al., App. C.3): a meaningful "
-                "difference may be missed (the comparisons lack power)."
+                Note(
+                    f"n = {n_min} scores per model is below the Noether sample "
+                    f"size {self.noether_n} for gamma = {self.gamma:g} at "
+                    f"confidence {self.confidence:g} (Bouthillier et al., App. "
+                    "C.3): a meaningful difference may be missed (the "
+                    "comparisons lack power).",
+                    "below_noether",
+                )
             )
 
     # ------------------------------------------------------------------
@@ -808,9 +780,12 @@ class ModelSelectionReport:
         )
         if one_run and target == "new data":
             report.notes.append(
-                f"One K-fold run ({settings['n_splits']} folds): the run-to-run "
-                "columns treat its folds as independent runs; the new-data tests "
-                "account for their dependence (corrected t)."
+                Note(
+                    f"One K-fold run ({settings['n_splits']} folds): the run-to-run "
+                    "columns treat its folds as independent runs; the new-data "
+                    "tests account for their dependence (corrected t).",
+                    "folds_as_runs",
+                )
             )
         return report
 
@@ -834,6 +809,7 @@ class ModelSelectionReport:
                     "(this dataset) distribution, so its columns are left empty "
                     "(n = 1 run; use n_repeats >= 2 for them); the new-data tests "
                     "use the folds and account for their dependence (corrected t).",
+                    "one_run",
                 )
                 dist = PerformanceDistribution(
                     dist.scores,
@@ -850,6 +826,7 @@ class ModelSelectionReport:
                     "the scores of each group (e.g. the folds of one repeat) "
                     f"were averaged into one independent score per group (n = {dist.n}) "
                     "before computing intervals and comparisons.",
+                    "groups_averaged",
                 )
             out[name] = dist
         return out
@@ -952,24 +929,32 @@ class ModelSelectionReport:
                 "succeeded describes the algorithm only where it fits); compared "
                 "with each model on the splits both have; not chosen as the best "
                 "while a model without failed fits is there.",
+                code="incomplete",
             )
         complete = [n for n in self.ranking if n not in self.incomplete]
         if self.best not in self.incomplete:
             return
         if not complete:
             self.notes.append(
-                "new data: every model has failed fits: the best is the best mean "
-                "over the splits where it fitted, and has no interval on new data; "
-                "fix the failures and rerun."
+                Note(
+                    "new data: every model has failed fits: the best is the best "
+                    "mean over the splits where it fitted, and has no interval on "
+                    "new data; fix the failures and rerun.",
+                    "all_incomplete",
+                )
             )
             return
         old, self.best = self.best, complete[0]
         self.ranking = [self.best] + [n for n in self.ranking if n != self.best]
         self.notes.append(
-            f"new data: {old} has the best mean over the splits where it fitted, "
-            f"but its fits failed on {self.incomplete[old]} of {J} splits; "
-            f"{self.best}, the first in the ranking without failed fits, is the "
-            "best."
+            Note(
+                f"new data: {old} has the best mean over the splits where it "
+                f"fitted, but its fits failed on {self.incomplete[old]} of {J} "
+                f"splits; {self.best}, the first in the ranking without failed "
+                "fits, is the best.",
+                "best_skips_incomplete",
+                (old, self.best),
+            )
         )
 
     def _unbeaten_best(self, k):
@@ -988,20 +973,28 @@ class ModelSelectionReport:
             free = [n for n in free if n not in self.incomplete]
         if not free:
             self.notes.append(
-                f"new data: every model, {self.best} (the best mean) included, is "
-                "significantly worse than another on the splits they share (their "
-                "pairs were tested on different splits after failed fits): no "
-                "model can be called the best; rerun without the failing fits."
+                Note(
+                    f"new data: every model, {self.best} (the best mean) "
+                    "included, is significantly worse than another on the splits "
+                    "they share (their pairs were tested on different splits "
+                    "after failed fits): no model can be called the best; rerun "
+                    "without the failing fits.",
+                    "no_unbeaten_best",
+                )
             )
             return
         old, self.best = self.best, free[0]
         self.ranking = [self.best] + [n for n in self.ranking if n != self.best]
         self.notes.append(
-            f"new data: {old} has the best mean over its own splits, but is "
-            f"significantly worse than another model on the splits they share "
-            f"(failed fits left the pairs on different splits); {self.best}, the "
-            "first in the ranking that no model is significantly better than, is "
-            "the best."
+            Note(
+                f"new data: {old} has the best mean over its own splits, but is "
+                f"significantly worse than another model on the splits they "
+                f"share (failed fits left the pairs on different splits); "
+                f"{self.best}, the first in the ranking that no model is "
+                "significantly better than, is the best.",
+                "best_beaten",
+                (old, self.best),
+            )
         )
 
     def pairwise(self):
@@ -1451,10 +1444,12 @@ class ModelSelectionReport:
         which = "; ".join(
             f"{name}: {', '.join(sorted(cols))}" for name, cols in self._clipped.items()
         )
-        text = (
+        text = Note(
             f"{_bound_text(metric, bounds)}: interval bounds beyond that range were "
             f"clipped to it ({which}); the clipped interval covers the true value "
-            "whenever the unclipped one does."
+            "whenever the unclipped one does.",
+            "clipped",
+            tuple(self._clipped),
         )
         if self._clip_index is None:
             self._clip_index = len(self.notes)
@@ -1644,7 +1639,7 @@ class ModelSelectionReport:
             "generalization": generalization,
             "requirements": {n: r.verdict for n, r in self.requirements.items()},
             "settings": {k: _plain(v) for k, v in self.settings.items()},
-            "notes": list(self.notes),
+            "notes": [str(n) for n in self.notes],
         }
 
     def to_json(self, path=None):

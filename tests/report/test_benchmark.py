@@ -84,7 +84,7 @@ class TestDemsarTable:
 
     def test_single_run_treatment_is_stated(self, demsar):
         assert demsar.reports == {}
-        assert any("one run per model and dataset" in n for n in demsar.notes)
+        assert demsar.notes.codes() == ["single_run"]
         assert demsar.ranks()["resample"].iloc[0].startswith("bootstrap of datasets")
         with pytest.raises(ValueError, match="resample='runs' needs several runs"):
             demsar.aggregate("mean", resample="runs")
@@ -221,7 +221,8 @@ class TestRuns:
             _runs_frame(), score="acc", by="model", dataset="dataset", random_state=0
         )
         assert not rep.paired
-        assert any("not paired" in n for n in rep.notes)
+        assert rep.notes.codes() == ["unpaired_runs"]
+        assert rep.notes[0].where == tuple(rep.datasets)
 
     def test_from_reports_equals_from_frame(self, runs_report):
         rep = BenchmarkReport(runs_report.reports, random_state=0)

@@ -211,7 +211,8 @@ def test_report_curves_are_roc_and_pr_curves_of_its_evaluators(curve_report, bre
             assert 0.85 < np.median(cb.area) < 1.0
             assert (cb.low <= cb.center).all()
             assert (cb.center <= cb.high).all()
-    assert not any("curves" in n for n in report.notes)
+    assert "no_curves" not in report.notes.codes()
+    assert report.curves_missing == {}
 
 
 def test_report_without_return_predictions_has_no_curves(breast4):
@@ -307,13 +308,9 @@ def test_regression_target_gives_one_note_and_no_curves():
         return_predictions=True,
     )
     assert report.curves == {}
-    notes = [n for n in report.notes if "no ROC or precision-recall curves" in n]
-    expected = (
-        "ridge, ols: no ROC or precision-recall curves: they need a binary "
-        "classifier with scores; the model is not a classifier (e.g. a "
-        "regression target)."
-    )
-    assert notes == [expected]
+    # one note naming both models (the same reason)
+    assert [n.where for n in report.notes.by_code("no_curves")] == [("ridge", "ols")]
+    assert list(report.curves_missing) == ["ridge", "ols"]
     assert len(_images(report.to_html())) == 1
     assert "Curves (" not in report.to_markdown()
 
@@ -364,11 +361,8 @@ def test_models_without_scores_or_binary_target_are_noted(breast4):
     )
     assert list(report.curves["roc"]) == ["nb"]
     assert list(report.curves["pr"]) == ["nb"]
-    expected = (
-        "hard: no ROC or precision-recall curves: they need scores; the model has "
-        "neither predict_proba nor decision_function."
-    )
-    assert [n for n in report.notes if "curves" in n] == [expected]
+    assert [n.where for n in report.notes.by_code("no_curves")] == [("hard",)]
+    assert list(report.curves_missing) == ["hard"]
     X, y = load_iris(return_X_y=True)
     report = compare_models(
         {"nb": GaussianNB()},
@@ -380,11 +374,10 @@ def test_models_without_scores_or_binary_target_are_noted(breast4):
         return_predictions=True,
     )
     assert report.curves == {}
-    expected = (
-        "nb: no ROC or precision-recall curves: they need a binary target; the "
-        "target has 3 classes."
-    )
-    assert [n for n in report.notes if "curves" in n] == [expected]
+    assert [n.where for n in report.notes.by_code("no_curves")] == [("nb",)]
+    assert report.curves_missing == {
+        "nb": "they need a binary target; the target has 3 classes"
+    }
 
 
 def test_cli_curves_end_to_end(tmp_path, capsys, monkeypatch):

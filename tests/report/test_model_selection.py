@@ -227,7 +227,8 @@ class TestModelSelectionReport:
             "averaged into one independent score per group (n = 10) before "
             "computing intervals and comparisons."
         )
-        assert sum("averaged into one" in n for n in r.notes) == 1
+        assert r.notes.codes().count("groups_averaged") == 1
+        assert r.notes[0].where == ("a", "b")
 
     def test_single_model(self):
         r = ModelSelectionReport(
@@ -247,29 +248,24 @@ class TestModelSelectionReport:
         }
         r = ModelSelectionReport(small, target="this dataset", random_state=0)
         r.to_frame()  # no warning escapes (pytest turns warnings into errors)
-        assert any(n.startswith("a: TiesWarning") for n in r.notes)
-        small_n = [n for n in r.notes if "SmallSampleWarning" in n]
-        assert len(small_n) == 1  # one note for both models
-        assert small_n[0].startswith("a, b: SmallSampleWarning: n = 5 is too small")
+        assert ("a",) in [n.where for n in r.notes.by_code("ties")]
+        small_n = r.notes.by_code("small_sample")
+        assert [n.where for n in small_n] == [("a", "b")]  # one note for both
         # Noether at the decision's one-sided level (1 - 0.95) / 2
         assert r.noether_n == 35
-        noether = [n for n in r.notes if "Noether" in n]
-        assert len(noether) == 1
-        assert noether[0].startswith(
-            "n = 5 scores per model is below the Noether sample size 35 for "
-            "gamma = 0.75 at confidence 0.95 (Bouthillier et al., App. C.3)"
-        )
+        assert {d.n for d in r.distributions.values()} == {5}
+        assert len(r.notes.by_code("below_noether")) == 1
         assert "below the Noether sample size" in r.to_markdown()
 
     def test_noether_follows_confidence(self, report):
         n = report.distributions["a"].n
         assert report.noether_n == 35
-        assert any("Noether" in note for note in report.notes) == (n < 35)
+        assert ("below_noether" in report.notes.codes()) == (n < 35)
         r90 = ModelSelectionReport(
             report.distributions, target="this dataset", confidence=0.9, random_state=0
         )
         assert r90.noether_n == 29
-        assert not any("Noether" in note for note in r90.notes)
+        assert "below_noether" not in r90.notes.codes()
 
     @pytest.mark.parametrize(
         ("kwargs", "err", "msg"),
@@ -717,12 +713,8 @@ class TestReadsFromEachModelsSide:
         highs = frame[[c for c in frame.columns if c.endswith("_high")]]
         assert highs.max().max() == 1.0
         assert frame.loc["a", "mean_high"] == 1.0
-        note = [n for n in r.notes if "clipped" in n]
-        assert len(note) == 1
-        assert note[0].startswith(
-            "accuracy lies in [0, 1]: interval bounds beyond that range were "
-            "clipped to it (a: mean"
-        )
+        note = r.notes.by_code("clipped")
+        assert [n.where for n in note] == [("a",)]
         assert "clipped" in r.to_markdown()
 
     def test_r2_at_most_one_and_unknown_metric_untouched(self):
@@ -733,7 +725,7 @@ class TestReadsFromEachModelsSide:
         other = PerformanceDistribution(r2, metric="my_metric")
         r = ModelSelectionReport({"m": other}, target="this dataset", random_state=0)
         assert r.to_frame(quantiles=())["mean_high"].iloc[0] > 1.0
-        assert not any("clipped" in n for n in r.notes)
+        assert "clipped" not in r.notes.codes()
 
     def test_a_warning_is_noted_once(self):
         # both models fall back to the bootstrap at different n: one note
@@ -744,8 +736,10 @@ class TestReadsFromEachModelsSide:
         }
         r = ModelSelectionReport(dists, target="this dataset", random_state=0)
         r.to_frame()
-        small = [n for n in r.notes if "SmallSampleWarning" in n]
+        # the merged wording: one note, the numbers that differ per model
+        small = r.notes.by_code("small_sample")
         assert len(small) == 1
+        assert small[0].where == ("a", "b")
         assert small[0].startswith("a, b: SmallSampleWarning: n = 8/9 is too small")
         assert (
             "measured coverage at this n (nominal 0.95) is q = 0.1: 0.80-0.90"
@@ -766,7 +760,7 @@ class TestReadsFromEachModelsSide:
         }
         r = ModelSelectionReport(dists, target="this dataset", random_state=0)
         r.to_frame()
-        assert not [n for n in r.notes if "TiesWarning" in n]
+        assert "ties" not in r.notes.codes()
 
 
 class TestSearchNamedOnlyWhenPresent:
@@ -1120,7 +1114,8 @@ class TestNewData:
             res["n_test"].mean() / res["n_train"].mean()
         )
         assert "not K-fold" in r.settings["test_train_ratio"]
-        assert any("corrected t is an approximation" in n for n in r.notes)
+        (design,) = r.notes.by_code("new_data_design")
+        assert r.settings["test_train_ratio"] in design
 
     def test_this_dataset_keeps_out_of_bootstrap(self, data):
         X, y = data
@@ -1177,12 +1172,7 @@ class TestNewData:
         assert table["run-to-run (this dataset): n"].tolist() == ["1", "1"]
         assert table["mean [95% CI]"].tolist() == ["–", "–"]
         assert table["P(best > model) [95% CI]"].tolist() == ["–", "–"]
-        assert (
-            "logreg, dummy: one repeat of 10 folds is one run: there is no "
-            "run-to-run (this dataset) distribution, so its columns are left empty "
-            "(n = 1 run; use n_repeats >= 2 for them); the new-data tests use the "
-            "folds and account for their dependence (corrected t)."
-        ) in r.notes
+        assert [n.where for n in r.notes.by_code("one_run")] == [("logreg", "dummy")]
 
     @pytest.mark.filterwarnings("ignore::skperf.exceptions.NoVariationWarning")
     def test_fewer_folds_only_where_ten_cannot_be_made(self):
@@ -1332,7 +1322,7 @@ class TestNewData:
         row = r.pairwise().iloc[0]
         assert row["n"] == 10
         assert row["pvalue"] == pytest.approx(p)
-        assert any("from 10 distinct train/test splits" in n for n in r.notes)
+        assert r.notes.codes().count("repeated_splits") == 1
 
     def test_to_dict_and_json(self):
         import json
@@ -1572,11 +1562,12 @@ class TestFailedFitsNewData:
             "error_score=np.nan: see the FitFailedWarning and the evaluator's "
             "results_['error'])."
         )
-        assert note in r.notes
+        assert r.notes.by_code("missing_splits") == [note]
+        assert r.notes.by_code("missing_splits")[0].where == ("lr vs weak",)
         assert note in " ".join(r.to_markdown().split())  # wrapped there
         # weak's interval: none (issue 29, item 5), with a note
         assert "weak" not in r.generalization
-        assert not any("corrected-t used" in n for n in r.notes)
+        assert "generalization_ci_fallback" not in r.notes.codes()
         scores = r.raw_distributions["weak"].scores
         assert r.to_frame(quantiles=()).loc["weak", "n_splits"] == scores.size == 27
 
@@ -1625,9 +1616,8 @@ class TestFailedFitsNewData:
         np.testing.assert_allclose(
             pairs["pvalue_adjusted"], correct_pvalues(pairs["pvalue"].to_numpy())
         )
-        dropped = [note for note in r.notes if "3 dropped: weak has no score" in note]
-        assert len(dropped) == 1  # one note naming both pairs
-        assert dropped[0].startswith("lr vs weak, nb vs weak: new data: tested on")
+        dropped = r.notes.by_code("missing_splits")
+        assert [n.where for n in dropped] == [("lr vs weak", "nb vs weak")]
         _assert_never_contradicts(r)
 
     def test_benchmark_runs_with_a_failing_model(self):
@@ -1642,7 +1632,8 @@ class TestFailedFitsNewData:
             b = benchmark(models, data, cv=5, n_repeats=2, random_state=0, n_jobs=1)
         for rep in b.reports.values():
             assert rep.pairwise()["n"].tolist() == [8]
-            assert any("2 dropped: weak has no score on 2" in n for n in rep.notes)
+            dropped = rep.notes.by_code("missing_splits")
+            assert [n.where for n in dropped] == [("lr vs weak",)]
             _assert_never_contradicts(rep)
         assert sorted(b.ranks().index) == ["lr", "weak"]
 
@@ -1667,7 +1658,8 @@ class TestFailedFitsNewData:
             "results_['error'] in report.evaluators)."
         )
         assert str(w.message) == reason
-        assert reason in r.notes
+        assert r.notes.by_code("left_out") == [reason]
+        assert r.notes.by_code("left_out")[0].where == ("broken",)
         assert reason in " ".join(r.to_markdown().split())  # wrapped there
         assert r.names == ["lr", "nb"]
         assert "broken" not in r.to_frame(quantiles=()).index
@@ -1683,7 +1675,8 @@ class TestFailedFitsNewData:
         )
         assert r.pairwise().equals(ref.pairwise())
         assert (r.best, r.tied_with_best) == (ref.best, ref.tied_with_best)
-        assert "the 1 pairs form one family" in " ".join(r.notes)
+        assert r.family.a.size == 1
+        assert len(r.notes.by_code("new_data_design")) == 1
         _assert_never_contradicts(r)
 
     def test_every_model_failing_still_raises(self):
@@ -1720,11 +1713,9 @@ class TestFailedFitsNewData:
         assert row.pvalue == pytest.approx(p)
         assert p < 1e-6
         assert (r.best, r.ranking, r.tied_with_best) == ("b", ["b", "a"], ["b"])
-        assert (
-            "new data: a has the best mean over the splits where it fitted, but "
-            "its fits failed on 10 of 30 splits; b, the first in the ranking "
-            "without failed fits, is the best."
-        ) in r.notes
+        moved = r.notes.by_code("best_skips_incomplete")
+        assert [n.where for n in moved] == [("a", "b")]  # from a to b
+        assert r.incomplete == {"a": 10}
         _assert_never_contradicts(r)
 
     def test_model_with_failed_fits_is_incomplete_never_the_best(self, partial):
@@ -1754,18 +1745,9 @@ class TestFailedFitsNewData:
             "splits both models have, not chosen as the best): weak (3 splits "
             "without a score)."
         )
-        assert (
-            "weak: new data: incomplete: 3 of 30 splits have no score (failed "
-            "fits), so no interval on new data (a mean over the fits that "
-            "succeeded describes the algorithm only where it fits); compared with "
-            "each model on the splits both have; not chosen as the best while a "
-            "model without failed fits is there."
-        ) in r.notes
-        assert (
-            "new data: weak has the best mean over the splits where it fitted, but "
-            "its fits failed on 3 of 30 splits; lr, the first in the ranking "
-            "without failed fits, is the best."
-        ) in r.notes
+        assert [n.where for n in r.notes.by_code("incomplete")] == [("weak",)]
+        moved = r.notes.by_code("best_skips_incomplete")
+        assert [n.where for n in moved] == [("weak", "lr")]  # from weak to lr
         assert r.to_dict()["generalization"].keys() == {"lr"}
         _assert_never_contradicts(r)
 
@@ -1854,9 +1836,9 @@ class TestHeadlineWhereAutoRunsNestedCV:
         X, y = make_classification(200, 5, random_state=0)
         models = {"knn": KNeighborsClassifier(15), "lr": LogisticRegression()}
         r = compare_models(models, X, y, scoring="neg_brier_score", random_state=0)
-        notes = [n for n in r.notes if "the Brier score of 15 nearest" in n]
-        assert len(notes) == 1
-        assert notes[0].startswith("knn: in the coverage study the corrected t")
+        notes = r.notes.by_code("known_gap")
+        assert [n.where for n in notes] == [("knn",)]
+        assert "Known gap" not in notes[0]  # the interval's prefix, not the note's
 
     def test_too_few_rows_for_nested_cv_keep_the_corrected_t_and_say_so(self):
         from sklearn.linear_model import Ridge
@@ -1867,9 +1849,9 @@ class TestHeadlineWhereAutoRunsNestedCV:
             models, X, y, scoring="neg_mean_squared_error", random_state=0
         )
         assert {ci.method for ci in r.generalization.values()} == {"corrected-t"}
-        notes = str(r.notes)
-        assert "nested CV not run" in notes
-        assert "n=25" in notes
+        notes = r.notes.by_code("nested_cv_not_run")
+        assert [n.where for n in notes] == [("a", "b")]
+        assert "n=25" in notes[0]  # the rows nested CV needs
 
 
 class TestSequentialRace:
@@ -1886,7 +1868,9 @@ class TestSequentialRace:
         assert spent == 20  # the first efficacy look
         assert (fixed.stopped, fixed.max_fits) == ("fixed", 100)
         assert seq.best == fixed.best == "lr"
-        assert any("sequential design: 20 of at most 100" in str(n) for n in seq.notes)
+        assert seq.fits == {"lr": 20, "dummy": 20}
+        assert len(seq.notes.by_code("sequential_design")) == 1
+        assert "sequential_design" not in fixed.notes.codes()
         # the stopped run holds the fixed design's first rounds, fit for fit
         a = seq.evaluators["lr"].results_["test_score"].to_numpy()
         b = fixed.evaluators["lr"].results_["test_score"].to_numpy()[:spent]
@@ -1937,7 +1921,7 @@ def test_race_disagreement_is_named(data, monkeypatch):
     )
     assert r.stopped == "futile"
     assert r.pairwise()["decision"].iloc[0] == "better"
-    assert any("race stopped this pair as futile" in str(n) for n in r.notes)
+    assert [n.where for n in r.notes.by_code("race_open_pair")] == [("lr vs dummy",)]
 
 
 def test_borderline_pairs_are_named():
@@ -1959,10 +1943,11 @@ def test_borderline_pairs_are_named():
             n_repeats=3,
         )
         p = r.pairwise()["pvalue_adjusted"].iloc[0]
-        notes[rs] = [str(n) for n in r.notes if "borderline (adjusted p" in str(n)]
+        notes[rs] = r.notes.by_code("borderline_pair")
         assert bool(notes[rs]) == (0.025 <= p < 0.10)
     assert not notes[1]
-    assert "another random_state can flip this call" in notes[2][0]
+    assert notes[2][0].where == ("lr vs tree",)
+    assert "another random_state can flip this call" in notes[2][0]  # the wording
 
 
 def test_race_drops_a_model_decided_worse(data):
@@ -1986,9 +1971,8 @@ def test_race_drops_a_model_decided_worse(data):
     assert pw.loc[("lr", "dummy"), "n"] == 20  # the splits both have
     assert r.incomplete == {}  # never fitted there, not failed
     assert r.generalization["dummy"].n_fits == 20
-    note = next(n for n in r.notes if str(n).startswith("sequential design"))
-    assert "dummy 20" in note
-    assert "of at most 100" in note
+    assert len(r.notes.by_code("sequential_design")) == 1
+    assert r.max_fits == 100
 
 
 def test_race_fits_equal_a_fixed_run_on_the_rounds_kept(data):
