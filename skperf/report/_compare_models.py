@@ -17,19 +17,19 @@ from numbers import Integral
 import numpy as np
 from sklearn.model_selection import KFold
 
-from .._distribution import _as_loss, _check_requirement
+from .._distribution import _as_loss
 from ..model_selection._seeding import _root_entropy
 from ..model_selection._vary import NewDataKFold, _default_new_data_cv
-from ..stats._multiple import _check_correction
-from ..stats._outperform import _check_gamma
 from ..stats._validation import (
     _check_budget,
-    _check_confidence,
-    _check_n_boot,
-    _check_target,
 )
 from ._metrics import _shared_default_score
-from ._model_selection import _VARY_ALL, ModelSelectionReport, _record
+from ._model_selection import (
+    _VARY_ALL,
+    ModelSelectionReport,
+    _check_report_args,
+    _record,
+)
 from ._notes import Note
 
 __all__ = ["compare_models"]
@@ -330,7 +330,6 @@ def compare_models(
                 f"`estimators[{name!r}]` must be an estimator with `fit`; got {est!r}."
             )
     scoring = _single_scoring(scoring)
-    target = _check_target(target)
     if params is not None and not isinstance(params, Mapping):
         raise TypeError(
             "`params` must be a dict of metadata to route to the fits and scorers "
@@ -346,12 +345,17 @@ def compare_models(
                 "`scoring=` a metric all the models support (e.g. "
                 "scoring='accuracy' for classifiers, 'r2' for regressors)."
             )
-    # validate before the (expensive) fits
-    gamma = _check_gamma(gamma)
-    confidence = _check_confidence(confidence)
-    correction = _check_correction(correction)
-    n_boot = _check_n_boot(n_boot)
-    _check_requirement(requirement, confidence)
+    # validate before the (expensive) fits, as the report will
+    checked = _check_report_args(
+        gamma=gamma,
+        confidence=confidence,
+        correction=correction,
+        n_boot=n_boot,
+        target=target,
+        requirement=requirement,
+    )
+    gamma, confidence, target = (checked[k] for k in ("gamma", "confidence", "target"))
+    correction, n_boot = checked["correction"], checked["n_boot"]
     entropy = _root_entropy(random_state)
     given_cv = cv
     # the design for new data: None or a number of folds (random K-fold, not

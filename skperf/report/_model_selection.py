@@ -68,6 +68,22 @@ def _check_ratio(test_train_ratio, target):
     return _check_test_train_ratio(test_train_ratio)
 
 
+def _check_report_args(*, gamma, confidence, correction, n_boot, target, requirement):
+    """The report's decision settings, validated (one place for the report
+    and :func:`compare_models`, which checks them before any fit). Returns
+    them as a dict, ``requirement`` as the keyword arguments of
+    :meth:`PerformanceDistribution.requirement` (or None)."""
+    confidence = _check_confidence(confidence)
+    return {
+        "gamma": _check_gamma(gamma),
+        "confidence": confidence,
+        "correction": _check_correction(correction),
+        "n_boot": _check_n_boot(n_boot),
+        "target": _check_target(target),
+        "requirement": _check_requirement(requirement, confidence),
+    }
+
+
 def _check_distributions(distributions):
     if not isinstance(distributions, Mapping) or len(distributions) == 0:
         raise TypeError(
@@ -511,12 +527,16 @@ class ModelSelectionReport:
         # models a sequential race stopped fitting (name -> fits): their
         # missing splits were never run, not failed
         self._raced_out = dict(_raced_out or {})
-        requirement_kw = _check_requirement(requirement, confidence)
-        self.gamma = _check_gamma(gamma)
-        self.confidence = _check_confidence(confidence)
-        self.correction = _check_correction(correction)
-        self.n_boot = _check_n_boot(n_boot)
-        self.target = _check_target(target)
+        checked = _check_report_args(
+            gamma=gamma,
+            confidence=confidence,
+            correction=correction,
+            n_boot=n_boot,
+            target=target,
+            requirement=requirement,
+        )
+        requirement_kw = checked.pop("requirement")
+        vars(self).update(checked)  # gamma, confidence, correction, n_boot, target
         self.test_train_ratio = _check_ratio(test_train_ratio, target)
         split_scores = (
             _split_matrix(self.raw_distributions, _split_design)
