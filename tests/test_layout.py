@@ -178,11 +178,7 @@ LAYERS = [
     ("skperf.cli", "skperf.__main__"),
 ]
 # known upward edges, each with its way out (issue 27)
-KNOWN_UP = {
-    # from_frame checks a frame's fold design with _folds._fold_design, which
-    # fits nothing (to move down beside from_frame)
-    ("skperf._frame", "skperf.model_selection._folds"),
-}
+KNOWN_UP = set()  # no import points up
 
 
 def _rank(module):

@@ -3,8 +3,8 @@
 A long table with one row per (model, repeat, fold) and the training and
 test set sizes of the splits holds what :func:`skperf.generalization_ci`
 and :func:`skperf.compare_generalization` compute their new-data answers
-from: the score of every fold. This module checks such a design
-(:func:`_fold_design`), and gives
+from: the score of every fold. :func:`skperf.from_frame` checks such a
+design (``skperf._frame._fold_design``); this module gives
 
 - :func:`fold_ci`: one model's interval for the expected score on new data,
   the corrected resampled t read as :func:`skperf.generalization_ci`'s
@@ -21,8 +21,6 @@ fits a model.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from .. import _distribution
@@ -38,171 +36,6 @@ TARGET_THIS_DATASET = "this dataset"
 
 # ---------------------------------------------------------------------------
 # validation of a design from a frame
-def _check_size(value, name, frame):
-    """``n_train``/``n_test``: a positive int, or a column of positive sizes.
-
-    Returns the per-row sizes as a float array.
-    """
-    if isinstance(value, str):
-        if value not in frame.columns:
-            raise ValueError(
-                f"`{name}` must be a positive int (the {name[2:]} set size of "
-                f"every split) or the name of a column of sizes; {value!r} is not "
-                "a column."
-            )
-        import pandas as pd
-
-        col = pd.to_numeric(frame[value], errors="coerce").to_numpy(dtype=float)
-        bad = ~(np.isfinite(col) & (col > 0) & (col == np.round(col)))
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"`{name}` column {value!r} must hold positive integer set sizes; "
-                f"got {frame[value].iloc[i]!r} in row {_show(frame.index[i])}."
-            )
-        return col
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Integral)
-        or int(value) < 1
-    ):
-        raise ValueError(
-            f"`{name}` must be a positive int (the number of {name[2:]} rows of "
-            f"each split, e.g. {'135' if name == 'n_train' else '15'} for 10-fold "
-            f"CV on 150 rows) or a column name; got {value!r}."
-        )
-    return np.full(len(frame), float(value))
-
-
-def _show(value):
-    return repr(value.item() if hasattr(value, "item") else value)
-
-
-def _fold_numbers(col, fold):
-    """The fold column as integers; refused when a value is not a whole number."""
-    import pandas as pd
-
-    if col.isna().any():
-        i = int(np.flatnonzero(col.isna().to_numpy())[0])
-        raise ValueError(
-            f"`fold` column {fold!r} has {int(col.isna().sum())} missing value(s), "
-            f"first in row {_show(col.index[i])}."
-        )
-    values = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
-    bad = ~np.isfinite(values) | (values != np.round(values))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"`fold` column {fold!r} must hold fold numbers (integers 0..K-1 or "
-            f"1..K); got {col.iloc[i]!r} in row {_show(col.index[i])}."
-        )
-    return values.astype(np.int64)
-
-
-def _fold_design(frame, models, *, fold, repeat, n_train, n_test):
-    """Check a repeated K-fold design; return ``(split, repeat, design)``.
-
-    ``split[i]`` is the split id ``r K + k`` of row ``i`` (``r`` the repeat in
-    sorted order, ``k`` the fold from 0), ``repeat[i]`` its repeat code.
-    Every model must hold every fold of every repeat exactly once, and the
-    same repeats as the other models.
-    """
-    import pandas as pd
-
-    folds = _fold_numbers(frame[fold], fold)
-    if repeat is None:
-        rep_codes = np.zeros(len(frame), dtype=np.int64)
-        rep_values = np.array([0])
-    else:
-        rcol = frame[repeat]
-        if rcol.isna().any():
-            raise ValueError(
-                f"`repeat` column {repeat!r} has {int(rcol.isna().sum())} missing "
-                "value(s)."
-            )
-        rep_codes, rep_values = pd.factorize(rcol, sort=True)
-        rep_codes = rep_codes.astype(np.int64)
-    base = int(folds.min())
-    if base not in (0, 1):
-        raise ValueError(
-            f"`fold` column {fold!r}: fold numbers must start at 0 (or 1); the "
-            f"smallest is {base}."
-        )
-    keys = pd.DataFrame({"m": models, "r": rep_codes, "f": folds})
-    dup = keys.duplicated()
-    if dup.any():
-        i = int(np.flatnonzero(dup.to_numpy())[0])
-        where = (
-            "" if repeat is None else f"{repeat}={_show(rep_values[rep_codes[i]])}, "
-        )
-        raise ValueError(
-            f"model {models[i]!r} has {where}{fold}={folds[i]} more than once (row "
-            f"{_show(frame.index[i])}): each model needs one score per fold of each "
-            "repeat"
-            + (
-                ""
-                if repeat is not None
-                else " (pass `repeat` if the rows come from several repeats)"
-            )
-            + "."
-        )
-    counts = keys.groupby(["m", "r"], sort=False)["f"].agg(["size", "min", "max"])
-    K = int(counts["size"].max())
-    top = base + K - 1
-    if folds.max() > top:
-        i = int(np.argmax(folds))
-        raise ValueError(
-            f"`fold` column {fold!r}: fold index {folds[i]} (row "
-            f"{_show(frame.index[i])}) is out of range: with K = {K} folds per "
-            f"repeat the folds are numbered {base}..{top}."
-        )
-    short = counts[counts["size"] < K]
-    if len(short):
-        (m, r), row = short.index[0], short.iloc[0]
-        have = set(folds[(models == m) & (rep_codes == r)].tolist())
-        missing = [k for k in range(base, top + 1) if k not in have]
-        shown = ", ".join(map(str, missing[:5])) + (", ..." if len(missing) > 5 else "")
-        where = "" if repeat is None else f", {repeat}={_show(rep_values[r])}"
-        raise ValueError(
-            f"`fold` column {fold!r}: model {m!r}{where} has {int(row['size'])} of "
-            f"the K = {K} folds (missing {shown}): every repeat must hold the same "
-            f"K folds, numbered {base}..{top} (repeats with different K, or rows "
-            "dropped?)."
-        )
-    if K < 2:
-        raise ValueError(
-            f"`fold` column {fold!r} has 1 fold per repeat; a K-fold design needs "
-            "K >= 2."
-        )
-    names = list(dict.fromkeys(models))
-    ref = set(rep_codes[models == names[0]].tolist())
-    for name in names[1:]:
-        own = set(rep_codes[models == name].tolist())
-        if own != ref:
-            r, who = (
-                (min(ref - own), f"{name!r} lacks")
-                if ref - own
-                else (min(own - ref), f"{names[0]!r} lacks")
-            )
-            raise ValueError(
-                f"`repeat` column {repeat!r}: the models were not scored on the "
-                f"same splits ({who} {repeat}={_show(rep_values[r])}); new-data "
-                "comparisons pair the models split by split: give every model the "
-                "same repeats, or drop `fold` for run-to-run answers."
-            )
-    tr = _check_size(n_train, "n_train", frame)
-    te = _check_size(n_test, "n_test", frame)
-    R = len(ref)
-    # repeats numbered 0..R-1 among those present (all models share them)
-    present = np.unique(rep_codes)
-    rep_dense = np.searchsorted(present, rep_codes)
-    split = rep_dense * K + (folds - base)
-    design = FoldDesign(R, K, float(np.mean(tr)), float(np.mean(te)))
-    return split, rep_dense, design
-
-
-# ---------------------------------------------------------------------------
-# the new-data answers
 def _design_of(dist, name="self"):
     design = getattr(dist, "_fold_design", None)
     if design is None:
