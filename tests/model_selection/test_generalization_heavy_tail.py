@@ -83,11 +83,13 @@ def _symmetric(ci):
     return ci.estimate - ci.low == pytest.approx(ci.high - ci.estimate)
 
 
+@pytest.fixture(scope="module")
+def reg():
+    X, y = make_regression(300, 5, noise=20.0, random_state=0)
+    return X, y
+
+
 class TestThroughAPI:
-    @pytest.fixture(scope="class")
-    def reg(self):
-        X, y = make_regression(300, 5, noise=20.0, random_state=0)
-        return X, y
 
     @pytest.mark.parametrize("metric", SQUARED)
     def test_log_in_window(self, reg, metric):
