@@ -90,7 +90,6 @@ def reg():
 
 
 class TestThroughAPI:
-
     @pytest.mark.parametrize("metric", SQUARED)
     def test_log_in_window(self, reg, metric):
         X, y = reg
