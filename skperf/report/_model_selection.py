@@ -1687,8 +1687,17 @@ class ModelSelectionReport:
         return (
             f"ModelSelectionReport(target={self.target!r}, n_models={self.n_models}, "
             f"best={self.best!r}, tied_with_best={self.tied_with_best!r}, "
-            f"confidence={self.confidence:g}, correction={self.correction!r})"
+            f"confidence={self.confidence:g}, correction={self.correction!r}"
+            + self._run_repr()
+            + ")"
         )
+
+    def _run_repr(self):
+        """``", fits=..., max_fits=..., stopped=..."`` of a sequential run."""
+        stopped = getattr(self, "stopped", "fixed")
+        if stopped == "fixed":
+            return ""
+        return f", fits={self.fits!r}, max_fits={self.max_fits}, stopped={stopped!r}"
 
     def __str__(self):
         return self.to_markdown()

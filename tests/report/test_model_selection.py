@@ -1973,6 +1973,9 @@ def test_race_drops_a_model_decided_worse(data):
     assert r.generalization["dummy"].n_fits == 20
     assert len(r.notes.by_code("sequential_design")) == 1
     assert r.max_fits == 100
+    assert repr(r).endswith(
+        "fits={'lr': 100, 'tree': 100, 'dummy': 20}, max_fits=100, stopped='decided')"
+    )
 
 
 def test_race_fits_equal_a_fixed_run_on_the_rounds_kept(data):
