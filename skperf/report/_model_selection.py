@@ -449,6 +449,14 @@ class ModelSelectionReport:
         With ``return_predictions=True``: each model that has no curves and
         why (e.g. ``"target has 3 classes"``); also in ``notes``. Empty
         otherwise.
+    evaluators : dict of str to RepeatedEvaluator or None
+        From :func:`compare_models`: the fitted evaluator of each model (its
+        ``results_`` holds one row per fit). None otherwise.
+    fits, max_fits, stopped : dict of str to int, int, str
+        From :func:`compare_models`: the fits each model spent, the most per
+        model, and why the fitting stopped (``"fixed"`` for a fixed design;
+        ``"decided"``, ``"futile"``, ``"precise"`` or ``"budget"`` for the
+        sequential race). Not set on a report built from distributions.
 
     Notes
     -----
