@@ -1,0 +1,128 @@
+"""compare_models' sequential race (issue 26): rounds of K-fold CV, pairs
+settled at their first crossing, models dropped once settled."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
+
+from skperf import compare_models
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_classification(
+        n_samples=150, n_features=5, n_informative=3, random_state=0
+    )
+
+
+class TestSequentialRace:
+    """compare_models' sequential default (issue 26): rounds of K-fold CV,
+    stopped once every pair is settled."""
+
+    def test_stops_when_every_pair_is_settled(self, data):
+        X, y = data
+        models = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
+        seq = compare_models(models, X, y, random_state=0)
+        fixed = compare_models(models, X, y, random_state=0, n_repeats=10)
+        spent = len(seq.evaluators["lr"].results_)
+        assert (seq.stopped, seq.max_fits) == ("decided", 100)
+        assert spent == 20  # the first efficacy look
+        assert (fixed.stopped, fixed.max_fits) == ("fixed", 100)
+        assert seq.best == fixed.best == "lr"
+        assert seq.fits == {"lr": 20, "dummy": 20}
+        assert len(seq.notes.by_code("sequential_design")) == 1
+        assert "sequential_design" not in fixed.notes.codes()
+        # the stopped run holds the fixed design's first rounds, fit for fit
+        a = seq.evaluators["lr"].results_["test_score"].to_numpy()
+        b = fixed.evaluators["lr"].results_["test_score"].to_numpy()[:spent]
+        np.testing.assert_array_equal(a, b)
+
+    def test_max_fits_and_time_budget(self, data):
+        X, y = data
+        models = {"lr": LogisticRegression(), "lr2": LogisticRegression(C=0.5)}
+        r = compare_models(models, X, y, random_state=0, max_fits=20)
+        assert r.max_fits == 20
+        assert len(r.evaluators["lr"].results_) <= 20
+        r = compare_models(models, X, y, random_state=0, time_budget=1e-9)
+        # no second round starts; the look at the last round says what holds
+        assert len(r.evaluators["lr"].results_) == 10
+        assert r.stopped in ("budget", "futile", "decided")
+        with pytest.raises(ValueError, match="sequential design"):
+            compare_models(models, X, y, n_repeats=3, time_budget=10)
+        with pytest.raises(ValueError, match="max_fits"):
+            compare_models(models, X, y, n_repeats=10, max_fits=20)
+
+
+def test_progress_bar_says_the_race_state(data, capsys):
+    # issue 26, item 5: the bar shows the pairs settled and why it stopped
+    X, y = data
+    models = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
+    compare_models(models, X, y, random_state=0, progress=True)
+    err = capsys.readouterr().err.replace("\r", "\n")
+    assert "1 of 1 pairs settled, 1 model(s) out; decided after 2 round(s)" in err
+    assert "done, decided" in err
+
+
+def test_race_disagreement_is_named(data, monkeypatch):
+    # a pair the race stopped undecided but the fixed-design reading calls
+    # significant is named as borderline (benchmarks/sequential_api_study.py)
+    import dataclasses as dc
+
+    from skperf.stats import _sequential
+
+    real = _sequential.compare_look
+
+    def futile(*args, **kwargs):
+        return dc.replace(real(*args, **kwargs), state="futile")
+
+    monkeypatch.setattr(_sequential, "compare_look", futile)
+    X, y = data
+    r = compare_models(
+        {"lr": LogisticRegression(), "dummy": DummyClassifier()}, X, y, random_state=0
+    )
+    assert r.stopped == "futile"
+    assert r.pairwise()["decision"].iloc[0] == "better"
+    assert [n.where for n in r.notes.by_code("race_open_pair")] == [("lr vs dummy",)]
+
+
+def test_race_drops_a_model_decided_worse(data):
+    # issue 26, item 1: a model decided worse than another stops being fitted;
+    # the pair still open runs on; its pairs are read on the rounds it has
+    X, y = data
+    models = {
+        "lr": LogisticRegression(),
+        "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
+        "dummy": DummyClassifier(),
+    }
+    r = compare_models(models, X, y, random_state=0)
+    assert r.fits == {"lr": 100, "tree": 100, "dummy": 20}  # recorded
+    assert r.stopped == "decided"
+    assert len(r.evaluators["dummy"].results_) == 20
+    assert r.evaluators["dummy"].stopped_ == "settled"
+    pw = r.pairwise().set_index(["model_a", "model_b"])
+    assert pw.loc[("lr", "dummy"), "decision"] == "better"
+    assert pw.loc[("tree", "dummy"), "decision"] == "better"
+    assert pw.loc[("tree", "lr"), "decision"] == "better"
+    assert pw.loc[("lr", "dummy"), "n"] == 20  # the splits both have
+    assert r.incomplete == {}  # never fitted there, not failed
+    assert r.generalization["dummy"].n_fits == 20
+    assert len(r.notes.by_code("sequential_design")) == 1
+    assert r.max_fits == 100
+    assert repr(r).endswith(
+        "fits={'lr': 100, 'tree': 100, 'dummy': 20}, max_fits=100, stopped='decided')"
+    )
+
+
+def test_race_fits_equal_a_fixed_run_on_the_rounds_kept(data):
+    # the dropped model's fits are the first rounds of the fixed design's
+    X, y = data
+    models = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
+    seq = compare_models(models, X, y, random_state=3)
+    fixed = compare_models(models, X, y, random_state=3, n_repeats=2)
+    for name in models:
+        a = seq.evaluators[name].results_["test_score"].to_numpy()
+        b = fixed.evaluators[name].results_["test_score"].to_numpy()
+        np.testing.assert_array_equal(a, b[: a.size])
