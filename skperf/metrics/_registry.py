@@ -703,6 +703,22 @@ def _resolve(metric):
     return spec
 
 
+def _is_squared_error(metric):
+    """Whether ``metric`` (a metric or scorer name; ``neg_`` allowed) is a mean
+    of squared errors (MSE, RMSE): unbounded, right-skewed per-row losses.
+
+    Examples
+    --------
+    >>> from skperf.metrics._registry import _is_squared_error
+    >>> [_is_squared_error(m) for m in ("neg_root_mean_squared_error", "mse", "r2")]
+    [True, True, False]
+    """
+    if not isinstance(metric, str):
+        return False
+    spec = _SPECS.get(metric.lower().removeprefix("neg_"))
+    return spec is not None and spec.features is _sq_err
+
+
 def _is_proportion(spec):
     return spec.proportion is not None
 

@@ -27,6 +27,7 @@ from sklearn.utils import indexable
 
 from .._distribution import _known_range
 from ..metrics._per_row import DECOMPOSABLE, _row_scores
+from ..metrics._registry import _is_squared_error
 from ..stats import _generalization as _gstats
 from ..stats._results import _ResultMixin
 from ..stats._validation import _check_budget, _check_confidence
@@ -124,14 +125,8 @@ _CORRECTED_T_REPEATS = 3
 # (issue 15): the note says so in words.
 _AUTO_VERIFIED_N = 100
 # The "calibrated-t-log" row: the squared-error losses of the metric table
-# (skperf/metrics/_registry.py: unbounded, right-skewed per-row losses) and
-# the n below which the symmetric reading fell short on heavy tails.
-_SQUARED_ERROR = (
-    "neg_mean_squared_error",
-    "neg_root_mean_squared_error",
-    "mean_squared_error",
-    "root_mean_squared_error",
-)
+# (skperf/metrics/_registry.py: _is_squared_error) are read on the log scale
+# below this n, where the symmetric reading fell short on heavy tails.
 _LOG_READING_MAX_N = 300
 
 
@@ -582,7 +577,7 @@ def _more_repeats(J):
 def _log_reading_applies(metric, n):
     """Whether auto reads the corrected t on the log scale (the
     ``"calibrated-t-log"`` row of :data:`_AUTO_POLICY`)."""
-    return metric in _SQUARED_ERROR and _AUTO_VERIFIED_N <= n < _LOG_READING_MAX_N
+    return _is_squared_error(metric) and _AUTO_VERIFIED_N <= n < _LOG_READING_MAX_N
 
 
 def _resolve_auto(n, per_row_ok, has_groups, budget, metric=None):
