@@ -72,14 +72,15 @@ _DEFAULT_BUDGET = 100  # n_fits="auto": at most this many fits
 # <= 100 fits, width within 1.25x the narrowest method that holds.
 #
 #   method        scorers (a code)   groups  min n  min fits
-#   "per_row_small_n": a per-row scorer and n < _AUTO_VERIFIED_N; "any": all
+#   "per_row_small_n": a per-row scorer and n < _AUTO_VERIFIED_N;
+#   "squared_error_small_n": MSE or RMSE and n < _LOG_READING_MAX_N; "any": all
 _AUTO_POLICY = (
     ("nested-cv", "per_row_small_n", False, 25, 15),
     # Bates et al. (2024), K = 5, 3 repetitions (45 fits). At n = 50 the
     # corrected t on 3 x 10-fold fell to 0.89 (accuracy) where nested CV held
     # (0.96-0.98, logistic regression, 54-100 datasets; all 12 per-row
     # cells at n = 50, against 10 for the row below, which is narrower).
-    ("calibrated-t-log", "squared error, n < 300", True, 100, 10),
+    ("calibrated-t-log", "squared_error_small_n", True, 100, 10),
     # The row below, its interval read on the log scale (issue 29, item 19):
     # the loss L (MSE, RMSE) in [L exp(-c), L exp(c)], c = t se / L, the
     # delta method for log L; the same fits. Squared errors are right-
@@ -591,7 +592,7 @@ def _resolve_auto(n, per_row_ok, has_groups, budget, metric=None):
             continue
         if scorers == "per_row_small_n" and not (per_row_ok and n < _AUTO_VERIFIED_N):
             continue
-        if scorers == "squared error, n < 300" and not _log_reading_applies(metric, n):
+        if scorers == "squared_error_small_n" and not _log_reading_applies(metric, n):
             continue
         return method
     need = min(r[3] for r in _AUTO_POLICY if r[2] or not has_groups)
