@@ -10,6 +10,7 @@ fitted distributions.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import warnings
 from collections.abc import Mapping
 from numbers import Integral
@@ -861,7 +862,7 @@ class _RaceStopping:
         self.confidence = confidence
         self.precision = precision
         self.looks = {}
-        self.out = {}  # model index -> round it was decided worse
+        self.out = set()  # models decided worse than another
         self.active = None
         self.specs = []
 
@@ -882,7 +883,7 @@ class _RaceStopping:
         m = len(ok) * (len(ok) - 1) // 2
         level = 1 - (1 - self.confidence) / m
         running = set(range(len(jobs))) if self.active is None else set(self.active)
-        for a, b in _pairs(ok):
+        for a, b in itertools.combinations(ok, 2):
             prev = self.looks.get((a, b))
             if prev is not None and prev.state != "continue":
                 continue  # settled at its first crossing
@@ -898,7 +899,7 @@ class _RaceStopping:
             self.looks[a, b] = look
             if look.state == "decided" and look.decision in ("better", "worse"):
                 loser = b if look.decision == "better" else a
-                self.out.setdefault(loser, rounds)
+                self.out.add(loser)
         open_ = [p for p, lk in self.looks.items() if self._open(p, lk)]
         needed = {i for p in open_ for i in p}
         if needed:  # the leader runs on while any pair is open (F-race keeps
@@ -929,7 +930,7 @@ class _RaceStopping:
         return None
 
     def _open(self, pair, look):
-        return look.state == "continue" and not (set(pair) & set(self.out))
+        return look.state == "continue" and not (set(pair) & self.out)
 
     def state(self, rounds, stop):
         """The progress bar's words after a look: the pairs settled so far."""
@@ -948,7 +949,7 @@ class _RaceStopping:
         states = [lk.state for lk in self.looks.values()]
         n = len(states)
         raced = sum(
-            bool(set(p) & set(self.out)) and lk.state == "continue"
+            bool(set(p) & self.out) and lk.state == "continue"
             for p, lk in self.looks.items()
         )
         return (
@@ -965,10 +966,6 @@ def _fits_text(fits):
     if len(set(fits.values())) == 1:
         return str(next(iter(fits.values())))
     return ", ".join(f"{name} {n}" for name, n in fits.items())
-
-
-def _pairs(items):
-    return [(a, b) for k, a in enumerate(items) for b in items[k + 1 :]]
 
 
 def _note_race_disagreements(report, race, fitted):
