@@ -445,8 +445,10 @@ class Comparison(_ResultMixin):
         more runs settle it). None: computed from ``pvalue``.
     statistic : float, default=nan
         The statistic of the test named in ``test``, as :mod:`scipy.stats`
-        reports it (Wilcoxon's ``min(W+, W-)``, the Mann-Whitney U of
-        ``self``, the Brunner-Munzel W), next to its ``pvalue``.
+        computes it on the scores of ``self`` and ``other`` as given
+        (Wilcoxon's ``min(W+, W-)``, the Mann-Whitney U of ``self``, the
+        Brunner-Munzel W; ``pvalue`` of ``"brunnermunzel"`` adds a
+        continuity correction that W does not carry).
 
     Examples
     --------
