@@ -97,8 +97,11 @@ def collect(ev, job, outputs, y):
         "y_decision": [],
     }
     meta = []
-    for (r, f, out), task in zip(outputs, job.tasks, strict=True):
-        test = np.asarray(task[4])
+    # a sequential run (a race) stops before the design's last tasks: each
+    # output is paired with its own (repeat, fold) task
+    test_of = {(task[0], task[1]): task[4] for task in job.tasks}
+    for r, f, out in outputs:
+        test = np.asarray(test_of[r, f])
         pred = out.get("predictions") or {}
         rows["repeat"].append(r)
         rows["fold"].append(f)

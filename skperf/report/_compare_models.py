@@ -10,6 +10,7 @@ fitted distributions.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import warnings
 from collections.abc import Mapping
@@ -30,8 +31,9 @@ from ._model_selection import (
     ModelSelectionReport,
     _check_report_args,
     _record,
+    _Run,
 )
-from ._notes import Note
+from ._notes import Notes
 
 __all__ = ["compare_models"]
 
@@ -482,7 +484,43 @@ def compare_models(
     if target == "new data":
         ratio, design = _measured_ratio(fitted, _num_samples(X))
         settings["test_train_ratio"] = design
-    report = ModelSelectionReport(
+    first = next(iter(fitted.values()))
+    fits = {name: len(ev.results_) for name, ev in fitted.items()}
+    max_fits, stopped, stop_reason, open_pairs = len(first.results_), "fixed", None, ()
+    if race is not None:
+        max_fits = n_repeats * cv.get_n_splits()
+        stopped = race.reason(
+            next(
+                (ev.stopped_ for ev in fitted.values() if ev.stopped_ != "settled"),
+                first.stopped_,
+            )
+        )
+        stop_reason = race.why()
+        open_pairs = race.open_pairs(fitted)
+    notes = Notes()
+    for name, reason in lost.items():
+        notes.add(name, f"{reason}: {_LEFT_OUT}", code="left_out")
+    headline = None
+    if target == "new data":
+        refits = {
+            "estimators": estimators,
+            "X": X,
+            "y": y,
+            "groups": groups,
+            "scoring": scoring,
+            "random_state": entropy,
+            "n_jobs": n_jobs,
+            "memory": memory,
+            "seeder": seeder,
+        }
+        metric = next(iter(distributions.values())).metric
+        headline = functools.partial(
+            _headline, fitted, confidence=confidence, metric=metric, refits=refits
+        )
+    curves, curves_missing = {}, {}
+    if return_predictions:
+        curves, curves_missing = _curves(fitted, notes)
+    return ModelSelectionReport(
         distributions,
         target=target,
         test_train_ratio=ratio,
@@ -499,50 +537,19 @@ def compare_models(
             for name, ev in fitted.items()
             if getattr(ev, "stopped_", None) == "settled"
         },
+        _run=_Run(
+            evaluators=evaluators,
+            fits=fits,
+            max_fits=max_fits,
+            stopped=stopped,
+            stop_reason=stop_reason,
+            open_pairs=open_pairs,
+            headline=headline,
+            notes=tuple(notes),
+            curves=curves,
+            curves_missing=curves_missing,
+        ),
     )
-    report.evaluators = evaluators
-    first = next(iter(fitted.values()))
-    report.max_fits = len(first.results_)  # a fixed design: every fit
-    report.fits = {name: len(ev.results_) for name, ev in fitted.items()}
-    report.stopped = "fixed"
-    if race is not None:
-        report.max_fits = n_repeats * cv.get_n_splits()
-        report.stopped = race.reason(
-            next(
-                (ev.stopped_ for ev in fitted.values() if ev.stopped_ != "settled"),
-                first.stopped_,
-            )
-        )
-        report.stop_reason = race.why()
-        report.notes.append(
-            Note(
-                f"sequential design: {_fits_text(report.fits)} of at most "
-                f"{report.max_fits} fits per model, stopped: {report.stopped} "
-                f"({race.why()}).",
-                "sequential_design",
-            )
-        )
-        _note_race_disagreements(report, race, fitted)
-    for name, reason in lost.items():
-        report.notes.add(name, f"{reason}: {_LEFT_OUT}", code="left_out")
-    if target == "new data":
-        _note_borderline_pairs(report)
-    if target == "new data":
-        refits = {
-            "estimators": estimators,
-            "X": X,
-            "y": y,
-            "groups": groups,
-            "scoring": scoring,
-            "random_state": entropy,
-            "n_jobs": n_jobs,
-            "memory": memory,
-            "seeder": seeder,
-        }
-        _evaluator_intervals(report, fitted, design, refits)
-    if return_predictions:
-        _add_curves(report, fitted)
-    return report
 
 
 _LEFT_OUT = (
@@ -723,62 +730,53 @@ def _as_loss_name(metric):
     return metric
 
 
-def _evaluator_intervals(report, evaluators, design, refits=None):
-    """Headline intervals from ``generalization_ci()`` where the evaluator has it.
+def _headline(evaluators, name, notes, *, confidence, metric, refits=None):
+    """Model ``name``'s headline interval on new data, its notes in ``notes``.
 
-    Falls back to the corrected resampled t of the report (and notes the
-    split design the new-data tests used). Where ``generalization_ci(method=
-    "auto")`` would run nested CV (a per-row scorer below n = 100), the
-    interval is nested CV on 45 more fits per model (``refits``: what those
-    fits need), not the corrected t on the evaluator's fits, which
-    under-covered there.
+    ``generalization_ci()`` of its evaluator, in the report's units
+    (``metric``). Where ``generalization_ci(method="auto")`` would run
+    nested CV (a per-row scorer below n = 100), the interval is nested CV on
+    45 more fits per model (``refits``: what those fits need), not the
+    corrected t on the evaluator's fits, which under-covered there.
+    None where the evaluator has no interval: the report's own corrected
+    resampled t is used.
     """
     from ..model_selection._generalization import _evaluator_metric, _known_gap
 
-    report.notes.append(
-        Note(
-            "new data: every pair of models is tested with the corrected "
-            f"resampled paired t (Nadeau & Bengio 2003) at n_test / n_train = "
-            f"{design}; the {report.n_models * (report.n_models - 1) // 2} pairs "
-            f"form one family corrected by {report.correction or 'no correction'}.",
-            "new_data_design",
+    ev = evaluators[name]
+    method = getattr(ev, "generalization_ci", None)
+    if method is None:
+        return None
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ci = method(confidence=confidence)
+    except (ValueError, TypeError, NotImplementedError) as exc:
+        why = str(exc).removeprefix("generalization_ci: ").rstrip(".")
+        notes.add(
+            name,
+            f"generalization_ci: {why}; corrected-t used.",
+            code="generalization_ci_fallback",
         )
-    )
-    for name, ev in evaluators.items():
-        method = getattr(ev, "generalization_ci", None)
-        if method is None or name in report.incomplete:  # failed fits: a note
-            continue
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                ci = method(confidence=report.confidence)
-        except (ValueError, TypeError, NotImplementedError) as exc:
-            why = str(exc).removeprefix("generalization_ci: ").rstrip(".")
-            report.notes.add(
-                name,
-                f"generalization_ci: {why}; corrected-t used.",
-                code="generalization_ci_fallback",
-            )
-            continue
-        _record(caught, report.notes, name)
-        ci = _nested_where_auto_would(ci, ev, name, report, refits)
-        metric = _evaluator_metric(ev)[0]
-        gap = _known_gap(ev.estimator, metric, ci.n_fits, ci.method, ci.n)
-        if gap:
-            report.notes.add(name, gap, code="known_gap")
-        if ci.metric != report.metric and report.metric == _as_loss_name(ci.metric):
-            # the report shows the loss itself: the interval in its units
-            ci = dataclasses.replace(  # + 0.0: no negative zero
-                ci,
-                estimate=-ci.estimate + 0.0,
-                low=-ci.high + 0.0,
-                high=-ci.low + 0.0,
-                metric=report.metric,
-            )
-        report.generalization[name] = ci
+        return None
+    _record(caught, notes, name)
+    ci = _nested_where_auto_would(ci, ev, name, confidence, notes, refits)
+    gap = _known_gap(ev.estimator, _evaluator_metric(ev)[0], ci.n_fits, ci.method, ci.n)
+    if gap:
+        notes.add(name, gap, code="known_gap")
+    if ci.metric != metric and metric == _as_loss_name(ci.metric):
+        # the report shows the loss itself: the interval in its units
+        ci = dataclasses.replace(  # + 0.0: no negative zero
+            ci,
+            estimate=-ci.estimate + 0.0,
+            low=-ci.high + 0.0,
+            high=-ci.low + 0.0,
+            metric=metric,
+        )
+    return ci
 
 
-def _nested_where_auto_would(ci, ev, name, report, refits):
+def _nested_where_auto_would(ci, ev, name, confidence, notes, refits):
     """``ci``, or nested CV where ``generalization_ci``'s auto would run it."""
     from ..model_selection._generalization import _evaluator_gate, generalization_ci
 
@@ -798,7 +796,7 @@ def _nested_where_auto_would(ci, ev, name, report, refits):
                 refits["y"],
                 scoring=refits["scoring"],
                 method="nested-cv",
-                confidence=report.confidence,
+                confidence=confidence,
                 random_state=refits["random_state"],
                 n_jobs=refits["n_jobs"],
                 memory=refits["memory"],
@@ -806,13 +804,13 @@ def _nested_where_auto_would(ci, ev, name, report, refits):
             )
     except ValueError as exc:  # e.g. too few rows for nested CV's folds
         why = str(exc).rstrip(".")
-        report.notes.add(
+        notes.add(
             name,
             f"nested CV not run ({why}); the corrected t on the fits kept.",
             code="nested_cv_not_run",
         )
         return ci
-    _record(caught, report.notes, name)
+    _record(caught, notes, name)
     return dataclasses.replace(
         res,
         note=f"From the {ev.results_.shape[0]} fits of the comparison:{found} So "
@@ -820,18 +818,21 @@ def _nested_where_auto_would(ci, ev, name, report, refits):
     )
 
 
-def _add_curves(report, evaluators):
-    """Set ``report.curves`` from the kept predictions; note models without."""
+def _curves(evaluators, notes):
+    """``(curves, curves_missing)`` from the kept predictions; a note in
+    ``notes`` for each model without curves."""
     from ._curves import _NO_CURVES, _model_curves
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         curves, missing = _model_curves(evaluators)
-    _record(caught, report.notes, "curves")
-    report.curves = {kind: c for kind, c in curves.items() if c}
-    report.curves_missing = {name: reason.rstrip(".") for name, reason in missing}
+    _record(caught, notes, "curves")
     for name, reason in missing:
-        report.notes.add(name, f"{_NO_CURVES}: {reason.rstrip('.')}.", code="no_curves")
+        notes.add(name, f"{_NO_CURVES}: {reason.rstrip('.')}.", code="no_curves")
+    return (
+        {kind: c for kind, c in curves.items() if c},
+        {name: reason.rstrip(".") for name, reason in missing},
+    )
 
 
 class _RaceStopping:
@@ -945,6 +946,17 @@ class _RaceStopping:
     def reason(self, stopped):
         return "budget" if stopped in ("max_fits", "budget") else stopped
 
+    def open_pairs(self, evaluators):
+        """``((a, b, state), ...)``: the pairs of ``evaluators`` (by name) the
+        race stopped without deciding them."""
+        name_of = {id(ev): name for name, ev in evaluators.items()}
+        names = [name_of.get(id(spec)) for spec in self.specs]
+        return tuple(
+            (names[a], names[b], look.state)
+            for (a, b), look in self.looks.items()
+            if look.state != "decided" and None not in (names[a], names[b])
+        )
+
     def why(self):
         states = [lk.state for lk in self.looks.values()]
         n = len(states)
@@ -959,65 +971,3 @@ class _RaceStopping:
             + " (group-sequential corrected paired t per pair, Bonferroni over "
             "the pairs)"
         )
-
-
-def _fits_text(fits):
-    """``"30"`` when every model spent the same fits, else ``"a 30, b 20"``."""
-    if len(set(fits.values())) == 1:
-        return str(next(iter(fits.values())))
-    return ", ".join(f"{name} {n}" for name, n in fits.items())
-
-
-def _note_race_disagreements(report, race, fitted):
-    """Name the pairs the race did not decide but the report's fixed-design
-    test on the fits at the stop calls significant (through the API 18 of
-    3200 datasets, always this way round; benchmarks/sequential_api_study.py):
-    read them as borderline, more fits settle them."""
-    if not race.looks or report.target != "new data":
-        return
-    name_of = {id(ev): name for name, ev in fitted.items()}
-    names = [name_of.get(id(spec)) for spec in race.specs]
-    pairs = report.pairwise()
-    for (a, b), look in race.looks.items():
-        if look.state == "decided" or None in (names[a], names[b]):
-            continue
-        row = pairs[
-            ((pairs["model_a"] == names[a]) & (pairs["model_b"] == names[b]))
-            | ((pairs["model_a"] == names[b]) & (pairs["model_b"] == names[a]))
-        ]
-        if len(row) and row["decision"].iloc[0] in ("better", "worse"):
-            report.notes.append(
-                Note(
-                    f"{names[a]} vs {names[b]}: the sequential race stopped this "
-                    f"pair as {look.state} (its boundary not crossed), while the "
-                    "fixed-design test on the fits at the stop says "
-                    f"{row['decision'].iloc[0]} (adjusted p = "
-                    f"{row['pvalue_adjusted'].iloc[0]:.3g}): a borderline call; "
-                    "more fits (n_repeats=10, a fixed design) settle it.",
-                    "race_open_pair",
-                    f"{names[a]} vs {names[b]}",
-                )
-            )
-
-
-def _note_borderline_pairs(report):
-    """Name the pairs whose adjusted p is within a factor of 2 of the level
-    (issue 29, item 18): a re-run with another random_state can flip them;
-    more fits settle a borderline call only if it stays borderline."""
-    from ..stats._results import _is_borderline
-
-    alpha = 1 - report.confidence
-    pairs = report.pairwise()
-    for row in pairs.itertuples():
-        if _is_borderline(row.pvalue_adjusted, alpha):
-            report.notes.append(
-                Note(
-                    f"{row.model_a} vs {row.model_b}: borderline (adjusted p = "
-                    f"{row.pvalue_adjusted:.3g}, within a factor of 2 of "
-                    f"{alpha:g}): another random_state can flip this call; more "
-                    "fits (a larger n_repeats or max_fits) make it reproducible, "
-                    "and if it stays borderline only more data settles it.",
-                    "borderline_pair",
-                    f"{row.model_a} vs {row.model_b}",
-                )
-            )

@@ -29,7 +29,7 @@ from ..metrics._registry import _bound_text, _metric_bounds
 from ..model_selection._seeding import _root_entropy
 from ..stats._multiple import _check_correction, _pairwise_family, _tied_with_best
 from ..stats._outperform import _check_gamma, noether_sample_size
-from ..stats._results import Interval, _deprecated_alias
+from ..stats._results import Interval, _deprecated_alias, _is_borderline
 from ..stats._validation import (
     _check_confidence,
     _check_n_boot,
@@ -47,6 +47,31 @@ __all__ = ["ModelSelectionReport"]
 _BOOT_TAG = 0x736B7065  # "skpe"
 
 _VARY_ALL = ("split", "init", "search")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Run:
+    """The fits behind a report built by :func:`compare_models` (private).
+
+    The report is constructed once from it and nothing is set on the report
+    after its constructor returns (issue 27, item 4). ``headline(name,
+    notes)`` returns the model's headline interval on new data (None: the
+    report's own corrected t) and adds its notes to ``notes``; it is asked
+    only for the models the report gives an interval. ``open_pairs`` holds ``(a, b,
+    state)`` for the pairs a sequential race left undecided; ``notes``
+    (e.g. models left out, curves missing) are added after the report's own.
+    """
+
+    evaluators: dict
+    fits: dict
+    max_fits: int
+    stopped: str = "fixed"
+    stop_reason: str | None = None
+    open_pairs: tuple = ()
+    headline: object = None
+    notes: tuple = ()
+    curves: dict = dataclasses.field(default_factory=dict)
+    curves_missing: dict = dataclasses.field(default_factory=dict)
 
 
 #: The targets of a report's decisions (see the "On new data" user guide).
@@ -355,6 +380,9 @@ class ModelSelectionReport:
         Private (set by :func:`compare_models`): the models a sequential race
         stopped fitting (name -> fits); their missing splits were not run,
         not failed.
+    _run : _Run or None, default=None
+        Private (set by :func:`compare_models`): the fits behind the report,
+        their headline intervals, curves and notes.
 
     Attributes
     ----------
@@ -456,7 +484,7 @@ class ModelSelectionReport:
         From :func:`compare_models`: the fits each model spent, the most per
         model, and why the fitting stopped (``"fixed"`` for a fixed design;
         ``"decided"``, ``"futile"``, ``"precise"`` or ``"budget"`` for the
-        sequential race). Not set on a report built from distributions.
+        sequential race). None on a report built from distributions.
 
     Notes
     -----
@@ -530,6 +558,7 @@ class ModelSelectionReport:
         requirement=None,
         _split_design=None,
         _raced_out=None,
+        _run=None,
     ):
         self.raw_distributions = _check_distributions(distributions)
         # models a sequential race stopped fitting (name -> fits): their
@@ -569,9 +598,13 @@ class ModelSelectionReport:
         self.distributions = self._independent(self.raw_distributions)
         self.random_state_ = _root_entropy(random_state)
         self.settings = dict(settings or {})
-        self.evaluators = None
-        self.curves = {}
-        self.curves_missing = {}
+        self.evaluators = None if _run is None else _run.evaluators
+        self.fits = None if _run is None else dict(_run.fits)
+        self.max_fits = None if _run is None else _run.max_fits
+        self.stopped = None if _run is None else _run.stopped
+        self.stop_reason = None if _run is None else _run.stop_reason
+        self.curves = {} if _run is None else dict(_run.curves)
+        self.curves_missing = {} if _run is None else dict(_run.curves_missing)
         self.generalization = {}
         self.family = None
         self._frames = {}
@@ -597,10 +630,11 @@ class ModelSelectionReport:
         if split_scores is not None:
             self._incomplete_not_best(split_scores)
         self._compare_all()
+        headline_notes = []
         if split_scores is None:
             self._select()
         else:
-            self._select_new_data(split_scores)
+            headline_notes = self._select_new_data(split_scores, _run)
         self.requirement = requirement
         self.requirements = _requirements(self.distributions, requirement_kw)
         # one-sided level of the decision: each bound at (1 - confidence) / 2
@@ -619,6 +653,84 @@ class ModelSelectionReport:
                     "C.3): a meaningful difference may be missed (the "
                     "comparisons lack power).",
                     "below_noether",
+                )
+            )
+        if self.target == "new data":
+            self._note_borderline_pairs()
+        if _run is not None:
+            self._note_run(_run, headline_notes)
+
+    def _note_borderline_pairs(self):
+        """Name the pairs whose adjusted p is within a factor of 2 of the level
+        (issue 29, item 18): a re-run with another random_state can flip them;
+        more fits settle a borderline call only if it stays borderline."""
+        alpha = 1 - self.confidence
+        for row in self.pairwise().itertuples():
+            if _is_borderline(row.pvalue_adjusted, alpha):
+                self.notes.append(
+                    Note(
+                        f"{row.model_a} vs {row.model_b}: borderline (adjusted p = "
+                        f"{row.pvalue_adjusted:.3g}, within a factor of 2 of "
+                        f"{alpha:g}): another random_state can flip this call; more "
+                        "fits (a larger n_repeats or max_fits) make it "
+                        "reproducible, and if it stays borderline only more data "
+                        "settles it.",
+                        "borderline_pair",
+                        f"{row.model_a} vs {row.model_b}",
+                    )
+                )
+
+    def _note_run(self, run, headline_notes):
+        """The notes of the fits behind the report (:func:`compare_models`)."""
+        if run.stopped != "fixed":
+            fits = run.fits
+            spent = (
+                str(next(iter(fits.values())))
+                if len(set(fits.values())) == 1
+                else ", ".join(f"{name} {n}" for name, n in fits.items())
+            )
+            self.notes.append(
+                Note(
+                    f"sequential design: {spent} of at most {run.max_fits} fits "
+                    f"per model, stopped: {run.stopped} ({run.stop_reason}).",
+                    "sequential_design",
+                )
+            )
+        if self.family is not None:
+            self._note_race_disagreements(run.open_pairs)
+            self.notes.append(
+                Note(
+                    "new data: every pair of models is tested with the corrected "
+                    "resampled paired t (Nadeau & Bengio 2003) at n_test / n_train "
+                    f"= {self.settings.get('test_train_ratio', self.test_train_ratio)}"
+                    f"; the {self.n_models * (self.n_models - 1) // 2} pairs form one "
+                    f"family corrected by {self.correction or 'no correction'}.",
+                    "new_data_design",
+                )
+            )
+        for note in (*headline_notes, *run.notes):
+            self.notes.append(note)
+
+    def _note_race_disagreements(self, open_pairs):
+        """Name the pairs the race did not decide but the report's fixed-design
+        test on the fits at the stop calls significant (through the API 18 of
+        3200 datasets, always this way round; benchmarks/sequential_api_study.py):
+        read them as borderline, more fits settle them."""
+        for a, b, state in open_pairs:
+            i, j = self.names.index(a), self.names.index(b)
+            k = self.family.pair(i, j)
+            decision = self._family_decision(a, b)
+            if decision not in ("better", "worse"):
+                continue
+            self.notes.append(
+                Note(
+                    f"{a} vs {b}: the sequential race stopped this pair as "
+                    f"{state} (its boundary not crossed), while the fixed-design "
+                    f"test on the fits at the stop says {decision} (adjusted p = "
+                    f"{self.family.pvalue_adjusted[k]:.3g}): a borderline call; "
+                    "more fits (n_repeats=10, a fixed design) settle it.",
+                    "race_open_pair",
+                    f"{a} vs {b}",
                 )
             )
 
@@ -907,8 +1019,11 @@ class ModelSelectionReport:
         self.pvalues_adjusted = {n: float(adjusted[i]) for i, n in others}
         self.tied_with_best = [n for n, t in zip(self.names, tied, strict=True) if t]
 
-    def _select_new_data(self, split_scores):
-        """One family of corrected paired t tests over all pairs (new data)."""
+    def _select_new_data(self, split_scores, run=None):
+        """One family of corrected paired t tests over all pairs (new data).
+
+        Returns the notes of the headline intervals ``run`` gave.
+        """
         self.family = _pairwise_family(
             split_scores,
             test_train_ratio=self.test_train_ratio,
@@ -924,13 +1039,20 @@ class ModelSelectionReport:
             self._unbeaten_best(k)
         self._tied(family=self.family, k=k)
         self._split_scores = split_scores
-        self.generalization = {  # none for a model with failed fits
-            name: _corrected_t_interval(
-                row, self.test_train_ratio, self.confidence, self.metric
+        headline = None if run is None else run.headline
+        notes = Notes()
+        for name, row in zip(self.names, split_scores, strict=True):
+            if name in self.incomplete:
+                continue  # failed fits: no interval on new data (a note says so)
+            ci = None if headline is None else headline(name, notes)
+            self.generalization[name] = (
+                _corrected_t_interval(
+                    row, self.test_train_ratio, self.confidence, self.metric
+                )
+                if ci is None
+                else ci
             )
-            for name, row in zip(self.names, split_scores, strict=True)
-            if name not in self.incomplete
-        }
+        return notes
 
     def _incomplete_not_best(self, split_scores):
         """Models with failed fits are flagged and not chosen as the best.
@@ -1702,10 +1824,11 @@ class ModelSelectionReport:
 
     def _run_repr(self):
         """``", fits=..., max_fits=..., stopped=..."`` of a sequential run."""
-        stopped = getattr(self, "stopped", "fixed")
-        if stopped == "fixed":
+        if self.stopped in (None, "fixed"):
             return ""
-        return f", fits={self.fits!r}, max_fits={self.max_fits}, stopped={stopped!r}"
+        return (
+            f", fits={self.fits!r}, max_fits={self.max_fits}, stopped={self.stopped!r}"
+        )
 
     def __str__(self):
         return self.to_markdown()

@@ -126,3 +126,46 @@ def test_race_fits_equal_a_fixed_run_on_the_rounds_kept(data):
         a = seq.evaluators[name].results_["test_score"].to_numpy()
         b = fixed.evaluators[name].results_["test_score"].to_numpy()
         np.testing.assert_array_equal(a, b[: a.size])
+
+
+def test_report_is_built_once(data, monkeypatch):
+    """Issue 27, item 4: compare_models constructs its report once; nothing
+    is set on it after the constructor returns, and each headline interval
+    is computed once (the evaluator's, not the report's corrected t first)."""
+    from skperf.report import _model_selection as ms
+
+    built = {}
+    init = ms.ModelSelectionReport.__init__
+
+    def spy(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        built["vars"] = dict(vars(self))
+        built["notes"] = list(self.notes)
+
+    own_t = []
+    corrected_t = ms._corrected_t_interval
+    monkeypatch.setattr(ms.ModelSelectionReport, "__init__", spy)
+    monkeypatch.setattr(
+        ms,
+        "_corrected_t_interval",
+        lambda *a, **k: own_t.append(a) or corrected_t(*a, **k),
+    )
+    X, y = data
+    models = {"lr": LogisticRegression(), "tree": DecisionTreeClassifier(max_depth=2)}
+    report = compare_models(models, X, y, random_state=0, return_predictions=True)
+    assert vars(report).keys() == built["vars"].keys()
+    assert all(vars(report)[k] is v for k, v in built["vars"].items())
+    assert list(report.notes) == built["notes"]
+    assert own_t == []  # the headline is each evaluator's generalization_ci
+    assert report.stopped == "futile"  # a race stopped early: 10 of 100 fits
+    assert report.fits == {"lr": 10, "tree": 10}
+    # the kept predictions (the curves) are those of the fits that ran
+    # (a stopped race raised ValueError here before)
+    assert len(report.evaluators["lr"].predictions_) == 10
+    assert set(report.curves["roc"]) == {"lr", "tree"}
+    for name, ev in report.evaluators.items():
+        ci = ev.generalization_ci(confidence=0.95)
+        assert (report.generalization[name].low, report.generalization[name].high) == (
+            ci.low,
+            ci.high,
+        )

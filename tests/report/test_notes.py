@@ -117,12 +117,15 @@ def test_new_data_notes_carry_where():
         "incomplete",
         "best_skips_incomplete",
         "missing_splits",
+        "borderline_pair",  # adjusted p within a factor of 2 of 0.05
     ]
     assert [n.where for n in r.notes] == [
         ("weak",),
         ("weak", "lr"),
         ("lr vs weak",),
+        ("lr vs weak",),
     ]
+    assert 0.025 < r.pvalues_adjusted["weak"] < 0.1
     assert r.best == "lr"
     assert r.tied_with_best == ["lr", "weak"]  # not significantly different
 
