@@ -151,18 +151,18 @@ def test_report_is_built_once(data, monkeypatch):
         lambda *a, **k: own_t.append(a) or corrected_t(*a, **k),
     )
     X, y = data
-    models = {"lr": LogisticRegression(), "tree": DecisionTreeClassifier(max_depth=2)}
+    models = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
     report = compare_models(models, X, y, random_state=0, return_predictions=True)
     assert vars(report).keys() == built["vars"].keys()
     assert all(vars(report)[k] is v for k, v in built["vars"].items())
     assert list(report.notes) == built["notes"]
     assert own_t == []  # the headline is each evaluator's generalization_ci
-    assert report.stopped == "futile"  # a race stopped early: 10 of 100 fits
-    assert report.fits == {"lr": 10, "tree": 10}
+    assert report.stopped == "decided"  # a race stopped early: 20 of 100 fits
+    assert report.fits == {"lr": 20, "dummy": 20}
     # the kept predictions (the curves) are those of the fits that ran
     # (a stopped race raised ValueError here before)
-    assert len(report.evaluators["lr"].predictions_) == 10
-    assert set(report.curves["roc"]) == {"lr", "tree"}
+    assert len(report.evaluators["lr"].predictions_) == 20
+    assert set(report.curves["roc"]) == {"lr", "dummy"}
     for name, ev in report.evaluators.items():
         ci = ev.generalization_ci(confidence=0.95)
         assert (report.generalization[name].low, report.generalization[name].high) == (
