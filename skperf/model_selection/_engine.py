@@ -1058,8 +1058,8 @@ def _run_rounds(jobs, args, look, time_budget):
         state = getattr(look, "state", None)
         if bar is not None and state is not None:
             bar.state(state(r + 1, stop))
-        if stop is not None:
-            reason = stop
+        if stop is not None:  # a look cut short by the budget reads as final
+            reason = "budget" if budget_out and not last else stop
             break
         if budget_out and not last:
             reason = "budget"

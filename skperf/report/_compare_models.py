@@ -218,15 +218,18 @@ def compare_models(
         Bonferroni share of the pairs, so the family-wise error over looks
         and pairs is held). A race: a model decided worse than another, or
         whose pairs are all settled, stops being fitted (its open pairs are
-        read on the rounds it has). The report says ``stopped``,
-        ``max_fits`` and ``fits`` (the fits each model spent). With a fixed
-        design it must not be smaller than the design.
+        read on the rounds it has). With one model the rounds stop where
+        :func:`~skperf.generalization_ci`'s default stops (the same fits and
+        interval). The report says ``stopped``, ``max_fits`` and ``fits``
+        (the fits each model spent). With a fixed design it must not be
+        smaller than the design.
     precision : float or None, default=None
         Sequential design: also stop once every model's interval has at
         most this half-width (metric units).
     time_budget : float or None, default=None
         Sequential design: seconds after which no new round starts
-        (``stopped="budget"``).
+        (``stopped="budget"``); the last round's look is read as the
+        design's last, and ``stop_reason`` says which pairs it decided.
 
     Returns
     -------
@@ -414,8 +417,8 @@ def compare_models(
     lost = {}  # models whose fits all failed: left out, with a note
     routed = _routed_groups(evaluators, params)
     race = None
-    if sequential and len(routed) == 1 and len(evaluators) > 1:
-        race = _RaceStopping(confidence, precision)
+    if sequential and len(routed) == 1:
+        race = _RaceStopping(confidence, precision, metric=scoring)
     for group, (fit_params, score_params) in routed:
         try:
             _fit_evaluators(
@@ -859,19 +862,25 @@ class _RaceStopping:
     pairs, each on the splits both models have).
     """
 
-    def __init__(self, confidence, precision=None):
+    def __init__(self, confidence, precision=None, metric=None):
+        from ..model_selection._generalization import _interval_stopping
+
         self.confidence = confidence
         self.precision = precision
         self.looks = {}
         self.out = set()  # models decided worse than another
         self.active = None
         self.specs = []
+        # one model: generalization_ci's sequential interval, look for look
+        self.single = _interval_stopping(metric, confidence, precision)
 
     def __call__(self, jobs, rounds, final):
         from ..stats._sequential import compare_look, interval_look
 
         self.specs = [j.spec for j in jobs]  # the evaluators, by index
         ok = [i for i, j in enumerate(jobs) if not j.results["error"].notna().any()]
+        if len(jobs) == 1 and ok:
+            return self.single(jobs, rounds, final)
         if len(ok) < 2:
             self.active = None  # failures: run the full design (the report says so)
             return None
@@ -958,15 +967,19 @@ class _RaceStopping:
         )
 
     def why(self):
+        if not self.looks and self.single.last is not None:  # one model
+            return self.single.last.reason.rstrip(".")
         states = [lk.state for lk in self.looks.values()]
         n = len(states)
         raced = sum(
             bool(set(p) & self.out) and lk.state == "continue"
             for p, lk in self.looks.items()
         )
+        undecided = states.count("budget")  # open at the last look
         return (
             f"{states.count('decided')} of {n} pairs decided, "
             f"{states.count('futile')} futile"
+            + (f", {undecided} undecided at the last look" if undecided else "")
             + (f", {raced} left open by a model out of the race" if raced else "")
             + " (group-sequential corrected paired t per pair, Bonferroni over "
             "the pairs)"

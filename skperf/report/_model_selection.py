@@ -485,6 +485,10 @@ class ModelSelectionReport:
         model, and why the fitting stopped (``"fixed"`` for a fixed design;
         ``"decided"``, ``"futile"``, ``"precise"`` or ``"budget"`` for the
         sequential race). None on a report built from distributions.
+    stop_reason : str or None
+        From :func:`compare_models`' sequential design: what the last look
+        found (e.g. ``"2 of 3 pairs decided, 1 futile ..."``). None
+        otherwise.
 
     Notes
     -----

@@ -1068,6 +1068,21 @@ class TestOneEngine:
             )
         assert (ci.estimate, ci.low, ci.high) == (head.estimate, head.low, head.high)
 
+    def test_one_model_default_is_generalization_ci_default(self):
+        # the sequential defaults too: compare_models with one model stops
+        # where generalization_ci's default stops, with the same interval
+        from skperf import compare_models
+
+        X, y = make_classification(n_samples=300, random_state=1)
+        ci = generalization_ci(LogisticRegression(), X, y, random_state=5)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            report = compare_models({"lr": LogisticRegression()}, X, y, random_state=5)
+        head = report.generalization["lr"]
+        assert ci.n_fits == head.n_fits == report.fits["lr"] < 100
+        assert ci.stopped == report.stopped == "precise"
+        assert (ci.estimate, ci.low, ci.high) == (head.estimate, head.low, head.high)
+
     def test_no_second_engine(self):
         # every fit passes through skperf.model_selection._engine (fit_all): joblib's
         # Parallel is called in one place (skperf.model_selection._parallel, any backend), and
