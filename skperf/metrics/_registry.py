@@ -719,6 +719,24 @@ def _is_squared_error(metric):
     return spec is not None and spec.features is _sq_err
 
 
+def _is_root_mean(metric):
+    """Whether ``metric`` (a metric or scorer name; ``neg_`` allowed) is the
+    square root of a mean of per-row losses (RMSE): its fold scores squared
+    are the fold means (MSE), which an interval averages without Jensen's
+    bias.
+
+    Examples
+    --------
+    >>> from skperf.metrics._registry import _is_root_mean
+    >>> [_is_root_mean(m) for m in ("neg_root_mean_squared_error", "mse", None)]
+    [True, False, False]
+    """
+    if not isinstance(metric, str):
+        return False
+    spec = _SPECS.get(metric.lower().removeprefix("neg_"))
+    return spec is not None and spec.post is np.sqrt
+
+
 def _is_proportion(spec):
     return spec.proportion is not None
 

@@ -27,7 +27,7 @@ from sklearn.utils import indexable
 
 from .._distribution import _known_range
 from ..metrics._per_row import DECOMPOSABLE, _row_scores
-from ..metrics._registry import _is_squared_error
+from ..metrics._registry import _is_root_mean, _is_squared_error
 from ..stats import _generalization as _gstats
 from ..stats._results import _ResultMixin
 from ..stats._validation import _check_budget, _check_confidence
@@ -970,7 +970,16 @@ def _small_n_text(chosen, n_fits, per_row):
 # ---------------------------------------------------------------------------
 # the methods
 def _corrected_t(
-    run, n, groups, metric, per_row_name, n_fits, seeds, confidence, calibrated=False
+    run,
+    n,
+    groups,
+    metric,
+    per_row_name,
+    n_fits,
+    seeds,
+    confidence,
+    calibrated=False,
+    log=False,
 ):
     """The corrected t on repeated K-fold CV (``_CORRECTED_T_REPEATS``
     repetitions, J - 1 degrees of freedom); with ``calibrated`` (auto's
@@ -1032,6 +1041,7 @@ def _corrected_t(
         auto=calibrated,
         stratified=job.stratified,
         sequential=look is not None,
+        log=log,
         design=f"{R_run} repeat(s) of {K}-fold CV"
         + (
             ""
@@ -1186,6 +1196,7 @@ def _read_corrected_t(
     stratified,
     design,
     sequential=False,
+    log=False,
 ):
     """The corrected t on a per-fit results frame (the engine's ``results``,
     an evaluator's ``results_``): ``(ci, note)``.
@@ -1193,9 +1204,19 @@ def _read_corrected_t(
     Fits sharing a split are averaged first (repeats of one resample); with
     ``auto`` the reading is Bouckaert's calibrated one, ``min(J, K) - 1``
     degrees of freedom (the ``"calibrated-t"`` row of :data:`_AUTO_POLICY`),
-    else Nadeau & Bengio's J - 1.
+    else Nadeau & Bengio's J - 1; with ``log`` it is read on the log scale
+    (:func:`_log_reading`, the ``"calibrated-t-log"`` row).
+
+    An RMSE is read on its fold MSEs (the fold scores squared) and the
+    interval's ends are their roots: the interval is for the root of the
+    expected squared error, ``sqrt(E[(y - f(x))^2])``, for which the mean
+    of fold RMSEs is biased low (Jensen: ``E[sqrt(MSE_fold)] <
+    sqrt(E[MSE_fold])``; large for small test folds and heavy tails).
     """
     scores = res[f"test_{name}"].to_numpy(dtype=float)
+    root = _is_root_mean(metric)
+    if root:  # RMSE -> MSE; a negated loss keeps its sign
+        scores = np.sign(scores) * scores**2
     n_train = float(res["n_train"].mean())
     n_test = float(res["n_test"].mean())
     per_fold = len(res) // int(res["repeat"].nunique())
@@ -1217,6 +1238,16 @@ def _read_corrected_t(
     ci = _gstats.corrected_t_ci(
         scores, n_train=n_train, n_test=n_test, confidence=confidence, df=df
     )
+    logged = ""
+    if log:
+        low, high = _log_reading(ci.estimate, ci.low, ci.high)
+        if (low, high) != (ci.low, ci.high):
+            ci = dataclasses.replace(ci, low=low, high=high)
+            logged = " " + _LOG_READING_WHY
+    if root:  # back to RMSE: the roots of the MSE interval's ends (monotone)
+        ci = dataclasses.replace(
+            ci, **{k: _signed_root(getattr(ci, k)) for k in ("estimate", "low", "high")}
+        )
     floor = ""
     pooled = _pooled_correct(res, name) if metric == "accuracy" else None
     if pooled is not None:
@@ -1233,6 +1264,13 @@ def _read_corrected_t(
         f"interval is for the expected score of the algorithm trained on about "
         f"{n_train:.0f} rows (not corrected to n = {n})."
     )
+    if root:
+        note += (
+            " RMSE: read on the fold MSEs (the fold scores squared), its ends "
+            "the roots of theirs: the root of the expected squared error (the "
+            "mean of fold RMSEs is biased low for it)."
+        )
+    note += logged
     if df is None and _more_repeats(J):
         note += _more_repeats_text(J)
     if df is not None and df < J - 1:
@@ -1277,12 +1315,19 @@ def _calibrated_t_log(*args):
     row of :data:`_AUTO_POLICY`): the loss ``L`` in ``[L exp(-c), L exp(c)]``
     with ``c = t se / L``, the delta method for ``log L`` (same fits, same
     ``t se``; a negated loss keeps its sign)."""
-    res = _calibrated_t(*args)
-    low, high = _log_reading(res["estimate"], res["low"], res["high"])
-    if (low, high) != (res["low"], res["high"]):
-        res["low"], res["high"] = low, high
-        res["note"] += " " + _LOG_READING_WHY
+    res = _corrected_t(*args, calibrated=True, log=True)
+    res["chosen"] = "corrected-t"
     return res
+
+
+def _n_rows(res):
+    """The rows of the data behind a results frame: n_train + n_test."""
+    return round(float(res["n_train"].mean()) + float(res["n_test"].mean()))
+
+
+def _signed_root(v):
+    """``sign(v) sqrt(|v|)``: an MSE (or a negated one) back to its RMSE."""
+    return float(np.copysign(np.sqrt(abs(v)), v))
 
 
 def _log_reading(estimate, low, high):
@@ -1667,18 +1712,14 @@ def _evaluator_ci(ev, confidence=0.95, method="auto"):
             stratified=getattr(ev, "_stratified_folds", False),
             design=f"the evaluator's fits ({n_rep} repeat(s) x {per_fold} "
             "split(s)), no refit",
+            log=auto and _log_reading_applies(metric, _n_rows(res)),
         )
-        n = round(float(res["n_train"].mean()) + float(res["n_test"].mean()))
+        n = _n_rows(res)
         note = _with_known_gap(
             note, _known_gap(ev.estimator, metric, len(res), "corrected-t", auto=auto)
         )
         if auto:
             note += _evaluator_gate_note(ev, n)[0]
-        if auto and _log_reading_applies(metric, n):  # as generalization_ci's auto
-            low, high = _log_reading(ci.estimate, ci.low, ci.high)
-            if (low, high) != (ci.low, ci.high):
-                ci = dataclasses.replace(ci, low=low, high=high)
-                note += " " + _LOG_READING_WHY
     else:  # wald-cv
         if not getattr(ev, "return_predictions", False) or not hasattr(
             ev, "predictions_"

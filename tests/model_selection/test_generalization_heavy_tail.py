@@ -144,6 +144,48 @@ class TestThroughAPI:
         assert _symmetric(ci)
 
 
+class TestRootMean:
+    """An RMSE is read on its fold MSEs, the interval's ends their roots
+    (benchmarks/rmse_study.py): the mean of fold RMSEs is biased low for
+    the root of the expected squared error."""
+
+    @pytest.mark.parametrize("n", [150, 300])  # log window, symmetric
+    def test_roots_of_the_mse_interval(self, reg, n):
+        X, y = reg[0][:n], reg[1][:n]
+        kw = {"random_state": 3}
+        rmse = generalization_ci(
+            LinearRegression(), X, y, scoring="neg_root_mean_squared_error", **kw
+        )
+        mse = generalization_ci(
+            LinearRegression(), X, y, scoring="neg_mean_squared_error", **kw
+        )
+        assert rmse.n_fits == mse.n_fits
+        roots = [-np.sqrt(-v) for v in (mse.estimate, mse.low, mse.high)]
+        np.testing.assert_allclose([rmse.estimate, rmse.low, rmse.high], roots)
+        assert "fold MSEs" in rmse.note
+
+    def test_evaluator_reads_the_same(self, reg):
+        from skperf import RepeatedEvaluator
+
+        X, y = reg
+        ev = RepeatedEvaluator(
+            LinearRegression(),
+            scoring="neg_root_mean_squared_error",
+            cv=10,
+            n_repeats=3,
+            random_state=0,
+        ).fit(X, y)
+        ci = ev.generalization_ci()
+        folds = ev.results_["test_neg_root_mean_squared_error"].to_numpy()
+        # the root of the mean fold MSE, above the mean of the fold RMSEs
+        assert ci.estimate == pytest.approx(-np.sqrt(np.mean(folds**2)))
+        assert -ci.estimate > -folds.mean()
+        ref = corrected_t_ci(-(folds**2), n_train=270, n_test=30, df=9)
+        np.testing.assert_allclose(
+            [ci.low, ci.high], [-np.sqrt(-ref.low), -np.sqrt(-ref.high)]
+        )
+
+
 def _t5_folds(rng, n, R=3, K=10):
     """A t(5) regression dataset (the study's population) and its R x K-fold
     OLS fold MSEs."""
