@@ -32,9 +32,9 @@ from scipy import stats
 from sklearn.linear_model import LinearRegression
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import heavy_tail_study as hts  # noqa: E402
+import heavy_tail_study as hts
 
-from skperf import generalization_ci  # noqa: E402
+from skperf import generalization_ci
 
 OUT = Path(__file__).resolve().parent / "results" / "rmse_study.csv"
 FIELDS = ("noise", "n", "seed", "method", "n_fits", "estimate", "low", "high", "truth")
