@@ -14,7 +14,8 @@ tail study's) the script records ``generalization_ci(LinearRegression(), X, y,
 scoring="neg_root_mean_squared_error")`` with its defaults (``api``), and two
 readings of 3 x 10-fold fold scores of its own (auto's corrected t, 9 df):
 ``mean-rmse`` (the fold RMSEs averaged: the reading before) and ``root-mse``
-(the fold MSEs, roots of the ends: the reading now).
+(the fold MSEs, roots of the ends: the reading now), each also on the log
+scale (``-log``: auto's reading of a squared error at 100 <= n < 300).
 
 Run: ``python benchmarks/rmse_study.py run NOISE n [datasets]`` appends to
 ``results/rmse_study.csv``; ``... summary`` prints the coverage table.
@@ -45,11 +46,16 @@ def _fold_readings(F, confidence=0.95):
     q = stats.t.ppf(0.5 + confidence / 2, 9)
     out = {}
     for name, v in (("mean-rmse", np.sqrt(F.ravel())), ("root-mse", F.ravel())):
-        se = np.sqrt((1 / v.size + 1 / 9) * v.var(ddof=1))
-        lo, hi = v.mean() - q * se, v.mean() + q * se
-        if name == "root-mse":
-            lo, hi = np.sqrt(max(lo, 0.0)), np.sqrt(hi)
-        out[name] = (float(lo), float(hi))
+        m = v.mean()
+        h = q * np.sqrt((1 / v.size + 1 / 9) * v.var(ddof=1))
+        # symmetric, and on the log scale (auto's reading at 100 <= n < 300)
+        for suffix, (lo, hi) in (
+            ("", (m - h, m + h)),
+            ("-log", (m * np.exp(-h / m), m * np.exp(h / m))),
+        ):
+            if name == "root-mse":
+                lo, hi = np.sqrt(max(lo, 0.0)), np.sqrt(hi)
+            out[name + suffix] = (float(lo), float(hi))
     return out
 
 

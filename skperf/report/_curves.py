@@ -462,6 +462,12 @@ def _no_curves_reason(ev):
             "they need scores; the model has neither predict_proba nor "
             "decision_function"
         )
+    repeats = ev.predictions_["repeat"].nunique()
+    if repeats < 2:  # e.g. a model a sequential race stopped after one round
+        return (
+            "a band needs predictions from at least 2 repeats; the model has "
+            f"{repeats} (fix n_repeats >= 2 for curves of every model)"
+        )
     return None
 
 

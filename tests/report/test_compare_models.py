@@ -199,3 +199,16 @@ def test_race_null_rate_reproduces_the_study():
         )
         fits += sum(r.fits.values())
     assert (significant, fits) == (4, 5750)
+
+
+def test_race_stopped_after_one_round_says_why_no_curves(data):
+    X, y = data
+    models = {"lr": LogisticRegression(), "tree": DecisionTreeClassifier(max_depth=2)}
+    r = compare_models(models, X, y, random_state=0, return_predictions=True)
+    assert r.fits == {"lr": 10, "tree": 10}  # futile at the first look
+    assert r.curves == {}
+    assert set(r.curves_missing) == {"lr", "tree"}
+    assert all(
+        "at least 2 repeats; the model has 1" in v for v in r.curves_missing.values()
+    )
+    assert len(r.notes.by_code("no_curves")) == 1  # one note naming both
