@@ -551,6 +551,7 @@ def compare_models(
             notes=tuple(notes),
             curves=curves,
             curves_missing=curves_missing,
+            checked=checked,
         ),
     )
 

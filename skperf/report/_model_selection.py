@@ -59,7 +59,9 @@ class _Run:
     report's own corrected t) and adds its notes to ``notes``; it is asked
     only for the models the report gives an interval. ``open_pairs`` holds ``(a, b,
     state)`` for the pairs a sequential race left undecided; ``notes``
-    (e.g. models left out, curves missing) are added after the report's own.
+    (e.g. models left out, curves missing) are added after the report's own;
+    ``checked``, the decision settings as :func:`_check_report_args` returned
+    them before the fits (not validated twice).
     """
 
     evaluators: dict
@@ -72,6 +74,7 @@ class _Run:
     notes: tuple = ()
     curves: dict = dataclasses.field(default_factory=dict)
     curves_missing: dict = dataclasses.field(default_factory=dict)
+    checked: dict | None = None  # the settings compare_models validated
 
 
 #: The targets of a report's decisions (see the "On new data" user guide).
@@ -568,13 +571,17 @@ class ModelSelectionReport:
         # models a sequential race stopped fitting (name -> fits): their
         # missing splits were never run, not failed
         self._raced_out = dict(_raced_out or {})
-        checked = _check_report_args(
-            gamma=gamma,
-            confidence=confidence,
-            correction=correction,
-            n_boot=n_boot,
-            target=target,
-            requirement=requirement,
+        checked = (
+            dict(_run.checked)
+            if _run is not None and _run.checked is not None
+            else _check_report_args(
+                gamma=gamma,
+                confidence=confidence,
+                correction=correction,
+                n_boot=n_boot,
+                target=target,
+                requirement=requirement,
+            )
         )
         requirement_kw = checked.pop("requirement")
         vars(self).update(checked)  # gamma, confidence, correction, n_boot, target

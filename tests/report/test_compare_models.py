@@ -133,9 +133,11 @@ def test_race_fits_equal_a_fixed_run_on_the_rounds_kept(data):
 
 
 def test_report_is_built_once(data, monkeypatch):
-    """Issue 27, item 4: compare_models constructs its report once; nothing
-    is set on it after the constructor returns, and each headline interval
-    is computed once (the evaluator's, not the report's corrected t first)."""
+    """Issue 27, item 4: compare_models validates its settings once and
+    constructs its report once; nothing is set on it after the constructor
+    returns, and each headline interval is computed once (the evaluator's,
+    not the report's corrected t first)."""
+    from skperf.report import _compare_models as cm
     from skperf.report import _model_selection as ms
 
     built = {}
@@ -148,6 +150,14 @@ def test_report_is_built_once(data, monkeypatch):
 
     own_t = []
     corrected_t = ms._corrected_t_interval
+    checks = []
+    check = ms._check_report_args
+    for module in (ms, cm):
+        monkeypatch.setattr(
+            module,
+            "_check_report_args",
+            lambda **kw: checks.append(kw) or check(**kw),
+        )
     monkeypatch.setattr(ms.ModelSelectionReport, "__init__", spy)
     monkeypatch.setattr(
         ms,
@@ -161,6 +171,7 @@ def test_report_is_built_once(data, monkeypatch):
     assert all(vars(report)[k] is v for k, v in built["vars"].items())
     assert list(report.notes) == built["notes"]
     assert own_t == []  # the headline is each evaluator's generalization_ci
+    assert len(checks) == 1  # validated once, before the fits
     assert report.stopped == "decided"  # a race stopped early: 20 of 100 fits
     assert report.fits == {"lr": 20, "dummy": 20}
     # the kept predictions (the curves) are those of the fits that ran
