@@ -1110,9 +1110,10 @@ class _interval_stopping:
 
 def _stopping_note(stopped, n_fits, max_fits, look):
     """The first sentence of a sequential interval's note: fits and why."""
-    why = {
+    why = {  # the look says which rule stopped it: precision, or narrowing
         "precise": "the interval was precise enough"
-        + ("" if look is None else f" ({look.reason.rstrip('.')})"),
+        if look is None
+        else look.reason.rstrip("."),
         "budget": "the budget was spent",
     }.get(stopped, stopped)
     return (

@@ -1193,6 +1193,8 @@ def interval_look(
             f"{R} rounds would narrow the half-width only to {proj:.3g} (from "
             f"{half:.3g}): the width is bounded by n_test/n_train, not the rounds"
         )
+        if precision is not None:  # asked for, and out of reach of more rounds
+            reason = f"precision {precision:g} out of reach: {reason}"
     elif last:
         state, reason = "budget", f"the last round ({r} of {R})"
     else:

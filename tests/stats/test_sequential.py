@@ -213,6 +213,13 @@ def test_interval_look_stops_when_rounds_cannot_narrow():
     )
     assert wide.state == "precise"
     assert "precision" in wide.reason
+    # a precision more rounds cannot reach: stopped, and said so
+    far = seq.interval_look(
+        s[:3], test_train_ratio=1 / 9, max_rounds=10, precision=0.001
+    )
+    assert far.state == "precise"
+    assert far.projected_half_width > 0.9 * far.half_width > 0.001
+    assert far.reason.startswith("precision 0.001 out of reach: 10 rounds")
     full = seq.interval_look(
         s[:3], test_train_ratio=1 / 9, max_rounds=10, min_rounds=10
     )
