@@ -269,7 +269,7 @@ def _smallest_significant_n(paired, confidence):
     if paired:  # all n pairs won: sign-test p = 2^(1 - n)
         return max(1, math.floor(math.log2(2 / alpha)) + 1)
     for n in range(2, 200):  # one sample beats the other completely
-        _, low, _, _ = _exact_interval(
+        _, low, *_ = _exact_interval(
             np.arange(n, 2.0 * n), np.arange(float(n)), False, confidence
         )
         if low > 0.5:
@@ -579,20 +579,21 @@ def compare(
                 x, y, groups_a=groups_a, groups_b=groups_b, **kwargs
             )
             method_name = "cluster-bootstrap"
-        pvalue, test = _rank_test(x, y, paired)
+        pvalue, test, statistic = _rank_test(x, y, paired)
     else:
         sign = 1.0 if a.greater_is_better else -1.0
-        est, low, high, pvalue = (
-            float(v)
-            for v in _exact_interval(sign * x, sign * y, paired, confidence, method)
-        )
+        *found, w = _exact_interval(sign * x, sign * y, paired, confidence, method)
+        est, low, high, pvalue = (float(v) for v in found)
         test = "brunnermunzel" if method == "brunner-munzel" else "mannwhitneyu"
+        # Brunner-Munzel's W of (x, y), as scipy reports it: the flip of both
+        # samples (a loss) flips its sign; the others from the ranks (below)
+        statistic = None if w is None else sign * float(w)
         if paired:
             # report the Wilcoxon signed-rank test (its p-values feed the
             # corrections of compare_models); the sign interval is joined
             # with 0.5 when it does not reject, so "significant" needs both
             sign_rejects = low > 0.5 or high < 0.5
-            pvalue, test = _rank_test(x, y, paired)
+            pvalue, test, statistic = _rank_test(x, y, paired)
             if sign_rejects and not pvalue < 1 - confidence:
                 low, high = min(low, 0.5), max(high, 0.5)
                 extra_note = (
@@ -620,7 +621,7 @@ def compare(
         "n_other": b.n,
         "mean_difference": _mean_difference(x, y, paired, confidence),
         "pvalue": pvalue,
-        "statistic": _test_statistic(x, y, test),
+        "statistic": _test_statistic(x, y, test) if statistic is None else statistic,
         "test": test,
         "noether_n": noether_n,
         "n_boot": n_boot,

@@ -275,6 +275,13 @@ class TestMeanDifferenceAndTest:
         assert res.statistic == pytest.approx(stats.brunnermunzel(x, y).statistic)
         same = compare(_dist(x[:10]), _dist(x[:10]), paired=True)
         assert same.statistic == 0.0  # no difference at all
+        # a loss: the statistic of the scores as given (not of their flip)
+        loss = compare(
+            PerformanceDistribution(x, greater_is_better=False),
+            PerformanceDistribution(y, greater_is_better=False),
+            method="brunner-munzel",
+        )
+        assert loss.statistic == pytest.approx(stats.brunnermunzel(x, y).statistic)
 
     @pytest.mark.parametrize(
         "n", [3, 8, pytest.param(12, marks=pytest.mark.slow), 13, 14, 50, 51]

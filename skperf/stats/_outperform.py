@@ -571,11 +571,16 @@ def _brunner_munzel_bounds(a, b, confidence):
     nc_high = np.where(keep, np.maximum(nc_high, 0.5), nc_high)
     low = np.clip(np.minimum(est - half, nc_low), 0.0, 1.0)
     high = np.clip(np.maximum(est + half, nc_high), 0.0, 1.0)
-    return est, low, high, np.maximum(p_bm, p_mw)
+    # scipy.stats.brunnermunzel(a, b)'s W: (P(B > A) - 1/2) / se, NaN without
+    # spread (the placements' variance is Brunner & Munzel's, so W is theirs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = np.where(degenerate, np.nan, (0.5 - est) / se_)
+    return est, low, high, np.maximum(p_bm, p_mw), w
 
 
 def _exact_interval(a, b, paired, confidence, method=None):
-    """P(A > B), its interval and the dual test's p-value (validated input).
+    """P(A > B), its interval, the dual test's p-value and, for the
+    Brunner-Munzel test, its statistic (else None) (validated input).
 
     Paired: the sign interval (:func:`_sign_interval`) and the exact sign
     test. Unpaired (``method`` None or ``"brunner-munzel"``): the
@@ -593,7 +598,7 @@ def _exact_interval(a, b, paired, confidence, method=None):
         low, high = _sign_interval(wins, ties, losses, confidence)
         p = _sign_pvalue(wins, losses)
     elif method in (None, "brunner-munzel"):
-        est, low, high, p = _brunner_munzel_bounds(a, b, confidence)
+        return _brunner_munzel_bounds(a, b, confidence)
     else:
         n_a, n_b = a.shape[-1], b.shape[-1]
         est = _prob_unpaired(a, b)
@@ -604,7 +609,7 @@ def _exact_interval(a, b, paired, confidence, method=None):
         keep = p >= 1 - confidence  # the test does not reject: 1/2 stays in
         low = np.where(keep, np.minimum(low, 0.5), low)
         high = np.where(keep, np.maximum(high, 0.5), high)
-    return est, low, high, p
+    return est, low, high, p, None
 
 
 def prob_outperform_ci(
@@ -736,7 +741,7 @@ def prob_outperform_ci(
     )
     if method != "bootstrap":
         _n_boot_for(confidence, n_boot)  # validated, not used
-        est, low, high, _ = _exact_interval(a, b, paired, confidence, method)
+        est, low, high, *_ = _exact_interval(a, b, paired, confidence, method)
         return result(est, low, high)
     n_boot = _resolve_n_boot(confidence, n_boot)
     rng = _check_rng(random_state)

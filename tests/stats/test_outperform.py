@@ -810,7 +810,7 @@ class TestBrunnerMunzel:
         assert prob_outperform_ci(a, b, paired=False) == prob_outperform_ci(
             a, b, paired=False, method="brunner-munzel"
         )
-        est, low, high, p = _exact_interval(a, b, False, 0.95)
+        est, low, high, p, w = _exact_interval(a, b, False, 0.95)
         # the p-value: the larger of the Mann-Whitney one and the
         # Brunner-Munzel t test with continuity correction 1 / (2 max(n, m))
         _, se, df = _brunner_munzel(a, b)
@@ -819,7 +819,11 @@ class TestBrunnerMunzel:
         p_bm = np.minimum(1.0, 2 * stats.t.sf(dist / se[ok], df[ok]))
         p_mw = stats.mannwhitneyu(a, b, axis=-1, method="exact").pvalue
         np.testing.assert_allclose(p[ok], np.maximum(p_bm, p_mw[ok]), rtol=1e-9)
-        assert np.all(p[ok] >= stats.brunnermunzel(a[ok], b[ok], axis=-1).pvalue)
+        scipy_bm = stats.brunnermunzel(a[ok], b[ok], axis=-1)
+        assert np.all(p[ok] >= scipy_bm.pvalue)
+        # its statistic is scipy's W (NaN without spread)
+        np.testing.assert_allclose(w[ok], scipy_bm.statistic, rtol=1e-9)
+        assert np.isnan(w[~ok]).all()
         # significant exactly when both tests reject
         significant = (low > 0.5) | (high < 0.5)
         assert 0.2 < significant.mean() < 0.95

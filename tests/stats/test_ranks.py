@@ -467,3 +467,43 @@ def test_two_level_interval_covers_the_population_mean():
     # runs only (datasets fixed) is an interval about these datasets: for new
     # datasets it covers far too rarely
     assert np.all(hits_runs_only / n_sims <= 0.4)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rank_statistics_are_scipys(seed):
+    # computed from the midranks (scipy's wilcoxon and mannwhitneyu would
+    # also compute their p-values); ties and zero differences included
+    from scipy import stats
+
+    from skperf.stats._rank_tests import _test_statistic
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    x = np.round(rng.normal(0.8, 0.02, n), 2)
+    y = np.round(x + rng.normal(0.003, 0.01, n), 2)  # ties and zeros
+    want = stats.wilcoxon(x - y).statistic if np.any(x != y) else 0.0
+    assert _test_statistic(x, y, "wilcoxon") == pytest.approx(want, abs=1e-9)
+    m = int(rng.integers(3, 40))
+    assert _test_statistic(x, y[:m], "mannwhitneyu") == pytest.approx(
+        stats.mannwhitneyu(x, y[:m]).statistic, abs=1e-9
+    )
+
+
+@pytest.mark.parametrize("n", [8, 30, 80])  # exact tied / exact untied / scipy
+@pytest.mark.parametrize("tied", [False, True])
+def test_rank_test_pvalue_and_statistic_are_scipys(n, tied):
+    from scipy import stats
+
+    from skperf.stats._rank_tests import _rank_test
+
+    rng = np.random.default_rng(n + tied)
+    x = rng.normal(0.8, 0.02, n)
+    y = x + rng.normal(0.004, 0.01, n)
+    if tied:
+        x, y = np.round(x, 2), np.round(y, 2)
+    p, test, w = _rank_test(x, y, paired=True)
+    ref = stats.wilcoxon(x - y)
+    assert test == "wilcoxon"
+    assert w == pytest.approx(ref.statistic, abs=1e-9)
+    if not (tied and n > 13):  # scipy's permutation p-value is random-free
+        assert p == pytest.approx(ref.pvalue, rel=1e-9)
