@@ -891,7 +891,10 @@ class _RaceStopping:
         ratio = float(res["n_test"].mean() / res["n_train"].mean())
         R = jobs[ok[0]].spec.n_repeats
         K = int(res["repeat"].value_counts().iloc[0])  # folds per round
-        m = len(ok) * (len(ok) - 1) // 2
+        # the Bonferroni share of every pair of the race, fixed from the first
+        # look: a model whose fits start failing later does not raise the
+        # level of the pairs left (their looks so far were at this share)
+        m = len(jobs) * (len(jobs) - 1) // 2
         level = 1 - (1 - self.confidence) / m
         running = set(range(len(jobs))) if self.active is None else set(self.active)
         for a, b in itertools.combinations(ok, 2):

@@ -223,3 +223,48 @@ def test_race_stopped_after_one_round_says_why_no_curves(data):
         "at least 2 repeats; the model has 1" in v for v in r.curves_missing.values()
     )
     assert len(r.notes.by_code("no_curves")) == 1  # one note naming both
+
+
+def test_race_share_fixed_when_a_model_starts_failing(monkeypatch):
+    """The Bonferroni share of the race's pairs is fixed by the number of
+    models: a model whose fits fail from some round on does not raise the
+    level of the pairs left (their earlier looks were at 1/3 of alpha)."""
+    import types
+
+    import pandas as pd
+
+    from skperf.report._compare_models import _RaceStopping
+    from skperf.stats import _sequential
+
+    levels = []
+    look = _sequential.compare_look
+
+    def spy(*args, confidence, **kwargs):
+        levels.append(confidence)
+        return look(*args, confidence=confidence, **kwargs)
+
+    monkeypatch.setattr(_sequential, "compare_look", spy)
+    rng = np.random.default_rng(0)
+
+    def job(rounds, failed, mean=0.8):
+        n = 10 * rounds
+        res = pd.DataFrame(
+            {
+                "test_score": rng.normal(mean, 0.03, n),
+                "n_test": 20,
+                "n_train": 180,
+                "repeat": np.repeat(np.arange(rounds), 10),
+                "error": ["boom" if failed else None] * n,
+            }
+        )
+        spec = types.SimpleNamespace(n_repeats=10)
+        return types.SimpleNamespace(results=res, names=["score"], spec=spec)
+
+    race = _RaceStopping(0.95)
+    # models 0 and 1 differ: their pair is still open after round 1
+    race([job(1, False), job(1, False, 0.88), job(1, False)], 1, False)
+    assert race.looks[0, 1].state == "continue"
+    race([job(2, False), job(2, False, 0.88), job(2, True)], 2, False)
+    assert levels[:3] == [pytest.approx(1 - 0.05 / 3)] * 3
+    assert levels[3:] == [pytest.approx(1 - 0.05 / 3)] * (len(levels) - 3)
+    assert len(levels) > 3  # the pair of the two models left was looked at
