@@ -648,6 +648,25 @@ class ModelSelectionReport:
             headline_notes = self._select_new_data(split_scores, _run)
         self.requirement = requirement
         self.requirements = _requirements(self.distributions, requirement_kw)
+        for name, r in self.requirements.items():
+            if r.verdict == "inconclusive" and r.n < r.n_needed:
+                grouped = r.n < self.raw_distributions[name].n
+                self.notes.add(
+                    name,
+                    f"requirement: {r.n} runs, at least {r.n_needed} needed to pass"
+                    + (
+                        " (a run is one repeat: the scores of a K-fold repeat are "
+                        "averaged into one)"
+                        if grouped
+                        else ""
+                    )
+                    + (
+                        f"; pass n_repeats={r.n_needed} or more."
+                        if _run is not None
+                        else "; evaluate more runs."
+                    ),
+                    code="requirement_needs_runs",
+                )
         # one-sided level of the decision: each bound at (1 - confidence) / 2
         self.noether_n = noether_sample_size(self.gamma, confidence=self.confidence)
         n_min = min(d.n for d in self.distributions.values())

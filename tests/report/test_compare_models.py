@@ -268,3 +268,17 @@ def test_race_share_fixed_when_a_model_starts_failing(monkeypatch):
     assert levels[:3] == [pytest.approx(1 - 0.05 / 3)] * 3
     assert levels[3:] == [pytest.approx(1 - 0.05 / 3)] * (len(levels) - 3)
     assert len(levels) > 3  # the pair of the two models left was looked at
+
+
+def test_requirement_needing_more_runs_says_how_many(data):
+    # the race stops after a few repeats; a requirement needs its own n
+    X, y = data
+    models = {"lr": LogisticRegression(), "dummy": DummyClassifier()}
+    r = compare_models(models, X, y, random_state=0, requirement=(0.5, 0.8))
+    assert r.fits == {"lr": 20, "dummy": 20}
+    verdicts = {name: v.verdict for name, v in r.requirements.items()}
+    assert verdicts == {"lr": "inconclusive", "dummy": "not met"}  # 2 of 2 below
+    assert (r.requirements["lr"].n, r.requirements["lr"].n_needed) == (2, 14)
+    (note,) = r.notes.by_code("requirement_needs_runs")  # lr's only
+    assert note.where == ("lr",)
+    assert "n_repeats=14" in note
