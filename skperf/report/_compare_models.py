@@ -351,7 +351,7 @@ def compare_models(
                 "`scoring=` a metric all the models support (e.g. "
                 "scoring='accuracy' for classifiers, 'r2' for regressors)."
             )
-    # validate before the (expensive) fits, as the report will
+    # validated once, before the (expensive) fits (the report takes them as they are)
     checked = _check_report_args(
         gamma=gamma,
         confidence=confidence,
