@@ -323,34 +323,7 @@ def compare_models(
     """
     from ..model_selection._evaluator import RepeatedEvaluator, _fit_evaluators
 
-    if not isinstance(estimators, Mapping) or len(estimators) == 0:
-        raise TypeError(
-            "`estimators` must be a non-empty dict of model name to estimator; "
-            f"got {type(estimators).__name__}."
-        )
-    for name, est in estimators.items():
-        if not isinstance(name, str):
-            raise TypeError(f"`estimators` keys must be str model names; got {name!r}.")
-        if not hasattr(est, "fit"):
-            raise TypeError(
-                f"`estimators[{name!r}]` must be an estimator with `fit`; got {est!r}."
-            )
-    scoring = _single_scoring(scoring)
-    if params is not None and not isinstance(params, Mapping):
-        raise TypeError(
-            "`params` must be a dict of metadata to route to the fits and scorers "
-            f"(as in cross_validate), or None; got {type(params).__name__}."
-        )
-    default_metric = None
-    if scoring is None:
-        default_metric, conflict = _shared_default_score(estimators)
-        if conflict:
-            raise ValueError(
-                "With `scoring=None` each model is scored by its own `score` "
-                f"method, and these measure different metrics: {conflict}. Pass "
-                "`scoring=` a metric all the models support (e.g. "
-                "scoring='accuracy' for classifiers, 'r2' for regressors)."
-            )
+    scoring, default_metric = _check_models(estimators, scoring, params)
     # validated once, before the (expensive) fits (the report takes them as they are)
     checked = _check_report_args(
         gamma=gamma,
@@ -445,47 +418,23 @@ def compare_models(
     # itself, lower is better: RMSE 56.2 rather than -56.2 (same decisions)
     distributions = {name: _as_loss(ev.distribution_) for name, ev in fitted.items()}
 
-    import sklearn
-
-    from .._version import __version__
-    from ..utils._sklearn_compat import _num_samples
-
-    settings = {
-        "models": {name: repr(est) for name, est in estimators.items()},
-        "vary": applied,
-        "not_varied": skipped,
-        "n_repeats": n_repeats,
-        "cv": _describe(given_cv)
-        + (
-            f" (one {'group ' if groups is not None else ''}out-of-bootstrap "
-            "split per repeat)"
-            if cv is None
-            else f" ({cv.n_splits}-fold, not stratified, every test fold holding "
-            "every class; shuffled anew in every repeat)"
-            if defaulted and isinstance(cv, NewDataKFold)
-            else f" ({cv.n_splits}-fold, shuffled anew in every repeat)"
-            if defaulted and type(cv) is KFold
-            else f" ({_describe(cv)}, shuffled anew in every repeat)"
-            if defaulted
-            else ""
-        ),
-        "scoring": _describe(scoring)
-        + (
-            f" (each estimator's score: {default_metric})"
-            if default_metric
-            else " (each estimator's score)"
-            if scoring is None
-            else ""
-        ),
-        "default_metric": default_metric,
-        "random_state": entropy,
-        "n_samples": _num_samples(X),
-        "skperf": __version__,
-        "scikit-learn": sklearn.__version__,
-    }
+    settings = _settings(
+        estimators,
+        X,
+        applied=applied,
+        skipped=skipped,
+        n_repeats=n_repeats,
+        given_cv=given_cv,
+        cv=cv,
+        defaulted=defaulted,
+        groups=groups,
+        scoring=scoring,
+        default_metric=default_metric,
+        entropy=entropy,
+    )
     ratio, design = (None, None)
     if target == "new data":
-        ratio, design = _measured_ratio(fitted, _num_samples(X))
+        ratio, design = _measured_ratio(fitted, settings["n_samples"])
         settings["test_train_ratio"] = design
     first = next(iter(fitted.values()))
     fits = {name: len(ev.results_) for name, ev in fitted.items()}
@@ -554,6 +503,97 @@ def compare_models(
             checked=checked,
         ),
     )
+
+
+def _check_models(estimators, scoring, params):
+    """``(scoring, default_metric)``: compare_models' models, scoring and
+    params checked (before any fit); ``default_metric`` is the metric of the
+    models' own ``score`` when ``scoring`` is None."""
+    if not isinstance(estimators, Mapping) or len(estimators) == 0:
+        raise TypeError(
+            "`estimators` must be a non-empty dict of model name to estimator; "
+            f"got {type(estimators).__name__}."
+        )
+    for name, est in estimators.items():
+        if not isinstance(name, str):
+            raise TypeError(f"`estimators` keys must be str model names; got {name!r}.")
+        if not hasattr(est, "fit"):
+            raise TypeError(
+                f"`estimators[{name!r}]` must be an estimator with `fit`; got {est!r}."
+            )
+    scoring = _single_scoring(scoring)
+    if params is not None and not isinstance(params, Mapping):
+        raise TypeError(
+            "`params` must be a dict of metadata to route to the fits and scorers "
+            f"(as in cross_validate), or None; got {type(params).__name__}."
+        )
+    default_metric = None
+    if scoring is None:
+        default_metric, conflict = _shared_default_score(estimators)
+        if conflict:
+            raise ValueError(
+                "With `scoring=None` each model is scored by its own `score` "
+                f"method, and these measure different metrics: {conflict}. Pass "
+                "`scoring=` a metric all the models support (e.g. "
+                "scoring='accuracy' for classifiers, 'r2' for regressors)."
+            )
+    return scoring, default_metric
+
+
+def _settings(
+    estimators,
+    X,
+    *,
+    applied,
+    skipped,
+    n_repeats,
+    given_cv,
+    cv,
+    defaulted,
+    groups,
+    scoring,
+    default_metric,
+    entropy,
+):
+    """The report's ``settings``: how the scores were produced."""
+    import sklearn
+
+    from .._version import __version__
+    from ..utils._sklearn_compat import _num_samples
+
+    return {
+        "models": {name: repr(est) for name, est in estimators.items()},
+        "vary": applied,
+        "not_varied": skipped,
+        "n_repeats": n_repeats,
+        "cv": _describe(given_cv)
+        + (
+            f" (one {'group ' if groups is not None else ''}out-of-bootstrap "
+            "split per repeat)"
+            if cv is None
+            else f" ({cv.n_splits}-fold, not stratified, every test fold holding "
+            "every class; shuffled anew in every repeat)"
+            if defaulted and isinstance(cv, NewDataKFold)
+            else f" ({cv.n_splits}-fold, shuffled anew in every repeat)"
+            if defaulted and type(cv) is KFold
+            else f" ({_describe(cv)}, shuffled anew in every repeat)"
+            if defaulted
+            else ""
+        ),
+        "scoring": _describe(scoring)
+        + (
+            f" (each estimator's score: {default_metric})"
+            if default_metric
+            else " (each estimator's score)"
+            if scoring is None
+            else ""
+        ),
+        "default_metric": default_metric,
+        "random_state": entropy,
+        "n_samples": _num_samples(X),
+        "skperf": __version__,
+        "scikit-learn": sklearn.__version__,
+    }
 
 
 _LEFT_OUT = (
