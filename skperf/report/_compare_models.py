@@ -196,9 +196,10 @@ def compare_models(
         and the report keeps, per model, the ROC and precision-recall curves
         across repeats with their pointwise band (``curves``, drawn by
         :meth:`ModelSelectionReport.plot_curves` and in the HTML report).
-        Curves need a binary target and a model with ``predict_proba`` or
-        ``decision_function``; for any other model the report has no curves
-        and a note says why.
+        Curves need a binary target, a model with ``predict_proba`` or
+        ``decision_function`` and two repeats (the sequential design then
+        runs at least 2 rounds); for any other model the report has no
+        curves and a note says why.
     params : dict or None, default=None
         Metadata routed to the fits and scorers as
         :func:`sklearn.model_selection.cross_validate` routes ``params``
@@ -391,7 +392,13 @@ def compare_models(
     routed = _routed_groups(evaluators, params)
     race = None
     if sequential and len(routed) == 1:
-        race = _RaceStopping(confidence, precision, metric=scoring)
+        # curves need the predictions of 2 repeats: no stop before round 2
+        race = _RaceStopping(
+            confidence,
+            precision,
+            metric=scoring,
+            min_rounds=2 if return_predictions else 1,
+        )
     for group, (fit_params, score_params) in routed:
         try:
             _fit_evaluators(
@@ -897,17 +904,21 @@ class _RaceStopping:
     its pairs still open are then read on the rounds it has. The model
     with the best mean so far is kept while any pair is open. ``active``
     holds the models still fitted (read by :func:`skperf.model_selection._engine._run_rounds`).
+    No look is taken before round ``min_rounds`` (2 when the predictions
+    are kept: curves need two repeats; skipping a futility look keeps the
+    level, and the first efficacy look is at round 2 anyway).
     The run stops when no model is left, or with ``precision`` once every
     model's interval is that narrow (a model is kept until its own interval
     is). The report's decisions are then read from the fits (Holm over the
     pairs, each on the splits both models have).
     """
 
-    def __init__(self, confidence, precision=None, metric=None):
+    def __init__(self, confidence, precision=None, metric=None, min_rounds=1):
         from ..model_selection._generalization import _interval_stopping
 
         self.confidence = confidence
         self.precision = precision
+        self.min_rounds = min_rounds
         self.looks = {}
         self.out = set()  # models decided worse than another
         self.active = None
@@ -919,6 +930,8 @@ class _RaceStopping:
         from ..stats._sequential import compare_look, interval_look
 
         self.specs = [j.spec for j in jobs]  # the evaluators, by index
+        if rounds < self.min_rounds and not final:
+            return None  # no look yet (a futility look skipped: the level holds)
         ok = [i for i, j in enumerate(jobs) if not j.results["error"].notna().any()]
         if len(jobs) == 1 and ok:
             return self.single(jobs, rounds, final)

@@ -211,10 +211,17 @@ def _check_curves(report, kind):
     if kind not in ("roc", "pr"):
         raise ValueError(f"`kind` must be 'roc' or 'pr'; got {kind!r}.")
     if not report.curves.get(kind):
+        why = "; ".join(f"{name}: {r}" for name, r in report.curves_missing.items())
         raise ValueError(
-            "The report holds no curves: build it with compare_models(..., "
-            "return_predictions=True) on a binary target, with models that have "
-            "predict_proba or decision_function (see the report's notes)."
+            "The report holds no curves: "
+            + (
+                why  # return_predictions=True, and why each model has none
+                if why
+                else "build it with compare_models(..., return_predictions=True) "
+                "on a binary target, with models that have predict_proba or "
+                "decision_function (see the report's notes)"
+            )
+            + "."
         )
 
 

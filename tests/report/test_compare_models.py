@@ -212,17 +212,25 @@ def test_race_null_rate_reproduces_the_study():
     assert (significant, fits) == (4, 5750)
 
 
-def test_race_stopped_after_one_round_says_why_no_curves(data):
+def test_curves_need_two_repeats(data):
+    # asked for curves, the race does not stop before round 2 (where, without
+    # them, this pair stops as futile after round 1)
     X, y = data
     models = {"lr": LogisticRegression(), "tree": DecisionTreeClassifier(max_depth=2)}
+    assert compare_models(models, X, y, random_state=0).fits == {"lr": 10, "tree": 10}
     r = compare_models(models, X, y, random_state=0, return_predictions=True)
-    assert r.fits == {"lr": 10, "tree": 10}  # futile at the first look
-    assert r.curves == {}
-    assert set(r.curves_missing) == {"lr", "tree"}
-    assert all(
-        "at least 2 repeats; the model has 1" in v for v in r.curves_missing.values()
+    assert r.fits == {"lr": 20, "tree": 20}
+    assert set(r.curves["roc"]) == {"lr", "tree"}
+    # one repeat (a fixed design): no band, and the error says why
+    one = compare_models(
+        models, X, y, random_state=0, n_repeats=1, return_predictions=True
     )
-    assert len(r.notes.by_code("no_curves")) == 1  # one note naming both
+    assert one.curves == {}
+    assert set(one.curves_missing) == {"lr", "tree"}
+    assert all("at least 2 repeats" in v for v in one.curves_missing.values())
+    assert len(one.notes.by_code("no_curves")) == 1  # one note naming both
+    with pytest.raises(ValueError, match="lr: a band needs predictions from at least"):
+        one.plot_curves()
 
 
 def test_race_share_fixed_when_a_model_starts_failing(monkeypatch):
