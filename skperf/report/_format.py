@@ -400,7 +400,7 @@ def _conclusion_new_data(report, *, table=True):
     rows = (
         f"about {round(n / (1 + ratio))} of the {n} rows"
         if n and ratio
-        else "as many rows"
+        else "as many rows as these fits,"
     )
     incomplete = getattr(report, "incomplete", {})
     if ci is not None:

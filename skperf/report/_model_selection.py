@@ -1330,9 +1330,10 @@ class ModelSelectionReport:
         ...     test_train_ratio=1 / 4, random_state=0)
         >>> import textwrap
         >>> print(textwrap.fill(report.conclusion, 72))
-        On new data (each algorithm trained on as many rows from the same
-        population), choose a: score 0.814 [0.771, 0.857] (95% CI, corrected-t);
-        every other model is significantly worse (one pair, level 0.05).
+        On new data (each algorithm trained on as many rows as these fits, from
+        the same population), choose a: score 0.814 [0.771, 0.857] (95% CI,
+        corrected-t); every other model is significantly worse (one pair, level
+        0.05).
         """
         from ._format import _conclusion
 
@@ -1661,9 +1662,9 @@ class ModelSelectionReport:
         ...     test_train_ratio=1 / 4, random_state=0)
         >>> for line in report.to_markdown().splitlines()[2:5]:
         ...     print(line)
-        On new data (each algorithm trained on as many rows from the same population), choose a:
-        score 0.814 [0.771, 0.857] (95% CI, corrected-t); every other model is significantly
-        worse (one pair, level 0.05). Mean over repeats, quantiles and P(best > model) in the
+        On new data (each algorithm trained on as many rows as these fits, from the same
+        population), choose a: score 0.814 [0.771, 0.857] (95% CI, corrected-t); every other
+        model is significantly worse (one pair, level 0.05). Mean over repeats, quantiles and
         """
         from ._format import _markdown_report
 
