@@ -37,9 +37,9 @@ from .stats._outperform import (
     prob_outperform_ci,
 )
 from .stats._rank_tests import (  # noqa: F401 (re-exported for skperf.model_selection)
+    _mann_whitney_u,
     _rank_test,
     _signed_rank_pmf,
-    _test_statistic,
     _welch_bounds,
     _wilcoxon_pvalue,
 )
@@ -585,9 +585,12 @@ def compare(
         *found, w = _exact_interval(sign * x, sign * y, paired, confidence, method)
         est, low, high, pvalue = (float(v) for v in found)
         test = "brunnermunzel" if method == "brunner-munzel" else "mannwhitneyu"
-        # Brunner-Munzel's W of (x, y), as scipy reports it: the flip of both
-        # samples (a loss) flips its sign; the others from the ranks (below)
-        statistic = None if w is None else sign * float(w)
+        # the named test's statistic of (x, y), as scipy reports it: Brunner-
+        # Munzel's W (the flip of both samples, a loss, flips its sign), or
+        # Mann-Whitney's U; paired, Wilcoxon's (below)
+        statistic = (
+            None if paired else _mann_whitney_u(x, y) if w is None else sign * float(w)
+        )
         if paired:
             # report the Wilcoxon signed-rank test (its p-values feed the
             # corrections of compare_models); the sign interval is joined
@@ -621,7 +624,7 @@ def compare(
         "n_other": b.n,
         "mean_difference": _mean_difference(x, y, paired, confidence),
         "pvalue": pvalue,
-        "statistic": _test_statistic(x, y, test) if statistic is None else statistic,
+        "statistic": statistic,
         "test": test,
         "noether_n": noether_n,
         "n_boot": n_boot,

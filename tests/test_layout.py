@@ -237,7 +237,7 @@ def test_compare_path_stays_short():
         "model_selection/_vary.py",
     )
     assert sum(files.get(f, 0) for f in core) <= 40, files
-    # issue 27 (item 3) added one: Comparison.statistic (_test_statistic)
+    # issue 27 (item 3) added one: Comparison.statistic (_mann_whitney_u)
     assert n_functions <= 82, files
     assert n_files <= 15, files
 

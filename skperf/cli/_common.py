@@ -143,8 +143,10 @@ def _print_summary(report):
     )
 
 
-def _verdict_line(r, label):
-    """One line for a :class:`skperf.Requirement` verdict (check, report)."""
+def _verdict_line(r, label, more_runs=None):
+    """One line for a :class:`skperf.Requirement` verdict (check, report);
+    ``more_runs``: the option that sets the runs (``"--n-repeats"``), named
+    when the verdict needs more of them."""
     op = "<=" if not r.greater_is_better else ">="
     side = {True: "lower", False: "upper"}[r.greater_is_better]
     if r.verdict == "not met":
@@ -156,6 +158,8 @@ def _verdict_line(r, label):
     )
     if r.verdict == "inconclusive" and r.n < r.n_needed:
         line += f" (at least {r.n_needed} runs needed to pass)"
+        if more_runs:
+            line += f"; {more_runs} {r.n_needed} gives enough runs"
     return line
 
 

@@ -377,9 +377,7 @@ def run(args):
             )
         )
     for name, verdict in report.requirements.items():
-        line = _verdict_line(verdict, _metric_name(report))
-        if verdict.verdict == "inconclusive" and verdict.n < verdict.n_needed:
-            line += f"; --n-repeats {verdict.n_needed} gives enough runs"
+        line = _verdict_line(verdict, _metric_name(report), "--n-repeats")
         print(_wrapped(f"requirement: {name}: {line}"))
     if args.curves:
         _print_curves(report)

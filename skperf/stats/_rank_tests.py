@@ -16,7 +16,6 @@ Pure NumPy/SciPy (moved from ``skperf._compare``, behaviour unchanged):
 from __future__ import annotations
 
 import functools
-import warnings
 
 import numpy as np
 from scipy import stats
@@ -109,7 +108,7 @@ def _rank_test(x, y, paired):
         return p, "wilcoxon", w
     # exact without ties (n m <= 10_000), else scipy's normal approximation
     p = float(_mann_whitney_pvalue(x, y))
-    return p, "mannwhitneyu", _test_statistic(x, y, "mannwhitneyu")
+    return p, "mannwhitneyu", _mann_whitney_u(x, y)
 
 
 def _midranks(a):
@@ -126,41 +125,16 @@ def _midranks(a):
     return ranks
 
 
-def _test_statistic(x, y, test):
-    """The statistic of ``test`` on ``(x, y)``, as :mod:`scipy.stats` reports it.
-
-    ``"wilcoxon"``: the signed-rank statistic of ``x - y`` (scipy's
-    two-sided ``min(W+, W-)``; 0 when every difference is zero);
-    ``"mannwhitneyu"``: the U statistic of ``x``; ``"brunnermunzel"``: the
-    Brunner-Munzel W (NaN where scipy gives none, e.g. no spread at all).
+def _mann_whitney_u(x, y):
+    """``scipy.stats.mannwhitneyu(x, y).statistic`` (U of ``x``) from the
+    midranks: scipy's call also computes the p-value (about 1 ms at n = 50,
+    benchmarks/bench_compare.py), which :func:`_rank_test` has already.
 
     Examples
     --------
-    >>> from skperf.stats._rank_tests import _test_statistic
-    >>> float(_test_statistic([1.0, 2, 3], [0.0, 0, 0], "mannwhitneyu"))
+    >>> from skperf.stats._rank_tests import _mann_whitney_u
+    >>> float(_mann_whitney_u(np.array([1.0, 2, 3]), np.array([0.0, 0, 0])))
     9.0
     """
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    # the two rank statistics from their midranks: scipy's wilcoxon and
-    # mannwhitneyu also compute their p-values (about 1.4 ms at n = 50, 3
-    # times compare()'s own work, benchmarks/bench_compare.py); the values
-    # are scipy's (tests/stats/test_rank_tests.py)
-    if test == "wilcoxon":
-        d = x - y
-        d = d[d != 0]  # zero_method="wilcox": zero differences dropped
-        if not d.size:
-            return 0.0
-        ranks = _midranks(np.abs(d))
-        r_plus = float(ranks[d > 0].sum())
-        return min(r_plus, float(ranks.sum()) - r_plus)
-    if test == "mannwhitneyu":
-        ranks = _midranks(np.concatenate([x, y]))
-        return float(ranks[: x.size].sum() - x.size * (x.size + 1) / 2)
-    if test == "brunnermunzel":
-        # no spread at all: scipy warns and gives NaN (the statistic is undefined)
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return float(stats.brunnermunzel(x, y).statistic)
-    raise ValueError(
-        f"`test` must be 'wilcoxon', 'mannwhitneyu' or 'brunnermunzel'; got {test!r}."
-    )
+    ranks = _midranks(np.concatenate([x, y]))
+    return float(ranks[: x.size].sum() - x.size * (x.size + 1) / 2)

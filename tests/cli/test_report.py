@@ -667,6 +667,23 @@ def test_report_embeds_a_png_in_process(tmp_path, csv_file, capsys):
     assert "Plots are not included" not in html
 
 
+def test_require_needing_more_runs_names_the_option(tmp_path, capsys):
+    # 3 repeats are fewer than the 14 that P >= 0.8 at 95 % needs: the line
+    # says which option gives them
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 30)
+    frame = pd.DataFrame({"a": rng.normal(size=60) + y, "y": y})
+    path = _write(tmp_path, frame, index=False)
+    args = _report_args(
+        path, "y", models=(D,), n_repeats=3, folds=3, n_jobs=1, require="0.4@0.8"
+    )
+    code, out, err = _call([*args, "--out", os.devnull], capsys)
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert "requirement: d: INCONCLUSIVE" in flat
+    assert "n = 3 (at least 14 runs needed to pass); --n-repeats 14 gives" in flat
+
+
 def test_require_forms():
     from skperf.cli._report import _parse_require
 
