@@ -172,21 +172,17 @@ def _summary_table_new_data(report, quantiles):
     f = _score_format(report)
     pct = f"{report.confidence:.0%}"
     qcols = [f"q{float(q):g}" for q in quantiles]
-    header = (
-        [
-            "model",
-            f"new data: {_metric_name(report)} [{pct} CI]",
-            f"best - model, new data [{pct} CI{_adjusted_label(report)}]",
-            f"p adj. ({report.correction or 'none'}, {_n_pairs(report)} pairs)",
-            "vs best (new data)",
-            "tied with best",
-            "run-to-run (this dataset): n",
-            f"mean [{pct} CI]",
-            "sd",
-        ]
-        + [f"{_q_label(float(q))} [{pct} CI]" for q in quantiles]
-        + [f"P(best > model) [{pct} CI]"]
-    )
+    header = [
+        "model",
+        f"new data: {_metric_name(report)} [{pct} CI]",
+        f"best - model, new data [{pct} CI{_adjusted_label(report)}]",
+        f"p adj. ({report.correction or 'none'}, {_n_pairs(report)} pairs)",
+        "vs best (new data)",
+        "tied with best",
+        "run-to-run (this dataset): n",
+        f"mean [{pct} CI]",
+        "sd",
+    ] + [f"{_q_label(float(q))} [{pct} CI]" for q in quantiles]
     # the columns' keys, for programs (the CLI): headers are prose
     keys = [
         "model",
@@ -199,7 +195,6 @@ def _summary_table_new_data(report, quantiles):
         "mean",
         "sd",
         *qcols,
-        "p_best",
     ]
     header = _Header(header, keys)
     rows = []
@@ -231,7 +226,6 @@ def _summary_table_new_data(report, quantiles):
                 + (" (approx.)" if r.get(f"{c}_method") == "bootstrap" else "")
                 for c in qcols
             ]
-            + [_p_best_cell(report, name, r)]
         )
     return header, rows
 
@@ -251,23 +245,22 @@ def _pairs_rows(report):
         f"p adj. ({report.correction or 'none'}"
         + (f", {_n_pairs(report)} pairs)" if new else ", best vs others)"),
         f"A vs B ({report.target})",
-        f"P(A > B) [{pct} CI]" + (", run-to-run (this dataset)" if new else ""),
-    ]
+    ] + ([] if new else [f"P(A > B) [{pct} CI]"])
     rows = []
     for r in pairs.itertuples():
-        c = report.comparisons[r.model_a, r.model_b]
-        rows.append(
-            [
-                r.model_a,
-                r.model_b,
-                _ci(r.estimate, r.low, r.high, f),
-                r.method,
-                _pval(r.pvalue),
-                _pval(r.pvalue_adjusted),
-                _side_text(r.decision, "B", report.target),
-                _ci(c.estimate, c.low, c.high, ".3f"),
-            ]
-        )
+        row = [
+            r.model_a,
+            r.model_b,
+            _ci(r.estimate, r.low, r.high, f),
+            r.method,
+            _pval(r.pvalue),
+            _pval(r.pvalue_adjusted),
+            _side_text(r.decision, "B", report.target),
+        ]
+        if not new:  # P(A > B) decides this dataset only
+            c = report.comparisons[r.model_a, r.model_b]
+            row.append(_ci(c.estimate, c.low, c.high, ".3f"))
+        rows.append(row)
     return header, rows
 
 
@@ -289,12 +282,15 @@ def _methods_line(report, quantiles):
         (f"q{float(q):g}", _q_label(float(q))) for q in quantiles
     ]:
         methods = frame[f"{col}_method"]
+        methods = methods[methods != ""]  # one run: no run-to-run interval
+        if methods.empty:
+            continue
         if methods.nunique() == 1:
             parts.append(f"{label}: {methods.iloc[0]}")
         else:
             per = ", ".join(f"{m} ({n})" for n, m in methods.items())
             parts.append(f"{label}: {per}")
-    if report.comparisons:
+    if report.target == "this dataset" and report.comparisons:
         methods = sorted({c.method for c in report.comparisons.values()})
         parts.append(f"P(A > B): {', '.join(methods)}")
     if report.target == "new data":
@@ -452,10 +448,7 @@ def _conclusion_new_data(report, *, table=True):
         )
     if not table:
         return text
-    return (
-        text + " Mean over repeats, quantiles and P(best > model) in the table are "
-        "run-to-run statistics on this dataset."
-    )
+    return text + " The table's run-to-run columns describe this dataset."
 
 
 _DEFINITIONS_NEW_DATA = (
@@ -469,10 +462,11 @@ _DEFINITIONS_NEW_DATA = (
     "heatmap marks never disagree; a model is tied with the best unless its pair "
     "with the best is significant. Intervals of differences are per pair "
     "(unadjusted). Run-to-run (this dataset): n repeats (folds averaged per "
-    "repeat), their mean, sd and quantiles, and P(best > model) over repeats "
-    "(ties count 1/2): they describe how scores vary from run to run on this "
-    "dataset, not new data. The best model's estimate is optimistically biased "
-    "(winner's curse): confirm it on fresh data."
+    "repeat), their mean and sd (and quantiles where asked for): they describe "
+    "how scores vary from run to run on this dataset, not new data; "
+    "target='this dataset' decides on P(A > B) over repeats instead. The best "
+    "model's estimate is optimistically biased (winner's curse): confirm it on "
+    "fresh data."
 )
 
 _DEFINITIONS = (

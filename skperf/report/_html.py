@@ -247,7 +247,10 @@ def _plot_section(report, quantiles, plots):
         )
     return _image(
         data,
-        "Per-model score distributions with quantile intervals, and the "
+        "Per-model scores with the new-data intervals, and the matrix of mean "
+        "differences on new data"
+        if report.target == "new data"
+        else "Per-model score distributions with quantile intervals, and the "
         "P(A > B) matrix",
     )
 

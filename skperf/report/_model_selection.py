@@ -640,7 +640,9 @@ class ModelSelectionReport:
         self.incomplete = {}
         if split_scores is not None:
             self._incomplete_not_best(split_scores)
-        self._compare_all()
+        # the run-to-run comparisons decide only target="this dataset"; a
+        # new-data report computes them on first use (``comparisons``)
+        self._comparisons = None if split_scores is not None else self._compare_all()
         headline_notes = []
         if split_scores is None:
             self._select()
@@ -1004,25 +1006,43 @@ class ModelSelectionReport:
     def _seed_sequence(self):
         return np.random.SeedSequence([self.random_state_, _BOOT_TAG])
 
-    def _compare_all(self):
+    @property
+    def comparisons(self):
+        """Run-to-run (this dataset) comparisons of every ordered pair.
+
+        ``comparisons[a, b]`` is ``distributions[a].compare(distributions[b])``
+        (see the class's Attributes). With ``target="new data"`` they decide
+        nothing and are computed on first use; their warnings are then
+        raised, not noted.
+        """
+        if self._comparisons is None:
+            self._comparisons = self._compare_all(notes=None)
+        return self._comparisons
+
+    def _compare_all(self, notes=True):
+        """``(a, b) -> Comparison``; warnings go to the report's notes, or
+        with ``notes=None`` to the caller."""
         names = self.names
         pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         # one seed per unordered pair: (a, b) and (b, a) share their resamples
         boot_seeds = self._seed_sequence().generate_state(max(len(pairs), 1))
-        self.comparisons = {}
+        comparisons = {}
         for (a, b), seed in zip(pairs, boot_seeds, strict=False):
             da, db = self.distributions[a], self.distributions[b]
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                self.comparisons[a, b] = da.compare(
+            with warnings.catch_warnings(record=notes is not None) as caught:
+                if notes is not None:
+                    warnings.simplefilter("always")
+                comparisons[a, b] = da.compare(
                     db,
                     gamma=self.gamma,
                     confidence=self.confidence,
                     n_boot=self.n_boot,
                     random_state=int(seed),
                 )
-            _record(caught, self.notes, f"{a} vs {b}")
-            self.comparisons[b, a] = _mirror(self.comparisons[a, b])
+            if notes is not None:
+                _record(caught, self.notes, f"{a} vs {b}")
+            comparisons[b, a] = _mirror(comparisons[a, b])
+        return comparisons
 
     def _select(self):
         names = self.names
@@ -1339,7 +1359,7 @@ class ModelSelectionReport:
 
         return _conclusion(self, table=False)
 
-    def summary_table(self, *, quantiles=(0.1, 0.5, 0.9)):
+    def summary_table(self, *, quantiles=None):
         """The per-model table of the report, each cell as shown there.
 
         The table of :meth:`to_markdown` and :meth:`to_html`: the same
@@ -1348,8 +1368,10 @@ class ModelSelectionReport:
 
         Parameters
         ----------
-        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
-            Quantile levels of the run-to-run quantile columns (``()``: none).
+        quantiles : sequence of float or None, default=None
+            Run-to-run quantile levels of the quantile columns (``()``:
+            none). ``None``: (0.1, 0.5, 0.9) with ``target="this dataset"``,
+            none with ``"new data"``, whose decisions do not read them.
 
         Returns
         -------
@@ -1375,7 +1397,7 @@ class ModelSelectionReport:
 
         from ._format import _summary_table
 
-        header, rows = _summary_table(self, quantiles)
+        header, rows = _summary_table(self, self._levels(quantiles))
         table = pd.DataFrame(
             [row[1:] for row in rows],
             index=pd.Index([row[0] for row in rows], name=header[0]),
@@ -1409,14 +1431,17 @@ class ModelSelectionReport:
             mat, index=pd.Index(names, name="P(row > column)"), columns=names
         )
 
-    def to_frame(self, *, quantiles=(0.1, 0.5, 0.9)):
+    def to_frame(self, *, quantiles=None):
         """One row per model, best first.
 
         Parameters
         ----------
-        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
-            Quantile levels to report, each with its confidence interval
-            (``quantile_ci(method="auto")``) and the method used.
+        quantiles : sequence of float or None, default=None
+            Run-to-run quantile levels to report, each with its confidence
+            interval (``quantile_ci(method="auto")``) and the method used
+            (``()``: none). ``None``: (0.1, 0.5, 0.9) with ``target="this
+            dataset"``, none with ``"new data"``, whose decisions do not read
+            them.
 
         Returns
         -------
@@ -1426,11 +1451,12 @@ class ModelSelectionReport:
             repeats of ``distributions``): ``n``, ``mean``, ``mean_low``,
             ``mean_high``, ``mean_method``, ``sd`` (``ddof=1``); for each
             level ``q``: ``q<q>``, ``q<q>_low``, ``q<q>_high``,
-            ``q<q>_method``; ``p_best_better`` (P(best > model) over
-            repeats), ``p_best_better_low``, ``p_best_better_high``,
-            ``p_best_better_method`` (``"sign"`` when paired, ``"newcombe"``
-            otherwise; empty for the best model), ``mean_difference`` (best
-            minus model); then the decision columns of the report's
+            ``q<q>_method``; with ``target="this dataset"`` ``p_best_better``
+            (P(best > model) over repeats), ``p_best_better_low``,
+            ``p_best_better_high``, ``p_best_better_method`` (``"sign"`` when
+            paired, ``"newcombe"`` otherwise; empty for the best model),
+            ``mean_difference`` (best minus model); then the decision
+            columns of the report's
             ``target``: ``decision`` (from the best's side, ``"best"`` for
             the best model), ``pvalue``, ``pvalue_adjusted``, ``vs_best`` (the
             decision read from the model's side, e.g. ``"worse than best
@@ -1454,10 +1480,18 @@ class ModelSelectionReport:
             Interval bounds beyond the metric's range (accuracy in [0, 1],
             R² at most 1, ...) are clipped to it, with a note.
         """
-        key = tuple(float(q) for q in np.atleast_1d(quantiles))
+        key = self._levels(quantiles)
         if key not in self._frames:
             self._frames[key] = self._build_frame(key)
         return self._frames[key].copy()
+
+    def _levels(self, quantiles):
+        """The quantile levels to show: ``None`` is the target's default,
+        (0.1, 0.5, 0.9) for this dataset, none for new data (run-to-run
+        quantiles answer another question than the report's)."""
+        if quantiles is None:
+            return (0.1, 0.5, 0.9) if self.target == "this dataset" else ()
+        return tuple(float(q) for q in np.atleast_1d(quantiles))
 
     def _build_frame(self, quantiles):
         import pandas as pd
@@ -1494,7 +1528,8 @@ class ModelSelectionReport:
                         row[f"{col}_low"] = float(np.atleast_1d(qci.low)[i])
                         row[f"{col}_high"] = float(np.atleast_1d(qci.high)[i])
                         row[f"{col}_method"] = str(methods[i])
-                if name == self.best:
+                # new data: the family's decision columns (below), no P(A > B)
+                if self.family is None and name == self.best:
                     row.update(
                         p_best_better=np.nan,
                         p_best_better_low=np.nan,
@@ -1505,7 +1540,7 @@ class ModelSelectionReport:
                         pvalue=np.nan,
                         pvalue_adjusted=np.nan,
                     )
-                else:
+                elif self.family is None:
                     c = self.comparisons[self.best, name]
                     row.update(
                         p_best_better=c.estimate,
@@ -1523,7 +1558,7 @@ class ModelSelectionReport:
                     {
                         k: (np.nan if isinstance(v, float) else "")
                         for k, v in row.items()
-                        if k in ("mean", "sd") or k.startswith(("mean_", "q", "p_best"))
+                        if k in ("mean", "sd") or k.startswith(("mean_", "q"))
                     },
                     n=1,
                 )
@@ -1639,13 +1674,15 @@ class ModelSelectionReport:
             self.notes[self._clip_index] = text
 
     # ------------------------------------------------------------------
-    def to_markdown(self, *, quantiles=(0.1, 0.5, 0.9)):
+    def to_markdown(self, *, quantiles=None):
         """The summary table as GitHub-flavoured markdown, with the settings.
 
         Parameters
         ----------
-        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
-            Quantile levels to show.
+        quantiles : sequence of float or None, default=None
+            Run-to-run quantile levels to show (``()``: none). ``None``:
+            (0.1, 0.5, 0.9) with ``target="this dataset"``, none with
+            ``"new data"``, whose decisions do not read them.
 
         Returns
         -------
@@ -1664,13 +1701,13 @@ class ModelSelectionReport:
         ...     print(line)
         On new data (each algorithm trained on as many rows as these fits, from the same
         population), choose a: score 0.814 [0.771, 0.857] (95% CI, corrected-t); every other
-        model is significantly worse (one pair, level 0.05). Mean over repeats, quantiles and
+        model is significantly worse (one pair, level 0.05). The table's run-to-run columns
         """
         from ._format import _markdown_report
 
-        return _markdown_report(self, quantiles)
+        return _markdown_report(self, self._levels(quantiles))
 
-    def to_html(self, path=None, *, quantiles=(0.1, 0.5, 0.9), plots=True):
+    def to_html(self, path=None, *, quantiles=None, plots=True):
         """One self-contained HTML page: settings, tables and plots.
 
         CSS and plots (base64 PNG) are embedded; the page loads nothing from
@@ -1680,8 +1717,10 @@ class ModelSelectionReport:
         ----------
         path : str or path-like or None, default=None
             Where to write the page (UTF-8); ``None`` only returns it.
-        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
-            Quantile levels to show.
+        quantiles : sequence of float or None, default=None
+            Run-to-run quantile levels to show (``()``: none). ``None``:
+            (0.1, 0.5, 0.9) with ``target="this dataset"``, none with
+            ``"new data"``, whose decisions do not read them.
         plots : bool, default=True
             Embed plots (needs matplotlib; without it the page says so).
 
@@ -1692,7 +1731,7 @@ class ModelSelectionReport:
         """
         from ._html import _html_report
 
-        html = _html_report(self, quantiles, full=True, plots=plots)
+        html = _html_report(self, self._levels(quantiles), full=True, plots=plots)
         if path is not None:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(html)
@@ -1701,17 +1740,20 @@ class ModelSelectionReport:
     def _repr_html_(self):
         from ._html import _html_report
 
-        return _html_report(self, (0.1, 0.5, 0.9), full=False, plots=False)
+        return _html_report(self, self._levels(None), full=False, plots=False)
 
-    def plot(self, axes=None, *, quantiles=(0.1, 0.5, 0.9)):
+    def plot(self, axes=None, *, quantiles=None):
         """Per-model scores with quantile intervals, and the P(A > B) matrix.
 
         Parameters
         ----------
         axes : sequence of two matplotlib Axes or None, default=None
             Where to draw; ``None`` creates a new figure.
-        quantiles : sequence of float, default=(0.1, 0.5, 0.9)
-            Quantile levels drawn with their confidence intervals.
+        quantiles : sequence of float or None, default=None
+            Run-to-run quantile levels drawn with their confidence intervals
+            (``()``: none). ``None``: (0.1, 0.5, 0.9) with ``target="this
+            dataset"``, none with ``"new data"``, whose decisions do not read
+            them.
 
         Returns
         -------
@@ -1725,7 +1767,7 @@ class ModelSelectionReport:
         """
         from ._plot import _plot_report
 
-        return _plot_report(self, axes=axes, quantiles=quantiles)
+        return _plot_report(self, axes=axes, quantiles=self._levels(quantiles))
 
     def plot_curves(self, *, kind="roc", ax=None):
         """One curve band per model: ROC or precision-recall across repeats.

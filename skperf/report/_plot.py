@@ -71,12 +71,11 @@ def _draw_distributions(report, ax, quantiles):
     labels = [f"{n} *" if n in report.tied_with_best else n for n in names]
     ax.set_yticklabels(labels)
     ax.set_xlabel(report.metric or "score")
-    run = "run-to-run (this dataset): " if report.target == "new data" else ""
-    ax.set_title(
-        f"{run}scores (points) and {report.confidence:.0%} quantile CIs\n"
-        f"* best or tied with best ({report.target})",
-        fontsize=10,
-    )
+    pct = f"{report.confidence:.0%}"
+    title = f"scores (points) and {pct} quantile CIs" if len(quantiles) else "scores"
+    if report.target == "new data":
+        title = f"run-to-run (this dataset): {title}; new data: {pct} CI"
+    ax.set_title(f"{title}\n* best or tied with best ({report.target})", fontsize=10)
     ax.legend(
         loc="upper center",
         bbox_to_anchor=(0.5, -0.22),

@@ -804,8 +804,7 @@ class TestFactsReadFromTheReport:
         headline = report.to_dict()["headline"]
         assert headline.startswith(report.conclusion)
         assert headline[len(report.conclusion) :] == (
-            " Mean over repeats, quantiles and P(best > model) in the table are "
-            "run-to-run statistics on this dataset."
+            " The table's run-to-run columns describe this dataset."
         )
         assert report.conclusion.startswith("On new data")
         assert "choose b:" in report.conclusion

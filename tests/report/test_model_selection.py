@@ -1029,6 +1029,39 @@ def _assert_never_contradicts(r):
 
 
 class TestNewData:
+    def test_computes_only_its_own_target(self, monkeypatch):
+        # issue 27: a new-data report does not compute the run-to-run
+        # decisions (P(A > B)) nor the quantile intervals, which its
+        # decisions do not read; both come on request, equal to the
+        # this-dataset report's
+        rng = np.random.default_rng(5)
+        scores = rng.normal(0.8, 0.03, (3, 12)) + np.array([[0.0], [0.02], [0.01]])
+        calls = {"compare": 0, "quantile_ci": 0}
+        for method in calls:
+            real = getattr(PerformanceDistribution, method)
+
+            def spy(self, *a, _real=real, _name=method, **k):
+                calls[_name] += 1
+                return _real(self, *a, **k)
+
+            monkeypatch.setattr(PerformanceDistribution, method, spy)
+        r = _split_report(scores, 1 / 9)
+        html = r.to_html()
+        frame = r.to_frame()
+        assert calls == {"compare": 0, "quantile_ci": 0}
+        assert not [c for c in frame if c.startswith(("q", "p_best"))]
+        assert "P(A &gt; B) [" not in html and "P(best &gt; model) [" not in html
+        assert frame.loc["m0", "mean"] == pytest.approx(scores[0].mean())
+        # asked for: the quantiles, and the comparisons on first use
+        assert frame.index.tolist() == r.to_frame(quantiles=[0.5]).index.tolist()
+        assert calls["quantile_ci"] == 3
+        same = _split_report(scores, None, target="this dataset")
+        assert (
+            r.comparisons["m1", "m0"].estimate == same.comparisons["m1", "m0"].estimate
+        )
+        assert r.prob_matrix().equals(same.prob_matrix())
+        assert calls["compare"] == 3 + 3  # three pairs each
+
     def test_family_is_the_corrected_t_over_all_pairs(self):
         from statsmodels.stats.multitest import multipletests
 
@@ -1154,14 +1187,10 @@ class TestNewData:
             n_repeats=1,
             random_state=0,
         )
-        frame = r.to_frame()
+        frame = r.to_frame(quantiles=[0.5])
         assert frame["n"].tolist() == [1, 1]
         run_to_run = ["mean", "mean_low", "mean_high", "sd", "q0.5", "q0.5_high"]
-        assert (
-            frame[[*run_to_run, "p_best_better", "mean_difference"]]
-            .isna()
-            .all(axis=None)
-        )
+        assert frame[run_to_run].isna().all(axis=None)
         assert frame["mean_method"].tolist() == ["", ""]
         # the new-data columns are there, from the 10 folds
         assert frame["n_splits"].tolist() == [10, 10]
@@ -1171,7 +1200,6 @@ class TestNewData:
         table = r.summary_table(quantiles=())
         assert table["run-to-run (this dataset): n"].tolist() == ["1", "1"]
         assert table["mean [95% CI]"].tolist() == ["–", "–"]
-        assert table["P(best > model) [95% CI]"].tolist() == ["–", "–"]
         assert [n.where for n in r.notes.by_code("one_run")] == [("logreg", "dummy")]
 
     @pytest.mark.filterwarnings("ignore::skperf.exceptions.NoVariationWarning")
