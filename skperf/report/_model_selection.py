@@ -25,7 +25,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._distribution import PerformanceDistribution, _check_requirement
-from ..metrics._registry import _bound_text, _metric_bounds
+from ..metrics._registry import _bound_text, _is_root_mean, _metric_bounds
 from ..model_selection._seeding import _root_entropy
 from ..stats._multiple import _check_correction, _pairwise_family, _tied_with_best
 from ..stats._outperform import _check_gamma, noether_sample_size
@@ -457,7 +457,8 @@ class ModelSelectionReport:
         ``"ties"``, ``"dependent_observations"``, ``"fit_failed"`` ...;
         built-in categories keep it: ``"runtime_warning"``);
         ``"groups_averaged"``, ``"one_run"``, ``"repeated_splits"``,
-        ``"below_noether"``, ``"clipped"``; after failed fits
+        ``"below_noether"``, ``"clipped"``, ``"root_mean_reading"`` (an
+        RMSE on new data); after failed fits
         ``"incomplete"``, ``"missing_splits"``, ``"best_skips_incomplete"``,
         ``"all_incomplete"``, ``"best_beaten"``, ``"no_unbeaten_best"``,
         ``"left_out"``; from :func:`compare_models` ``"new_data_design"``,
@@ -689,6 +690,18 @@ class ModelSelectionReport:
             )
         if self.target == "new data":
             self._note_borderline_pairs()
+            if _is_root_mean(self.metric) and self.n_models > 1:
+                self.notes.append(
+                    Note(
+                        "RMSE: each model's new-data interval is for the root of "
+                        "its expected squared error (read on the fold MSEs, its "
+                        "ends their roots); the differences and the pair tests "
+                        "are on the fold RMSEs (their mean is slightly smaller), "
+                        "so a difference need not equal the difference of two "
+                        "interval estimates.",
+                        "root_mean_reading",
+                    )
+                )
         if _run is not None:
             self._note_run(_run, headline_notes)
 
@@ -1908,12 +1921,22 @@ class ModelSelectionReport:
 
 
 def _corrected_t_interval(scores, test_train_ratio, confidence, metric):
-    """The corrected resampled t interval for the mean score on new data."""
+    """The corrected resampled t interval for the mean score on new data.
+
+    An RMSE is read on its fold MSEs and the ends are their roots, as
+    :func:`~skperf.generalization_ci` reads it (one reading of one question).
+    """
+    from ..model_selection._generalization import _signed_root
     from ..stats._multiple import _paired_t
 
     scores = np.asarray(scores, dtype=float)
     scores = scores[np.isfinite(scores)]
-    est, low, high, _ = _paired_t(scores, test_train_ratio, confidence)
+    root = _is_root_mean(metric)
+    est, low, high, _ = _paired_t(
+        np.sign(scores) * scores**2 if root else scores, test_train_ratio, confidence
+    )
+    if root:
+        est, low, high = (_signed_root(v) for v in (est, low, high))
     return Interval(
         float(est),
         float(low),

@@ -1029,6 +1029,39 @@ def _assert_never_contradicts(r):
 
 
 class TestNewData:
+    def test_rmse_read_on_fold_mses_as_generalization_ci_reads_it(self):
+        # one reading of one question: the report's own interval (scores from
+        # anywhere) reads an RMSE as generalization_ci does, on the fold MSEs
+        # with the ends their roots; a note names the pairs' other target
+        from scipy import stats
+
+        rng = np.random.default_rng(2)
+        rmse = np.sqrt(rng.gamma(4.0, 0.25, (2, 20)))
+        r = ModelSelectionReport(
+            {
+                n: PerformanceDistribution(
+                    -s,
+                    metric="neg_root_mean_squared_error",
+                    seeds={"split_id": np.arange(20)},
+                )
+                for n, s in zip("ab", rmse, strict=True)
+            },
+            test_train_ratio=1 / 9,
+        )
+        ci = r.generalization["a"]
+        mse = rmse[0] ** 2  # Nadeau & Bengio: (1/J + n_test/n_train) s^2
+        half = stats.t.ppf(0.975, 19) * np.sqrt((1 / 20 + 1 / 9) * mse.var(ddof=1))
+        np.testing.assert_allclose(
+            [ci.estimate, ci.low, ci.high],
+            -np.sqrt([mse.mean(), mse.mean() + half, mse.mean() - half]),
+            rtol=1e-12,
+        )
+        # the root of the mean MSE, above the mean fold RMSE (Jensen)
+        assert -ci.estimate > rmse[0].mean()
+        assert r.notes.codes().count("root_mean_reading") == 1
+        accuracy = _split_report(rng.uniform(0.7, 0.9, (2, 20)), 1 / 9)
+        assert "root_mean_reading" not in accuracy.notes.codes()
+
     def test_computes_only_its_own_target(self, monkeypatch):
         # issue 27: a new-data report does not compute the run-to-run
         # decisions (P(A > B)) nor the quantile intervals, which its
