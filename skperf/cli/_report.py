@@ -452,7 +452,7 @@ def _print_new_data_summary(report):
     """
     table = report.summary_table(quantiles=())
     column = {key: c for c, key in table.attrs["keys"].items()}
-    keep = [column[key] for key in _NEW_DATA_COLUMNS]
+    keep = [column[key] for key in _NEW_DATA_COLUMNS if key in column]
     mean = column["mean"]
     ci = f"[{report.confidence:.0%} CI]"
     metric = _metric_name(report)
@@ -460,8 +460,9 @@ def _print_new_data_summary(report):
     # the conclusion says "on new data": shorter headers, one glance; the
     # difference keeps its own label ("[95% CI, holm-adjusted]")
     names[column["new_data"]] = f"{metric}, new data {ci}"
-    diff = column["difference"]
-    names[diff] = "best - model " + diff[diff.index("[") :]
+    diff = column.get("difference")  # none with one model
+    if diff is not None:
+        names[diff] = "best - model " + diff[diff.index("[") :]
     names[mean] = f"run-to-run mean, this dataset {ci}"
     print()
     print(_wrapped(report.conclusion))

@@ -196,6 +196,10 @@ def _summary_table_new_data(report, quantiles):
         "sd",
         *qcols,
     ]
+    if report.n_models == 1:  # no pairs: no comparison columns
+        drop = {"difference", "pvalue_adjusted", "vs_best", "tied_with_best"}
+        keep = [i for i, k in enumerate(keys) if k not in drop]
+        header, keys = [header[i] for i in keep], [keys[i] for i in keep]
     header = _Header(header, keys)
     rows = []
     for name, r in frame.iterrows():
@@ -227,6 +231,8 @@ def _summary_table_new_data(report, quantiles):
                 for c in qcols
             ]
         )
+        if report.n_models == 1:
+            rows[-1] = [rows[-1][i] for i in keep]
     return header, rows
 
 
@@ -332,11 +338,11 @@ def _settings_items(report):
                 str(s.get("test_train_ratio", f"{report.test_train_ratio:.4g}")),
             )
         )
-    items += [
-        ("confidence", f"{report.confidence:g}"),
-        ("gamma (meaningful P(A > B))", f"{report.gamma:g}"),
-        ("multiple-comparison correction", str(report.correction)),
-    ]
+    items.append(("confidence", f"{report.confidence:g}"))
+    if report.target == "this dataset":  # the threshold of its decisions
+        items.append(("gamma (meaningful P(A > B))", f"{report.gamma:g}"))
+    if report.n_models > 1:
+        items.append(("multiple-comparison correction", str(report.correction)))
     if "random_state" in s:
         items.append(("random_state (seed entropy)", str(s["random_state"])))
     items.append(
@@ -485,9 +491,21 @@ _DEFINITIONS = (
 )
 
 
+_DEFINITION_ONE_MODEL = (
+    "New data: the model's interval is for its expected score when trained on "
+    "about n rows from the same population (Nadeau & Bengio's corrected "
+    "resampled t over the splits, or the evaluator's generalization_ci). "
+    "Run-to-run (this dataset): n repeats (folds averaged per repeat), their "
+    "mean and sd (and quantiles where asked for): they describe how scores vary "
+    "from run to run on this dataset, not new data."
+)
+
+
 def _definitions(report):
     """The definitions paragraph of the report's target."""
-    return _DEFINITIONS_NEW_DATA if report.target == "new data" else _DEFINITIONS
+    if report.target == "this dataset":
+        return _DEFINITIONS
+    return _DEFINITIONS_NEW_DATA if report.n_models > 1 else _DEFINITION_ONE_MODEL
 
 
 def _escape_md(text):

@@ -741,7 +741,7 @@ class ModelSelectionReport:
                     "sequential_design",
                 )
             )
-        if self.family is not None:
+        if self.family is not None and self.n_models > 1:
             self._note_race_disagreements(run.open_pairs)
             self.notes.append(
                 Note(

@@ -125,6 +125,10 @@ def _draw_difference_matrix(report, ax):
 
 
 def _draw_matrix(report, ax):
+    if report.n_models == 1:
+        ax.axis("off")
+        ax.text(0.5, 0.5, "one model: no pairs to compare", ha="center", va="center")
+        return
     if report.target == "new data":
         _draw_difference_matrix(report, ax)
         return

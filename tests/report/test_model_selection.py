@@ -1029,6 +1029,23 @@ def _assert_never_contradicts(r):
 
 
 class TestNewData:
+    def test_one_model_has_no_pair_columns(self):
+        # one model: no pairs, so no difference, p-value, correction, tied
+        # or winner's-curse text; the plot says so instead of an empty matrix
+        rng = np.random.default_rng(1)
+        r = _split_report(rng.uniform(0.7, 0.9, (1, 20)), 1 / 9)
+        table = r.summary_table()
+        assert list(table.attrs["keys"].values()) == ["new_data", "n", "mean", "sd"]
+        md = r.to_markdown()
+        for absent in ("best - model", "p adj.", "tied with best", "gamma", "pairs"):
+            assert absent not in md
+        assert "correction" not in md and "winner" not in md
+        assert r.to_frame().loc["m0", "new_data"] == r.generalization["m0"].estimate
+        pytest.importorskip("matplotlib")
+        fig = r.plot()
+        assert not fig.axes[1].axison
+        assert fig.axes[1].texts[0].get_text() == "one model: no pairs to compare"
+
     def test_rmse_read_on_fold_mses_as_generalization_ci_reads_it(self):
         # one reading of one question: the report's own interval (scores from
         # anywhere) reads an RMSE as generalization_ci does, on the fold MSEs
