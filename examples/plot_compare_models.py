@@ -12,8 +12,9 @@ per-split score differences, and all pairs form one family corrected by Holm
 the decisions in the table, the pairwise table and the heatmap marks all come
 from that one family.
 
-The mean over repeats, its quantiles and P(best > model) stay in the table as
-run-to-run statistics on this dataset, labelled as such.
+The mean over repeats and its sd stay in the table as run-to-run statistics
+on this dataset, labelled as such; the report computes no run-to-run decision
+(P(A > B) over repeats is ``target="this dataset"``'s, below).
 """
 
 import tempfile
@@ -40,7 +41,8 @@ models = {
 }
 
 # %%
-# 10 repeats of 10-fold CV (the default design for new data): 100 fits per model.
+# Up to 10 repeats of 10-fold CV (the default design for new data), fitted in
+# rounds of one repeat that stop once every pair is decided or cannot be.
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # e.g. a model without randomness to vary
     report = compare_models(models, X, y, scoring="accuracy", random_state=0, n_jobs=2)
