@@ -30,6 +30,7 @@ from ..stats._paired_tests import (
     bayesian_correlated_t,
     combined_5x2cv_f,
     corrected_paired_t,
+    detectable_difference_5x2cv_f,
     paired_decision,
 )
 from ..stats._results import _borderline_note, _fmt, _ResultMixin
@@ -155,7 +156,9 @@ class GeneralizationComparison(_ResultMixin):
     detectable_difference : float or None, default=None
         The smallest difference (metric units) the design detects with
         80 % power at its maximum budget (from the spread of the fits so
-        far; :func:`skperf.stats._sequential.detectable_difference`).
+        far; :func:`skperf.stats._sequential.detectable_difference`; for
+        ``"5x2cv-f"`` the F test's own, exact under its model:
+        :func:`skperf.stats._paired_tests.detectable_difference_5x2cv_f`).
 
     Examples
     --------
@@ -846,6 +849,9 @@ def _resampled(
     elif method == "5x2cv-f":
         res = combined_5x2cv_f(d.reshape(5, 2), confidence=confidence)
         decision = paired_decision(res, rope=rope)
+        detectable = detectable_difference_5x2cv_f(
+            d.reshape(5, 2), confidence=confidence
+        )
         design = "5 x 2-fold CV, Alpaydin's combined 5x2cv F test (F(10, 5))"
     elif method == "bayesian":
         res = bayesian_correlated_t(
@@ -871,7 +877,7 @@ def _resampled(
         design += "; whole groups held out (GroupKFold)"
     if auto:
         design = "method='auto' chose: " + design
-    if detectable is None and method != "5x2cv-f":
+    if detectable is None:
         _, se = corrected_moments(d, ratio)
         detectable = seq_detectable(float(se), df=len(d) - 1, confidence=confidence)
     note = f"{design}. {_target_note(round(n_train), n)}"

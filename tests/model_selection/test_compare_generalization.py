@@ -23,6 +23,7 @@ from skperf.stats._paired_tests import (
     bayesian_correlated_t,
     combined_5x2cv_f,
     corrected_paired_t,
+    detectable_difference_5x2cv_f,
     paired_decision,
 )
 from skperf.utils._testing import RecordingClassifier
@@ -113,6 +114,11 @@ class TestAgainstManualComputation:
         assert (res.statistic, res.pvalue) == pytest.approx(
             (ref.statistic, ref.pvalue), rel=1e-12
         )
+        # the smallest difference the 5x2cv F detects (was None)
+        assert res.detectable_difference == pytest.approx(
+            detectable_difference_5x2cv_f(d.reshape(5, 2)), rel=1e-12
+        )
+        assert res.detectable_difference > 0
         assert (res.low, res.high) == pytest.approx((ref.low, ref.high), rel=1e-12)
         assert (res.decision, res.n_fits) == ("better", 10)
 

@@ -1039,7 +1039,8 @@ class TestNewData:
         md = r.to_markdown()
         for absent in ("best - model", "p adj.", "tied with best", "gamma", "pairs"):
             assert absent not in md
-        assert "correction" not in md and "winner" not in md
+        assert "correction" not in md
+        assert "winner" not in md
         assert r.to_frame().loc["m0", "new_data"] == r.generalization["m0"].estimate
         pytest.importorskip("matplotlib")
         fig = r.plot()
@@ -1100,7 +1101,8 @@ class TestNewData:
         frame = r.to_frame()
         assert calls == {"compare": 0, "quantile_ci": 0}
         assert not [c for c in frame if c.startswith(("q", "p_best"))]
-        assert "P(A &gt; B) [" not in html and "P(best &gt; model) [" not in html
+        assert "P(A &gt; B) [" not in html
+        assert "P(best &gt; model) [" not in html
         assert frame.loc["m0", "mean"] == pytest.approx(scores[0].mean())
         # asked for: the quantiles, and the comparisons on first use
         assert frame.index.tolist() == r.to_frame(quantiles=[0.5]).index.tolist()

@@ -12,6 +12,7 @@ from skperf.stats._paired_tests import (
     bayesian_correlated_t,
     combined_5x2cv_f,
     corrected_paired_t,
+    detectable_difference_5x2cv_f,
     paired_decision,
 )
 
@@ -238,6 +239,45 @@ class TestCombined5x2cvF:
         )
         with pytest.raises(ValueError, match=re.escape(msg)):
             combined_5x2cv_f(np.zeros(10))
+
+
+class TestDetectableDifference5x2cvF:
+    # Under Alpaydin's model (ten independent N(delta, sigma^2) differences)
+    # F = 1/2 + F'(5, 5, 10 delta^2 / sigma^2) / 2 exactly
+
+    def test_null_level_is_the_exact_law(self):
+        # the exact law gives the test's true level under its own model
+        crit = stats.f.ppf(0.95, 10, 5)
+        exact = stats.f.sf(2 * crit - 1, 5, 5)
+        assert exact == pytest.approx(0.017503, abs=1e-6)
+        p = np.random.default_rng(2).normal(0, 1, (40_000, 5, 2))
+        rate = np.mean(combined_5x2cv_f(p).pvalue < 0.05)
+        assert rate == pytest.approx(exact, abs=3 * np.sqrt(exact / 40_000))
+
+    def test_power_at_the_detectable_difference(self):
+        # sigma = 1 read exactly (S / 5 = 1): the difference it returns is
+        # rejected with power 0.8 by the test itself (Monte Carlo)
+        a = np.sqrt(0.5)
+        delta = detectable_difference_5x2cv_f(np.tile([a, -a], (5, 1)))
+        assert delta == pytest.approx(2.4652, abs=1e-4)
+        p = np.random.default_rng(0).normal(delta, 1.0, (40_000, 5, 2))
+        power = np.mean(combined_5x2cv_f(p).pvalue < 0.05)
+        assert power == pytest.approx(0.8, abs=3 * np.sqrt(0.16 / 40_000))
+
+    def test_scales_with_the_spread_and_level(self):
+        d = np.random.default_rng(3).normal(0.01, 0.02, (5, 2))
+        base = detectable_difference_5x2cv_f(d)
+        assert detectable_difference_5x2cv_f(3 * d) == pytest.approx(3 * base)
+        assert detectable_difference_5x2cv_f(d + 1) == pytest.approx(base)
+        assert detectable_difference_5x2cv_f(d, confidence=0.99) > base
+        assert detectable_difference_5x2cv_f(d, power=0.9) > base
+        assert detectable_difference_5x2cv_f(np.full((5, 2), 0.02)) == 0.0
+
+    def test_bad_input(self):
+        with pytest.raises(ValueError, match=r"shape \(5, 2\).*got shape \(10,\)"):
+            detectable_difference_5x2cv_f(np.zeros(10))
+        with pytest.raises(ValueError, match="power"):
+            detectable_difference_5x2cv_f(np.ones((5, 2)), power=1.5)
 
 
 class TestBayesianCorrelatedT:
