@@ -977,10 +977,13 @@ def _nested(
         if se > 0
         else (0.0 if ci.estimate == 0 else np.sign(ci.estimate) * np.inf)
     )
+    # the normal reference the interval uses: a z test's detectable difference
+    detectable = seq_detectable(se, df=np.inf, confidence=confidence)
     note = (
         f"{R} x nested {K}-fold CV on per-row score differences (Bates, Hastie & "
         f"Tibshirani 2024, bias-corrected to n rows; normal reference). "
-        f"{_target_note(n, n)}"
+        f"{_target_note(n, n)} With these fits a difference of {detectable:.3g} "
+        "would be detected with 80 % power."
     )
     return GeneralizationComparison(
         estimate=ci.estimate,
@@ -993,10 +996,12 @@ def _nested(
         rope=rope,
         n=n,
         n_fits=R * _nested_fits(K),
+        max_fits=R * _nested_fits(K),
         statistic=stat,
         metric=metric,
         note=note,
         random_state=seed,
+        detectable_difference=detectable,
     )
 
 

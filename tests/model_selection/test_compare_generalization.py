@@ -158,6 +158,13 @@ class TestAgainstManualComputation:
         assert res.n_fits == 15
         assert res.low < res.estimate < res.high
         assert "nested 5-fold" in res.note
+        # the z test's detectable difference at 80 % power (was None): about
+        # (z_0.975 + z_0.8) se, se = estimate / statistic
+        se = res.estimate / res.statistic
+        assert res.detectable_difference == pytest.approx(
+            se * (stats.norm.isf(0.025) + stats.norm.isf(0.2)), rel=1e-5
+        )
+        assert (same.detectable_difference, res.max_fits) == (0.0, 15)
         # sign: B minus A mirrors A minus B exactly
         rev = compare_generalization(DummyRegressor(), Ridge(), X, y, **kw)
         assert (rev.estimate, rev.low, rev.high) == pytest.approx(
