@@ -457,20 +457,30 @@ def _conclusion_new_data(report, *, table=True):
     return text + " The table's run-to-run columns describe this dataset."
 
 
-_DEFINITIONS_NEW_DATA = (
-    "New data: each model's interval is for its expected score when trained on "
+#: the new-data definitions: the interval, the pairs (with two models or
+#: more), the run-to-run columns, the winner's curse (with a choice)
+_NEW_DATA_INTERVAL = (
+    "New data: {whose} interval is for its expected score when trained on "
     "about n rows from the same population (Nadeau & Bengio's corrected resampled "
-    "t over the splits, or the evaluator's generalization_ci). Every pair of models "
+    "t over the splits, or the evaluator's generalization_ci). "
+)
+_NEW_DATA_PAIRS = (
+    "Every pair of models "
     "is tested with the corrected resampled paired t on the per-split score "
     "differences (variance (1/J + n_test/n_train) s^2; Nadeau & Bengio 2003, "
     "Sec. 4); the p-values of all pairs form one family, corrected together, so "
     "the headline, 'tied with best', the row and pairwise decisions and the "
     "heatmap marks never disagree; a model is tied with the best unless its pair "
     "with the best is significant. Intervals of differences are per pair "
-    "(unadjusted). Run-to-run (this dataset): n repeats (folds averaged per "
+    "(unadjusted). "
+)
+_RUN_TO_RUN = (
+    "Run-to-run (this dataset): n repeats (folds averaged per "
     "repeat), their mean and sd (and quantiles where asked for): they describe "
-    "how scores vary from run to run on this dataset, not new data; "
-    "target='this dataset' decides on P(A > B) over repeats instead. The best "
+    "how scores vary from run to run on this dataset, not new data"
+)
+_NEW_DATA_CHOICE = (
+    "; target='this dataset' decides on P(A > B) over repeats instead. The best "
     "model's estimate is optimistically biased (winner's curse): confirm it on "
     "fresh data."
 )
@@ -491,21 +501,18 @@ _DEFINITIONS = (
 )
 
 
-_DEFINITION_ONE_MODEL = (
-    "New data: the model's interval is for its expected score when trained on "
-    "about n rows from the same population (Nadeau & Bengio's corrected "
-    "resampled t over the splits, or the evaluator's generalization_ci). "
-    "Run-to-run (this dataset): n repeats (folds averaged per repeat), their "
-    "mean and sd (and quantiles where asked for): they describe how scores vary "
-    "from run to run on this dataset, not new data."
-)
-
-
 def _definitions(report):
     """The definitions paragraph of the report's target."""
     if report.target == "this dataset":
         return _DEFINITIONS
-    return _DEFINITIONS_NEW_DATA if report.n_models > 1 else _DEFINITION_ONE_MODEL
+    if report.n_models == 1:
+        return _NEW_DATA_INTERVAL.format(whose="the model's") + _RUN_TO_RUN + "."
+    return (
+        _NEW_DATA_INTERVAL.format(whose="each model's")
+        + _NEW_DATA_PAIRS
+        + _RUN_TO_RUN
+        + _NEW_DATA_CHOICE
+    )
 
 
 def _escape_md(text):

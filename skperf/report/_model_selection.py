@@ -1029,12 +1029,12 @@ class ModelSelectionReport:
         raised, not noted.
         """
         if self._comparisons is None:
-            self._comparisons = self._compare_all(notes=None)
+            self._comparisons = self._compare_all(record=False)
         return self._comparisons
 
-    def _compare_all(self, notes=True):
+    def _compare_all(self, record=True):
         """``(a, b) -> Comparison``; warnings go to the report's notes, or
-        with ``notes=None`` to the caller."""
+        with ``record=False`` to the caller."""
         names = self.names
         pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         # one seed per unordered pair: (a, b) and (b, a) share their resamples
@@ -1042,8 +1042,8 @@ class ModelSelectionReport:
         comparisons = {}
         for (a, b), seed in zip(pairs, boot_seeds, strict=False):
             da, db = self.distributions[a], self.distributions[b]
-            with warnings.catch_warnings(record=notes is not None) as caught:
-                if notes is not None:
+            with warnings.catch_warnings(record=record) as caught:
+                if record:
                     warnings.simplefilter("always")
                 comparisons[a, b] = da.compare(
                     db,
@@ -1052,7 +1052,7 @@ class ModelSelectionReport:
                     n_boot=self.n_boot,
                     random_state=int(seed),
                 )
-            if notes is not None:
+            if record:
                 _record(caught, self.notes, f"{a} vs {b}")
             comparisons[b, a] = _mirror(comparisons[a, b])
         return comparisons
