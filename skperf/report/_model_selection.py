@@ -1010,7 +1010,12 @@ class ModelSelectionReport:
                     name,
                     "the scores of each group (e.g. the folds of one repeat) "
                     f"were averaged into one independent score per group (n = {dist.n}) "
-                    "before computing intervals and comparisons.",
+                    + (
+                        "for the run-to-run columns (the new-data tests use "
+                        "every split)."
+                        if self.target == "new data"
+                        else "before computing intervals and comparisons."
+                    ),
                     "groups_averaged",
                 )
             out[name] = dist
