@@ -1761,7 +1761,12 @@ class ModelSelectionReport:
         return _html_report(self, self._levels(None), full=False, plots=False)
 
     def plot(self, axes=None, *, quantiles=None):
-        """Per-model scores with quantile intervals, and the P(A > B) matrix.
+        """Per-model scores, and the matrix of the report's pair decisions.
+
+        The left panel: each model's run-to-run scores and mean (with
+        quantile intervals where asked for) and, for new data, its interval.
+        The right: mean differences on new data marked where the family is
+        significant, or P(A > B) for ``target="this dataset"``.
 
         Parameters
         ----------
