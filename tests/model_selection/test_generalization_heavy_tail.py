@@ -203,6 +203,20 @@ def _t5_folds(rng, n, R=3, K=10):
     return F
 
 
+def _t5_expected_mse(rng, n, n_sets=3000):
+    """The expected squared error on new data of OLS trained on ``n`` rows of
+    the t(5) population: Var(e) + E||theta_hat - theta||^2 over ``n_sets``
+    training sets."""
+    beta = np.r_[1.0, 1.0, -0.5, 0.25, 0.0, 0.0]
+    err = []
+    for _ in range(n_sets):
+        X = rng.standard_normal((n, 5))
+        Z = np.column_stack([np.ones(n), X])
+        y = Z @ beta + rng.standard_t(5.0, n)
+        err.append(np.sum((np.linalg.lstsq(Z, y, rcond=None)[0] - beta) ** 2))
+    return 5 / 3 + np.mean(err)
+
+
 def test_monte_carlo_t5_n100():
     """Fast check (about 4 s): 400 t(5) datasets of n = 100, auto's reading
     (3 x 10-fold, 9 df) of the OLS fold MSEs, symmetric and on the log
@@ -210,14 +224,7 @@ def test_monte_carlo_t5_n100():
     E||theta_hat - theta||^2, 3000 training sets)."""
     n, D = 100, 400
     rng = np.random.default_rng(2919)
-    beta = np.r_[1.0, 1.0, -0.5, 0.25, 0.0, 0.0]
-    err = []
-    for _ in range(3000):
-        X = rng.standard_normal((n, 5))
-        Z = np.column_stack([np.ones(n), X])
-        y = Z @ beta + rng.standard_t(5.0, n)
-        err.append(np.sum((np.linalg.lstsq(Z, y, rcond=None)[0] - beta) ** 2))
-    truth = 5 / 3 + np.mean(err)
+    truth = _t5_expected_mse(rng, n)
     sym = logr = optimistic = log_optimistic = 0
     for _ in range(D):
         F = _t5_folds(rng, n)
@@ -246,14 +253,7 @@ def test_monte_carlo_rmse_t5_n100():
 
     n, D = 100, 400
     rng = np.random.default_rng(2919)
-    beta = np.r_[1.0, 1.0, -0.5, 0.25, 0.0, 0.0]
-    err = []
-    for _ in range(3000):
-        X = rng.standard_normal((n, 5))
-        Z = np.column_stack([np.ones(n), X])
-        y = Z @ beta + rng.standard_t(5.0, n)
-        err.append(np.sum((np.linalg.lstsq(Z, y, rcond=None)[0] - beta) ** 2))
-    truth = -np.sqrt(5 / 3 + np.mean(err))
+    truth = -np.sqrt(_t5_expected_mse(rng, n))
     before = now = optimistic_before = optimistic_now = 0
     for _ in range(D):
         F = _t5_folds(rng, n)
