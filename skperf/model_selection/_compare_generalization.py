@@ -978,13 +978,21 @@ def _nested(
         else (0.0 if ci.estimate == 0 else np.sign(ci.estimate) * np.inf)
     )
     # the normal reference the interval uses: a z test's detectable difference
-    detectable = seq_detectable(se, df=np.inf, confidence=confidence)
+    detectable = (
+        seq_detectable(se, df=np.inf, confidence=confidence)
+        if np.isfinite(se)
+        else None
+    )
     note = (
         f"{R} x nested {K}-fold CV on per-row score differences (Bates, Hastie & "
         f"Tibshirani 2024, bias-corrected to n rows; normal reference). "
-        f"{_target_note(n, n)} With these fits a difference of {detectable:.3g} "
-        "would be detected with 80 % power."
+        f"{_target_note(n, n)}"
     )
+    if detectable is not None:
+        note += (
+            f" With these fits a difference of {detectable:.3g} would be "
+            "detected with 80 % power."
+        )
     return GeneralizationComparison(
         estimate=ci.estimate,
         low=ci.low,

@@ -1509,7 +1509,13 @@ class ModelSelectionReport:
         quantiles answer another question than the report's)."""
         if quantiles is None:
             return (0.1, 0.5, 0.9) if self.target == "this dataset" else ()
-        return tuple(float(q) for q in np.atleast_1d(quantiles))
+        try:
+            return tuple(float(q) for q in np.atleast_1d(quantiles))
+        except (TypeError, ValueError):
+            raise TypeError(
+                "`quantiles` must be None or a sequence of levels in (0, 1), "
+                f"e.g. (0.1, 0.5, 0.9); got {quantiles!r}."
+            ) from None
 
     def _build_frame(self, quantiles):
         import pandas as pd

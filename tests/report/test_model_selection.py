@@ -1113,6 +1113,10 @@ class TestNewData:
         )
         assert r.prob_matrix().equals(same.prob_matrix())
         assert calls["compare"] == 3 + 3  # three pairs each
+        with pytest.raises(TypeError, match=r"`quantiles` must be None or a seq"):
+            r.to_frame(quantiles="median")
+        with pytest.raises(ValueError, match=r"`q` must be in \(0, 1\)"):
+            r.to_frame(quantiles=[1.5])
 
     def test_family_is_the_corrected_t_over_all_pairs(self):
         from statsmodels.stats.multitest import multipletests
