@@ -196,11 +196,6 @@ def _summary_table_new_data(report, quantiles):
         "sd",
         *qcols,
     ]
-    if report.n_models == 1:  # no pairs: no comparison columns
-        drop = {"difference", "pvalue_adjusted", "vs_best", "tied_with_best"}
-        keep = [i for i, k in enumerate(keys) if k not in drop]
-        header, keys = [header[i] for i in keep], [keys[i] for i in keep]
-    header = _Header(header, keys)
     rows = []
     for name, r in frame.iterrows():
         why = _zero_reason_scores(report.distributions[name])
@@ -231,9 +226,11 @@ def _summary_table_new_data(report, quantiles):
                 for c in qcols
             ]
         )
-        if report.n_models == 1:
-            rows[-1] = [rows[-1][i] for i in keep]
-    return header, rows
+    # one model, no pairs: no comparison columns
+    pairs = {"difference", "pvalue_adjusted", "vs_best", "tied_with_best"}
+    keep = [i for i, k in enumerate(keys) if report.n_models > 1 or k not in pairs]
+    header = _Header([header[i] for i in keep], [keys[i] for i in keep])
+    return header, [[row[i] for i in keep] for row in rows]
 
 
 def _pairs_rows(report):
